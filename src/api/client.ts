@@ -1,0 +1,361 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { Pool } from 'undici';
+import { apiErrorFromResponse } from './error-response.js';
+import { AbortError, ApiError, NetworkError, TimeoutError, type RequestIdentity } from './errors.js';
+import { ConcurrencyLimiter } from './limiter.js';
+import type { HttpMethod } from './method.js';
+import { Pacer, type Sleep } from './pacer.js';
+import { createRedactor, sanitizeError, type Redactor } from './redact.js';
+import {
+  defaultRetryPolicy,
+  parseRetryAfterMs,
+  retryDelayMs,
+  type FailedAttempt,
+  type RetryPolicy,
+} from './retry.js';
+import { linkSignals } from './signals.js';
+import { networkErrorFrom } from './transport-error.js';
+import { packageVersion } from './version.js';
+
+/** Reported once per attempt, for metrics and request counting. Carries nothing secret. */
+export interface ResponseEvent {
+  readonly method: HttpMethod;
+  /** Path and query as sent on the wire. */
+  readonly path: string;
+  /** The HTTP status, or `'error'` when no response arrived (network error, timeout, abort). */
+  readonly status: number | 'error';
+  readonly durationMs: number;
+  /** 1 for the first try, 2 for the first retry, ... */
+  readonly attempt: number;
+}
+
+/** Options of {@link ApiClient}. */
+export interface ApiClientOptions {
+  /** Origin plus an optional path prefix, e.g. `http://127.0.0.1:4010/api`. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  /** Per attempt, until the whole body is read. Default 30 s. */
+  readonly timeoutMs?: number;
+  readonly retry?: Partial<RetryPolicy>;
+  /** Most requests in flight at once. Default 8. */
+  readonly concurrency?: number;
+  /** Spread attempt starts (retries included) so that no more than this many start per rolling minute. */
+  readonly ratePerMinute?: number;
+  /** Default `acctsync/<version>`. */
+  readonly userAgent?: string;
+  /** Aborts every request of this client. */
+  readonly signal?: AbortSignal;
+  readonly onResponse?: (event: ResponseEvent) => void;
+  /** Used for retry backoff and pacing; tests inject one that does not wait. */
+  readonly sleep?: Sleep;
+}
+
+/** Query parameters; `undefined` values are left out. */
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** Options of one request. */
+export interface RequestOptions {
+  /** Sent as JSON when not `undefined`. */
+  readonly body?: unknown;
+  readonly query?: Query;
+  readonly signal?: AbortSignal;
+  /** Overrides the client's per-attempt timeout. */
+  readonly timeoutMs?: number;
+}
+
+/** Response headers, names in lower case. */
+export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** A successful response. */
+export interface ApiResponse<T> {
+  readonly status: number;
+  /** Parsed JSON; `undefined` when the response has no body (204). */
+  readonly body: T;
+  readonly headers: ResponseHeaders;
+}
+
+/** Options of {@link ApiClient.list}. */
+export interface ListOptions {
+  /** Page size, 1..100. Default 100, the maximum, for the fewest requests. */
+  readonly limit?: number;
+  readonly signal?: AbortSignal;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONCURRENCY = 8;
+const MAX_PAGE_SIZE = 100;
+
+const defaultSleep: Sleep = async (ms, signal) => {
+  await delay(ms, undefined, signal === undefined ? {} : { signal });
+};
+
+function firstHeader(headers: ResponseHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A raw response, before it is judged a success or an error. */
+interface RawResponse {
+  readonly status: number;
+  readonly headers: ResponseHeaders;
+  readonly bodyText: string;
+}
+
+/**
+ * Client of the account API: auth and version headers, JSON bodies, typed errors, retries that never
+ * repeat a write the server may have committed, a cap on requests in flight, optional pacing, and
+ * paging. One keep-alive connection pool for the API's origin.
+ */
+export class ApiClient {
+  readonly #origin: string;
+  readonly #pathPrefix: string;
+  readonly #pool: Pool;
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #timeoutMs: number;
+  readonly #retry: RetryPolicy;
+  readonly #limiter: ConcurrencyLimiter;
+  readonly #pacer: Pacer | undefined;
+  readonly #signal: AbortSignal | undefined;
+  readonly #onResponse: ((event: ResponseEvent) => void) | undefined;
+  readonly #sleep: Sleep;
+  readonly #redact: Redactor;
+
+  constructor(options: ApiClientOptions) {
+    const base = new URL(options.baseUrl);
+    this.#origin = base.origin;
+    this.#pathPrefix = base.pathname.replace(/\/+$/, '');
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.#limiter = new ConcurrencyLimiter(concurrency);
+    this.#pool = new Pool(this.#origin, { connections: concurrency });
+    this.#headers = {
+      authorization: `Bearer ${options.apiKey}`,
+      'svc-version': '2',
+      accept: 'application/json',
+      'user-agent': options.userAgent ?? `acctsync/${packageVersion()}`,
+    };
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#retry = { ...defaultRetryPolicy, ...options.retry };
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#pacer =
+      options.ratePerMinute === undefined ? undefined : new Pacer(options.ratePerMinute, this.#sleep);
+    this.#signal = options.signal;
+    this.#onResponse = options.onResponse;
+    this.#redact = createRedactor([options.apiKey]);
+  }
+
+  /**
+   * Sends a request, retrying per the retry policy, and resolves with the parsed response.
+   * @param path relative to the base URL (`/ip_policies`), or an absolute URL on the same origin
+   *   (a `next_page_uri`)
+   * @throws {ApiError} on an error status; {@link NetworkError}, {@link TimeoutError}, {@link AbortError}
+   */
+  async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const identity: RequestIdentity = { method, path: this.#wirePath(path, options.query) };
+    const caller = linkSignals([this.#signal, options.signal]);
+    try {
+      return await this.#withRetries<T>(identity, options, caller.signal);
+    } finally {
+      caller.dispose();
+    }
+  }
+
+  /** GET a resource or a list page. */
+  get<T>(path: string, options: Omit<RequestOptions, 'body'> = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('GET', path, options);
+  }
+
+  /** POST (create, or command a tunnel session). Retried only when the server certainly did not act. */
+  post<T>(path: string, body: unknown, options: Omit<RequestOptions, 'body'> = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('POST', path, { ...options, body });
+  }
+
+  /** PATCH: change the members present in `body`. */
+  patch<T>(path: string, body: unknown, options: Omit<RequestOptions, 'body'> = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('PATCH', path, { ...options, body });
+  }
+
+  /** PUT: replace a module. */
+  put<T>(path: string, body: unknown, options: Omit<RequestOptions, 'body'> = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('PUT', path, { ...options, body });
+  }
+
+  /** DELETE; resolves with an `undefined` body on 204. */
+  delete<T = undefined>(path: string, options: Omit<RequestOptions, 'body'> = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('DELETE', path, options);
+  }
+
+  /**
+   * Yields every item of a list endpoint, following `next_page_uri` until it is null or a page is empty.
+   * @param member the envelope's array member, e.g. `ip_policies`, `keys`
+   */
+  async *list<T>(
+    path: string,
+    member: string,
+    options: ListOptions = {},
+  ): AsyncGenerator<T, void, undefined> {
+    const signalOption = options.signal === undefined ? {} : { signal: options.signal };
+    let page = await this.get<Record<string, unknown> | undefined>(path, {
+      ...signalOption,
+      query: { limit: options.limit ?? MAX_PAGE_SIZE },
+    });
+    for (;;) {
+      const items = page.body?.[member];
+      if (!Array.isArray(items)) throw new TypeError(`GET ${path}: response has no array member '${member}'`);
+      if (items.length === 0) return;
+      yield* items as T[];
+      const next = page.body?.['next_page_uri'];
+      if (typeof next !== 'string') return;
+      page = await this.get<Record<string, unknown> | undefined>(next, signalOption);
+    }
+  }
+
+  /** Every item of a list endpoint, all pages. */
+  async listAll<T>(path: string, member: string, options: ListOptions = {}): Promise<T[]> {
+    const items: T[] = [];
+    for await (const item of this.list<T>(path, member, options)) items.push(item);
+    return items;
+  }
+
+  /** Closes the connection pool once in-flight requests finish. */
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  /** Path and query to send; refuses URLs on another origin so the key is never sent elsewhere. */
+  #wirePath(path: string, query: Query | undefined): string {
+    const url = /^[a-z][a-z0-9+.-]*:/i.test(path)
+      ? new URL(path)
+      : new URL(`${this.#pathPrefix}/${path.replace(/^\/+/, '')}`, this.#origin);
+    if (url.origin !== this.#origin) {
+      throw new Error(`refusing to send a request to ${url.origin}: the API is at ${this.#origin}`);
+    }
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    return url.pathname + url.search;
+  }
+
+  async #withRetries<T>(
+    identity: RequestIdentity,
+    options: RequestOptions,
+    signal: AbortSignal,
+  ): Promise<ApiResponse<T>> {
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    for (let attempt = 1; ; attempt++) {
+      let failure: ApiError | NetworkError | TimeoutError;
+      let failed: FailedAttempt;
+      try {
+        const response = await this.#attempt(identity, body, options.timeoutMs, signal, attempt);
+        if (response.status < 300) return this.#success<T>(identity, response);
+        const retryAfterMs = parseRetryAfterMs(firstHeader(response.headers, 'retry-after'), Date.now());
+        failure = apiErrorFromResponse(
+          identity,
+          {
+            status: response.status,
+            bodyText: response.bodyText,
+            operationIdHeader: firstHeader(response.headers, 'svc-operation-id'),
+            retryAfterMs,
+          },
+          this.#redact,
+        );
+        failed = { kind: 'status', status: response.status, retryAfterMs };
+      } catch (err) {
+        if (err instanceof TimeoutError) failed = { kind: 'timeout' };
+        else if (err instanceof NetworkError) {
+          failed = { kind: 'network', requestMayHaveBeenProcessed: err.requestMayHaveBeenProcessed };
+        } else throw err;
+        failure = err;
+      }
+      const waitMs = retryDelayMs(this.#retry, identity.method, attempt, failed);
+      if (waitMs === undefined) throw failure;
+      await this.#wait(identity, signal, () => this.#sleep(waitMs, signal));
+    }
+  }
+
+  /** One try: take a slot, wait for the pacer, send, read the whole body. */
+  async #attempt(
+    identity: RequestIdentity,
+    body: string | undefined,
+    timeoutMs: number | undefined,
+    callerSignal: AbortSignal,
+    attempt: number,
+  ): Promise<RawResponse> {
+    const release = await this.#wait(identity, callerSignal, () => this.#limiter.acquire(callerSignal));
+    try {
+      if (this.#pacer !== undefined) {
+        const pacer = this.#pacer;
+        await this.#wait(identity, callerSignal, () => pacer.waitTurn(callerSignal));
+      }
+      return await this.#send(identity, body, timeoutMs ?? this.#timeoutMs, callerSignal, attempt);
+    } finally {
+      release();
+    }
+  }
+
+  async #send(
+    identity: RequestIdentity,
+    body: string | undefined,
+    timeoutMs: number,
+    callerSignal: AbortSignal,
+    attempt: number,
+  ): Promise<RawResponse> {
+    const deadline = linkSignals([callerSignal], timeoutMs);
+    const startedAt = performance.now();
+    const report = (status: number | 'error'): void =>
+      this.#onResponse?.({ ...identity, status, durationMs: performance.now() - startedAt, attempt });
+    try {
+      const response = await this.#pool.request({
+        method: identity.method,
+        path: identity.path,
+        headers:
+          body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' },
+        body: body ?? null,
+        signal: deadline.signal,
+      });
+      const bodyText = await response.body.text();
+      report(response.statusCode);
+      return { status: response.statusCode, headers: response.headers, bodyText };
+    } catch (err) {
+      report('error');
+      if (callerSignal.aborted) throw this.#abortError(identity, callerSignal);
+      if (deadline.timedOut()) throw new TimeoutError({ ...identity, timeoutMs });
+      throw networkErrorFrom(err, identity, this.#redact);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  #success<T>(identity: RequestIdentity, response: RawResponse): ApiResponse<T> {
+    if (response.bodyText.length === 0) {
+      return { status: response.status, headers: response.headers, body: undefined as T };
+    }
+    try {
+      return { status: response.status, headers: response.headers, body: JSON.parse(response.bodyText) as T };
+    } catch {
+      // Committed on the server, unreadable here: an ApiError so that writes count as ambiguous.
+      throw new ApiError({
+        ...identity,
+        status: response.status,
+        errorCode: 'ERR_INVALID_RESPONSE_BODY',
+        msg: 'response body is not valid JSON',
+        operationId: firstHeader(response.headers, 'svc-operation-id'),
+        details: {},
+        retryAfterSeconds: undefined,
+      });
+    }
+  }
+
+  /** Runs a wait (slot, pacing, backoff) and turns an abort during it into an {@link AbortError}. */
+  async #wait<R>(identity: RequestIdentity, signal: AbortSignal, wait: () => Promise<R>): Promise<R> {
+    try {
+      return await wait();
+    } catch (err) {
+      if (signal.aborted) throw this.#abortError(identity, signal);
+      throw err;
+    }
+  }
+
+  #abortError(identity: RequestIdentity, signal: AbortSignal): AbortError {
+    return new AbortError(identity, { cause: sanitizeError(signal.reason, this.#redact) });
+  }
+}

@@ -1,0 +1,116 @@
+import { isWriteMethod, type HttpMethod } from './method.js';
+
+/** What every client error says about the request that failed; never headers or body. */
+export interface RequestIdentity {
+  readonly method: HttpMethod;
+  /** Path and query as sent on the wire. */
+  readonly path: string;
+}
+
+/** Fields of an {@link ApiError}, as parsed from an error response. */
+export interface ApiErrorInit extends RequestIdentity {
+  readonly status: number;
+  readonly errorCode: string;
+  readonly msg: string;
+  readonly operationId: string | undefined;
+  readonly details: Readonly<Record<string, unknown>>;
+  readonly retryAfterSeconds: number | undefined;
+}
+
+/** The server answered with an error status (or a success whose body could not be read). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  /** The server's code, e.g. `ERR_SVC_446`; `ERR_HTTP_<status>` when the body had none. */
+  readonly errorCode: string;
+  readonly msg: string;
+  readonly operationId: string | undefined;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly details: Readonly<Record<string, unknown>>;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(init: ApiErrorInit, options?: ErrorOptions) {
+    const operation = init.operationId === undefined ? '' : ` (operation ${init.operationId})`;
+    super(`${init.method} ${init.path}: ${init.status} ${init.errorCode}: ${init.msg}${operation}`, options);
+    this.status = init.status;
+    this.errorCode = init.errorCode;
+    this.msg = init.msg;
+    this.operationId = init.operationId;
+    this.method = init.method;
+    this.path = init.path;
+    this.details = init.details;
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+}
+
+/** Fields of a {@link NetworkError}. */
+export interface NetworkErrorInit extends RequestIdentity {
+  /** The system or undici code, e.g. `ECONNRESET`, `ECONNREFUSED`, `UND_ERR_SOCKET`. */
+  readonly code: string;
+  readonly requestMayHaveBeenProcessed: boolean;
+}
+
+/** The connection failed (refused, reset, DNS, ...) before a complete response arrived. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly code: string;
+  /** False only when the failure happened before any byte of the request could have been sent. */
+  readonly requestMayHaveBeenProcessed: boolean;
+
+  constructor(init: NetworkErrorInit, options?: ErrorOptions) {
+    const processed = init.requestMayHaveBeenProcessed
+      ? 'the server may have processed the request'
+      : 'the request was not sent';
+    super(`${init.method} ${init.path}: network error ${init.code} (${processed})`, options);
+    this.method = init.method;
+    this.path = init.path;
+    this.code = init.code;
+    this.requestMayHaveBeenProcessed = init.requestMayHaveBeenProcessed;
+  }
+}
+
+/** No complete response within the per-request timeout. */
+export class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly code = 'ETIMEDOUT';
+  /** Always true: the request may have reached the server before the deadline. */
+  readonly requestMayHaveBeenProcessed = true;
+  readonly timeoutMs: number;
+
+  constructor(init: RequestIdentity & { readonly timeoutMs: number }, options?: ErrorOptions) {
+    super(`${init.method} ${init.path}: no complete response within ${init.timeoutMs} ms`, options);
+    this.method = init.method;
+    this.path = init.path;
+    this.timeoutMs = init.timeoutMs;
+  }
+}
+
+/** The caller aborted the request (its signal or the client's signal fired); never retried. */
+export class AbortError extends Error {
+  override readonly name = 'AbortError';
+  readonly method: HttpMethod;
+  readonly path: string;
+
+  constructor(init: RequestIdentity, options?: ErrorOptions) {
+    super(`${init.method} ${init.path}: aborted`, options);
+    this.method = init.method;
+    this.path = init.path;
+  }
+}
+
+/**
+ * True when a write failed in a way where the server may still have committed it: a timeout, a
+ * connection lost after sending, a 5xx, or a success whose body could not be read. The caller should
+ * look the object up before trying again.
+ */
+export function isAmbiguousWriteFailure(err: unknown): boolean {
+  if (err instanceof TimeoutError) return isWriteMethod(err.method);
+  if (err instanceof NetworkError) return isWriteMethod(err.method) && err.requestMayHaveBeenProcessed;
+  if (err instanceof ApiError) return isWriteMethod(err.method) && (err.status >= 500 || err.status < 300);
+  return false;
+}

@@ -1,0 +1,49 @@
+/** Replaces every occurrence of the given secrets in a string; the one place secrets are scrubbed. */
+export type Redactor = (text: string) => string;
+
+const REDACTED = '[REDACTED]';
+
+/** Builds a redactor for the given secrets; empty strings are ignored (they would match everywhere). */
+export function createRedactor(secrets: readonly string[]): Redactor {
+  const needles = secrets.filter((secret) => secret.length > 0);
+  return (text) => needles.reduce((acc, needle) => acc.split(needle).join(REDACTED), text);
+}
+
+/** Deep-copies a JSON value, redacting every string in it (keys included). */
+export function redactJson(value: unknown, redact: Redactor): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactJson(item, redact));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [redact(key), redactJson(item, redact)]),
+    );
+  }
+  return value;
+}
+
+const SAFE_ERROR_FIELDS = ['code', 'errno', 'syscall', 'address', 'port'] as const;
+const MAX_CAUSE_DEPTH = 5;
+
+/**
+ * Rebuilds a low-level error (undici, node:net) from an allow-list of fields, with secrets scrubbed.
+ * undici errors may hold request options or sockets; copying only known-safe fields keeps headers and
+ * bodies out of anything that ends up in logs.
+ */
+export function sanitizeError(err: unknown, redact: Redactor, depth = 0): Error {
+  if (!(err instanceof Error)) return new Error(redact(String(err)));
+  const cause =
+    err.cause !== undefined && depth < MAX_CAUSE_DEPTH
+      ? { cause: sanitizeError(err.cause, redact, depth + 1) }
+      : {};
+  const copy = new Error(redact(err.message), cause);
+  copy.name = err.name;
+  if (err.stack !== undefined) copy.stack = redact(err.stack);
+  const fields = copy as unknown as Record<string, unknown>;
+  const source = err as unknown as Record<string, unknown>;
+  for (const field of SAFE_ERROR_FIELDS) {
+    const value = source[field];
+    if (typeof value === 'string') fields[field] = redact(value);
+    else if (typeof value === 'number') fields[field] = value;
+  }
+  return copy;
+}
