@@ -1,0 +1,10 @@
+/** Resource kinds as data: descriptors, their rules, the shared validator and shape conversions. */
+export * from './types.js';
+export * from './registry.js';
+export * from './error-codes.js';
+export * from './event-types.js';
+export { validateBody, type BodyMode } from './validate.js';
+export { checkFormat } from './format-check.js';
+export * from './shape.js';
+export * from './state.js';
+export { tunnelSessionCommands, type TunnelSessionCommand } from './kinds/sessions.js';

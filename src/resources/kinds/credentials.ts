@@ -1,0 +1,60 @@
+import { aclField, describable, field, ownerId, t, tokenField } from '../fields.js';
+import type { KindDescriptor } from '../types.js';
+import { crud } from './common.js';
+
+export const apiKeys: KindDescriptor = {
+  kind: 'api_keys',
+  title: 'API key',
+  path: '/api_keys',
+  listMember: 'keys',
+  idPrefix: 'ak_',
+  fields: { ...describable(), owner_id: ownerId, token: tokenField },
+  rules: [],
+  operations: crud,
+  eventStem: 'api_key',
+  tokenField: 'token',
+  config: { key: 'api_keys' },
+  hasCreatedAt: true,
+};
+
+export const credentials: KindDescriptor = {
+  kind: 'credentials',
+  title: 'tunnel credential',
+  path: '/credentials',
+  listMember: 'credentials',
+  idPrefix: 'cr_',
+  fields: { ...describable(), acl: aclField, owner_id: ownerId, token: tokenField },
+  rules: [],
+  operations: crud,
+  eventStem: 'tunnel_credential',
+  tokenField: 'token',
+  config: { key: 'credentials' },
+  hasCreatedAt: true,
+};
+
+export const sshCredentials: KindDescriptor = {
+  kind: 'ssh_credentials',
+  title: 'SSH credential',
+  path: '/ssh_credentials',
+  listMember: 'ssh_credentials',
+  idPrefix: 'sshcr_',
+  fields: {
+    ...describable(),
+    acl: aclField,
+    public_key: field(
+      t.string({ format: 'ssh-public-key' }),
+      'Public key of the SSH keypair (OpenSSH format).',
+      {
+        write: 'immutable',
+        required: true,
+      },
+    ),
+    owner_id: ownerId,
+  },
+  rules: [],
+  operations: crud,
+  naturalKey: { fields: ['public_key'], conflictCode: 609 },
+  eventStem: 'ssh_public_key',
+  config: { key: 'ssh_credentials' },
+  hasCreatedAt: true,
+};

@@ -1,0 +1,57 @@
+/**
+ * The desired state: what the loader produces and the planner consumes. Plain data, serializable.
+ */
+import type { KindName } from './types.js';
+
+/**
+ * A reference inside the desired state, always a string: the key of another desired object
+ * (`ip_policies/office`, contains a `/`) or a raw id of an object this config does not manage
+ * (`ipp_...`, never contains a `/`). Strings keep references usable as map keys (weighted backends).
+ */
+export type DesiredRef = string;
+
+export function isObjectKey(ref: DesiredRef): boolean {
+  return ref.includes('/');
+}
+
+export interface SourceLocation {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based. */
+  readonly column: number;
+}
+
+/** A path inside an object's fields, e.g. `['oidc', 'client_secret']`. */
+export type FieldPath = readonly (string | number)[];
+
+export interface DesiredObject {
+  readonly kind: KindName;
+  /**
+   * Unique logical key: `<config map>/<name>` for top-level objects (`backends/main`), and
+   * `<parent key>/<member>/<name>` for nested ones (`ip_policies/office/rules/10.0.0.0/8`,
+   * `https_edges/web/routes/path_prefix:/api`).
+   */
+  readonly key: string;
+  /** The logical name within its kind (or within its parent, for nested objects). */
+  readonly name: string;
+  /** For nested objects: the key of the parent object. */
+  readonly parentKey?: string;
+  /**
+   * Writable fields by their response names, exactly as the user wrote them (defaults not filled,
+   * `{env}`/`{file}` already resolved to their values); references as `DesiredRef` strings.
+   * Modules are members holding their module body.
+   */
+  readonly fields: Readonly<Record<string, unknown>>;
+  /** Paths of values that are secret (secret fields, and values that came from `{env}` or `{file}`). */
+  readonly sensitive: readonly FieldPath[];
+  /** Where the object is declared. */
+  readonly source: SourceLocation;
+}
+
+export interface DesiredState {
+  /** Ownership scope; objects marked with another scope are never touched. */
+  readonly scope: string;
+  /** In dependency-free declaration order; the planner orders them. */
+  readonly objects: readonly DesiredObject[];
+}
