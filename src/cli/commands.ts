@@ -1,0 +1,4 @@
+/** Every subcommand, by name. Each entry loads its module only when that command runs. */
+import type { Command } from './command.js';
+
+export const commands: Readonly<Record<string, () => Promise<{ command: Command }>>> = {};

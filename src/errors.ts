@@ -1,0 +1,21 @@
+/**
+ * The error classes the CLI edge knows how to render. A `UserError` is the user's to fix: shown
+ * without a stack trace. Anything else reaching the edge is a bug in acctsync and is said to be one.
+ */
+export class UserError extends Error {
+  /** Process exit code when this error ends a command. */
+  readonly exitCode: number = 1;
+  /** Extra lines printed under the message (a code frame, a list of problems, a hint). */
+  readonly details: readonly string[];
+
+  constructor(message: string, options: { details?: readonly string[]; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.details = options.details ?? [];
+  }
+}
+
+/** Bad command-line usage: unknown flag, missing argument. Exit code 2 like most CLIs. */
+export class UsageError extends UserError {
+  override readonly exitCode = 2;
+}
