@@ -2,7 +2,7 @@
 import { UsageError } from '../errors.js';
 import { commands } from './commands.js';
 import { renderError } from './render-error.js';
-import { packageVersion } from '../api/index.js';
+import { packageVersion } from '../api/version.js';
 
 function overview(): string {
   const names = Object.keys(commands);
