@@ -318,7 +318,9 @@ export class ApiClient {
     } catch (err) {
       report('error');
       if (callerSignal.aborted) throw this.#abortError(identity, callerSignal);
-      if (deadline.timedOut()) throw new TimeoutError({ ...identity, timeoutMs });
+      if (deadline.timedOut()) {
+        throw new TimeoutError({ ...identity, timeoutMs }, { cause: sanitizeError(err, this.#redact) });
+      }
       throw networkErrorFrom(err, identity, this.#redact);
     } finally {
       deadline.dispose();

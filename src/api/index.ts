@@ -20,6 +20,7 @@ export {
 } from './errors.js';
 export type { HttpMethod } from './method.js';
 export type { Sleep } from './pacer.js';
+export { packageVersion } from './version.js';
 export {
   backoffDelayMs,
   defaultRetryPolicy,

@@ -49,7 +49,8 @@ export function parseRetryAfterMs(value: string | undefined, nowMs: number): num
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
+  // An HTTP date always names a day or month; without letters Date.parse would take "-1" as a year.
+  const date = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 

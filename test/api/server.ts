@@ -10,7 +10,7 @@ export interface ReceivedRequest {
 }
 
 /** Answers one request; `index` counts from 0 across the server's lifetime. */
-export type Handler = (req: ReceivedRequest, res: ServerResponse, index: number) => void | Promise<void>;
+export type Handler = (req: ReceivedRequest, res: ServerResponse, index: number) => unknown;
 
 /** A real HTTP server on 127.0.0.1, port chosen by the OS. */
 export interface TestServer {
