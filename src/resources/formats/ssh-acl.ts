@@ -26,8 +26,7 @@ const BIND_PREFIX = 'bind:';
  */
 export function parseSshAclRule(s: string): Result<SshAclRule> {
   if (s === WILDCARD) return ok({ kind: 'any' });
-  if (/[\s\p{Cc}]/u.test(s))
-    return fail(`rule "${preview(s)}" contains whitespace or control characters`);
+  if (/[\s\p{Cc}]/u.test(s)) return fail(`rule "${preview(s)}" contains whitespace or control characters`);
   if (!s.startsWith(BIND_PREFIX)) return fail(`rule "${preview(s)}": only bind: rules (or *) are allowed`);
 
   const target = s.slice(BIND_PREFIX.length);
