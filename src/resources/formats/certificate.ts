@@ -18,8 +18,8 @@ export interface ParsedCertificate {
   /** Known purposes by name (`server_auth`), others as their dotted OID, in certificate order. */
   readonly extendedKeyUsages: string[];
   /**
-   * Lower-case hex without leading zeros (`ff01`, `0` for zero), as the platform's Go backend prints
-   * a big integer; OpenSSL instead pads to whole bytes (`00FF01`).
+   * The integer in lower-case hex without leading zeros (`ff01`, `0` for zero). OpenSSL and Node pad
+   * to whole DER bytes (`00FF01`), which would make one serial compare unequal to itself.
    */
   readonly serialNumber: string;
   readonly issuerCommonName: string;

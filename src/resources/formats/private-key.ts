@@ -74,8 +74,8 @@ function readPrivateKey(pem: string): Result<KeyObject> {
   const refusal = REFUSED_LABELS[block.label];
   if (refusal !== undefined) return fail(refusal);
   // Legacy OpenSSL encryption keeps the label and marks the block with RFC 1421 headers instead.
-  if (block.headers.some((header) => /^Proc-Type:.*ENCRYPTED/i.test(header)))
-    return fail(ENCRYPTED_KEY_REASON);
+  const legacyEncrypted = block.headers.some((header) => /^Proc-Type:.*ENCRYPTED/i.test(header));
+  if (legacyEncrypted) return fail(ENCRYPTED_KEY_REASON);
   if (!isKeyLabel(block.label)) return fail(`expected a PRIVATE KEY block, found ${block.label}`);
 
   try {

@@ -1,3 +1,5 @@
+import { X509Certificate } from 'node:crypto';
+
 import { describe, expect, it } from 'vitest';
 
 import { parsePemCertificates, type ParsedCertificate } from '../../../src/resources/formats/index.js';
@@ -142,6 +144,19 @@ describe('parsePemCertificates', () => {
     ],
   ])('rejects %j', (pem, reason) => {
     expect(parsePemCertificates(pem)).toEqual({ ok: false, reason });
+  });
+
+  it('rejects a certificate node:crypto reads but whose key usage is malformed', () => {
+    const der = new X509Certificate(pki('leaf-rsa.crt')).raw;
+    // keyUsage OID, critical, OCTET STRING { BIT STRING with 5 unused bits }: claim 9 unused bits instead.
+    const keyUsage = der.indexOf(Buffer.from('0603551d0f0101ff04040302', 'hex'));
+    expect(der[keyUsage + 12]).toBe(5);
+    der[keyUsage + 12] = 9;
+    const pem = `-----BEGIN CERTIFICATE-----\n${der.toString('base64')}\n-----END CERTIFICATE-----\n`;
+    expect(parsePemCertificates(pem)).toEqual({
+      ok: false,
+      reason: 'certificate 1: its extensions are malformed',
+    });
   });
 
   it('rejects a damaged certificate', () => {
