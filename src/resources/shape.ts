@@ -3,7 +3,7 @@
  * `Ref` objects), request bodies (request names such as `ip_policy_ids`, references as ids), and
  * plain values (response names, references as bare ids). All driven by the field descriptors.
  */
-import type { Field, FieldType, Fields } from './types.js';
+import type { Field, FieldType, Fields, RefTarget } from './types.js';
 
 type Plain = Record<string, unknown>;
 
@@ -90,4 +90,56 @@ export function withDefaults(fields: Fields, values: Plain): Plain {
     }
   }
   return out;
+}
+
+/**
+ * Rewrites every reference inside plain values (single, list, and map keys that are references),
+ * leaving everything else as is. The planner maps desired keys to live ids with it; the applier
+ * maps keys of objects it just created to their new ids.
+ */
+export function mapReferences(
+  fields: Fields,
+  values: Plain,
+  rewrite: (ref: string, target: RefTarget) => string,
+): Plain {
+  const out: Plain = {};
+  for (const [name, value] of Object.entries(values)) {
+    const f = fields[name];
+    out[name] = f === undefined ? value : mapReferenceValue(f.type, value, rewrite);
+  }
+  return out;
+}
+
+function mapReferenceValue(
+  type: FieldType,
+  value: unknown,
+  rewrite: (ref: string, target: RefTarget) => string,
+): unknown {
+  if (value === null || value === undefined) return value;
+  switch (type.type) {
+    case 'ref':
+      if (type.many)
+        return Array.isArray(value)
+          ? value.map((v) => (typeof v === 'string' ? rewrite(v, type.target) : v))
+          : value;
+      return typeof value === 'string' ? rewrite(value, type.target) : value;
+    case 'map': {
+      if (!isPlainObject(value)) return value;
+      const keyRef = type.keyRef;
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [
+          keyRef ? rewrite(k, keyRef) : k,
+          mapReferenceValue(type.values, v, rewrite),
+        ]),
+      );
+    }
+    case 'list':
+      return Array.isArray(value) ? value.map((v) => mapReferenceValue(type.items, v, rewrite)) : value;
+    case 'object':
+      return isPlainObject(value) ? mapReferences(type.fields, value, rewrite) : value;
+    case 'module':
+      return isPlainObject(value) ? mapReferences(type.module.fields, value, rewrite) : value;
+    default:
+      return value;
+  }
 }

@@ -1,0 +1,126 @@
+/**
+ * Which API a command talks to: a real one (`--api-url` / `SVC_API_URL` with a key from
+ * `SVC_API_KEY` or `--api-key-file`), or the embedded emulator, the default when neither is set,
+ * whose state lives in `.acctsync/embedded.json` so consecutive commands see the same account.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiClient, type ApiClientOptions } from '../api/index.js';
+import { UserError } from '../errors.js';
+import type { Options } from './args.js';
+
+export const embeddedUrl = 'embedded';
+/** The embedded emulator's bootstrap token: it only listens on loopback for the command's lifetime. */
+const embeddedToken = 'embedded-local-token';
+
+/** Command-line options every command that talks to the API accepts. */
+export const connectionOptions = {
+  'api-url': { type: 'string' },
+  'api-key-file': { type: 'string' },
+  'rate-limit': { type: 'string' },
+} as const satisfies Options;
+
+export interface ConnectionFlags {
+  readonly 'api-url'?: string | undefined;
+  readonly 'api-key-file'?: string | undefined;
+  readonly 'rate-limit'?: string | undefined;
+}
+
+export interface Connection {
+  readonly client: ApiClient;
+  /** Where requests go (the emulator's loopback URL when embedded). */
+  readonly url: string;
+  readonly embedded: boolean;
+  close(): Promise<void>;
+}
+
+export interface ConnectionSettings {
+  readonly flags: ConnectionFlags;
+  readonly env: NodeJS.ProcessEnv;
+  /** Directory holding `.acctsync/` for the embedded state; the working directory by default. */
+  readonly cwd?: string;
+  readonly client?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>>;
+  /** Where the embedded announcement goes; stderr by default so stdout stays parseable. */
+  readonly announce?: (line: string) => void;
+}
+
+/** `120/m` or `120` → requests per minute. */
+export function parseRateLimit(text: string): number {
+  const match = /^(\d+)(?:\/m(?:in)?)?$/.exec(text.trim());
+  const rate = match ? Number(match[1]) : NaN;
+  if (!Number.isInteger(rate) || rate <= 0) {
+    throw new UserError(`--rate-limit ${text} is not a rate: write requests per minute, like 120/m`);
+  }
+  return rate;
+}
+
+async function readKeyFile(path: string): Promise<string> {
+  try {
+    const key = (await readFile(path, 'utf8')).trim();
+    if (key === '') throw new UserError(`the API key file ${path} is empty`);
+    return key;
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    throw new UserError(
+      `cannot read the API key file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+}
+
+export async function openConnection(settings: ConnectionSettings): Promise<Connection> {
+  const { flags, env } = settings;
+  const url = flags['api-url'] ?? env.SVC_API_URL;
+  const keyFromFile =
+    flags['api-key-file'] === undefined ? undefined : await readKeyFile(flags['api-key-file']);
+  const key = keyFromFile ?? env.SVC_API_KEY;
+  const ratePerMinute = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
+  const clientOptions = { ...settings.client, ...(ratePerMinute === undefined ? {} : { ratePerMinute }) };
+
+  if (url === undefined || url === embeddedUrl) {
+    if (url === undefined && key !== undefined && key !== '') {
+      throw new UserError('an API key is set but no API URL', {
+        details: [
+          'Set SVC_API_URL (or --api-url) to the API address, or unset SVC_API_KEY to use the embedded emulator.',
+        ],
+      });
+    }
+    return openEmbedded(settings, clientOptions);
+  }
+  if (key === undefined || key === '') {
+    throw new UserError(`no API key for ${url}`, {
+      details: ['Set SVC_API_KEY, or pass --api-key-file with a file holding the key.'],
+    });
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UserError(`the API URL ${url} is not a valid URL`);
+  }
+  const client = new ApiClient({ ...clientOptions, baseUrl: parsed.href.replace(/\/$/, ''), apiKey: key });
+  return { client, url: parsed.origin, embedded: false, close: () => client.close() };
+}
+
+async function openEmbedded(
+  settings: ConnectionSettings,
+  clientOptions: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>>,
+): Promise<Connection> {
+  const dir = join(settings.cwd ?? process.cwd(), '.acctsync');
+  await mkdir(dir, { recursive: true });
+  const dataFile = join(dir, 'embedded.json');
+  const { startEmulator } = await import('../emulator/index.js');
+  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: embeddedToken, dataFile });
+  (settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+    `acctsync: using the embedded emulator (state in ${dataFile}); set SVC_API_URL and SVC_API_KEY for a real account`,
+  );
+  const client = new ApiClient({ ...clientOptions, baseUrl: emulator.url, apiKey: emulator.token });
+  return {
+    client,
+    url: emulator.url,
+    embedded: true,
+    async close() {
+      await client.close();
+      await emulator.close();
+    },
+  };
+}

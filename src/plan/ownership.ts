@@ -1,0 +1,98 @@
+/**
+ * The ownership marker acctsync keeps in an object's `metadata`: which scope manages the object,
+ * under which logical key, and salted hashes of write-only values the API never returns.
+ *
+ * The user's own metadata round-trips unchanged in meaning: when it is a JSON object the marker is
+ * one extra member of it (`"acctsync"`); any other string is kept verbatim as the marker's `text`.
+ * Reading strips the marker and gives back exactly what the user wrote.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+export const markerMember = 'acctsync';
+/** Member of the marker holding user metadata that is not a JSON object. */
+const textMember = 'text';
+
+export interface OwnershipMarker {
+  /** The config's scope. */
+  readonly scope: string;
+  /** The desired object's logical key (`ip_policies/office`). */
+  readonly key: string;
+  /** Salt for `hashes`, random per object. */
+  readonly salt?: string;
+  /** Salted hashes of write-only values, by dotted field path (`oidc.client_secret`). */
+  readonly hashes?: Readonly<Record<string, string>>;
+}
+
+export interface ParsedMetadata {
+  readonly marker?: OwnershipMarker;
+  /** The metadata as the user wrote it. */
+  readonly user: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asMarker(value: unknown): OwnershipMarker | undefined {
+  if (!isRecord(value) || typeof value.scope !== 'string' || typeof value.key !== 'string') return undefined;
+  const hashes = isRecord(value.hashes)
+    ? Object.fromEntries(
+        Object.entries(value.hashes).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      )
+    : undefined;
+  return {
+    scope: value.scope,
+    key: value.key,
+    ...(typeof value.salt === 'string' ? { salt: value.salt } : {}),
+    ...(hashes ? { hashes } : {}),
+  };
+}
+
+/** Splits live metadata into the marker (if any) and the user's own metadata. */
+export function parseMetadata(metadata: string | null | undefined): ParsedMetadata {
+  const text = metadata ?? '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { user: text };
+  }
+  if (!isRecord(parsed) || !Object.hasOwn(parsed, markerMember)) return { user: text };
+  const marker = asMarker(parsed[markerMember]);
+  if (marker === undefined) return { user: text };
+  const raw = parsed[markerMember] as Record<string, unknown>;
+  if (typeof raw[textMember] === 'string') return { marker, user: raw[textMember] };
+  const rest = Object.fromEntries(Object.entries(parsed).filter(([k]) => k !== markerMember));
+  return { marker, user: Object.keys(rest).length === 0 ? '' : JSON.stringify(rest) };
+}
+
+/** Live metadata for `user` metadata carrying `marker`. Deterministic: same inputs, same string. */
+export function formatMetadata(user: string, marker: OwnershipMarker): string {
+  let base: Record<string, unknown> | undefined;
+  if (user !== '') {
+    try {
+      const parsed: unknown = JSON.parse(user);
+      if (isRecord(parsed) && !Object.hasOwn(parsed, markerMember) && JSON.stringify(parsed) === user)
+        base = parsed;
+    } catch {
+      base = undefined;
+    }
+  }
+  if (base !== undefined || user === '') return JSON.stringify({ ...base, [markerMember]: marker });
+  return JSON.stringify({ [markerMember]: { ...marker, [textMember]: user } });
+}
+
+/** A fresh random salt for a new object's hashes. */
+export function newSalt(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** Salted hash of a write-only value; the same salt and value always give the same hash. */
+export function hashSecret(salt: string, value: unknown): string {
+  return createHash('sha256')
+    .update(salt)
+    .update('\0')
+    .update(typeof value === 'string' ? value : JSON.stringify(value))
+    .digest('base64url')
+    .slice(0, 32);
+}

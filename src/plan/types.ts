@@ -1,0 +1,79 @@
+/**
+ * The plan: plain serializable data computed by the planner and executed by the applier. It never
+ * holds a secret: sensitive values are `(sensitive)` here, and the applier takes the real values
+ * from the desired state it is handed alongside.
+ */
+import type { FieldPath, KindName } from '../resources/index.js';
+
+/** What shows in place of a sensitive value in every output. */
+export const sensitiveMask = '(sensitive)';
+
+/**
+ * One step the applier runs. A replace appears as two steps sharing `replaces` (create the new
+ * object, then delete the old one after every referrer moved to the new one), or in the opposite
+ * order when the old object would block the new one (same natural key, see `deleteFirst`).
+ */
+export type OperationAction = 'create' | 'update' | 'delete' | 'adopt';
+
+/** A field-level change, `before`/`after` as plain values (references as keys or ids). */
+export interface FieldChange {
+  readonly path: FieldPath;
+  /** Absent when the field is being set for the first time. */
+  readonly before?: unknown;
+  /** Absent when the field is being removed (modules). */
+  readonly after?: unknown;
+  readonly sensitive?: boolean;
+  /** This change cannot be made in place (an immutable field): it is why the object is replaced. */
+  readonly forcesReplace?: boolean;
+}
+
+export interface Operation {
+  /** Unique within the plan and stable across identical plans: `<action> <key>` (`delete <key>#<id>` for deletes). */
+  readonly id: string;
+  readonly action: OperationAction;
+  readonly kind: KindName;
+  /** Logical key of the desired object (or, for deletes, the key recorded in the live marker). */
+  readonly key: string;
+  /** The live object's id for update, delete and adopt. */
+  readonly liveId?: string;
+  /** For nested kinds created under a parent path (routes): the parent's key. */
+  readonly parentKey?: string;
+  /** Field-level changes; for a create every set field, for a delete none. */
+  readonly changes: readonly FieldChange[];
+  /** Operation ids that must succeed before this one starts. */
+  readonly dependsOn: readonly string[];
+  /** Set on both steps of a replace: the key being replaced; renderers show them as one `-/+`. */
+  readonly replaces?: string;
+  /** Why the operation exists when it is not obvious ("ca_pem changed", "left the config"). */
+  readonly reason?: string;
+}
+
+export interface PlanSummary {
+  readonly create: number;
+  readonly update: number;
+  readonly replace: number;
+  readonly delete: number;
+  readonly adopt: number;
+  /** Objects already equal to the desired state. */
+  readonly unchanged: number;
+  /** Live objects carrying this scope's marker (what the mass-delete guard compares against). */
+  readonly managed: number;
+}
+
+export interface Plan {
+  readonly formatVersion: 1;
+  readonly createdAt: string;
+  readonly scope: string;
+  /** The config paths the plan was computed from, as given. */
+  readonly configPaths: readonly string[];
+  /** Hash of the desired state (sensitive values folded in as salted hashes, never in clear). */
+  readonly desiredFingerprint: string;
+  /** Hash of the live state the plan was computed from; `apply plan.json` refuses when it changed. */
+  readonly liveFingerprint: string;
+  /** Ids of the live objects the desired keys already map to (what unchanged references resolve to). */
+  readonly resolvedIds: Readonly<Record<string, string>>;
+  readonly operations: readonly Operation[];
+  readonly summary: PlanSummary;
+  /** Things a reviewer should know that are not operations (a token that will not be saved, ...). */
+  readonly notes: readonly string[];
+}
