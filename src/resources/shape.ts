@@ -120,7 +120,7 @@ function mapReferenceValue(
     case 'ref':
       if (type.many)
         return Array.isArray(value)
-          ? value.map((v) => (typeof v === 'string' ? rewrite(v, type.target) : v))
+          ? (value as unknown[]).map((v) => (typeof v === 'string' ? rewrite(v, type.target) : v))
           : value;
       return typeof value === 'string' ? rewrite(value, type.target) : value;
     case 'map': {
@@ -134,7 +134,9 @@ function mapReferenceValue(
       );
     }
     case 'list':
-      return Array.isArray(value) ? value.map((v) => mapReferenceValue(type.items, v, rewrite)) : value;
+      return Array.isArray(value)
+        ? (value as unknown[]).map((v) => mapReferenceValue(type.items, v, rewrite))
+        : value;
     case 'object':
       return isPlainObject(value) ? mapReferences(type.fields, value, rewrite) : value;
     case 'module':
