@@ -46,6 +46,25 @@ export interface Operation {
   readonly replaces?: string;
   /** Why the operation exists when it is not obvious ("ca_pem changed", "left the config"). */
   readonly reason?: string;
+  /**
+   * The complete `metadata` value to write: the user's metadata with this scope's ownership marker
+   * (salted hashes of write-only values included). Present on create and adopt, and on update when
+   * the live value differs from it (a changed secret changes its hash). The applier writes this
+   * value, not the `metadata` change's `after`, which shows only the user's part.
+   */
+  readonly metadata?: string;
+  /**
+   * Per-module work of an update or adopt (edges and routes): `put` replaces the module with the
+   * desired body, `delete` removes it. Module members never appear in the PATCH body then.
+   */
+  readonly modules?: readonly ModuleChange[];
+}
+
+/** One module of an edge or route to replace (PUT) or remove (DELETE). */
+export interface ModuleChange {
+  /** The module's member name (`oidc`, `mutual_tls`). */
+  readonly name: string;
+  readonly action: 'put' | 'delete';
 }
 
 export interface PlanSummary {
@@ -76,4 +95,9 @@ export interface Plan {
   readonly summary: PlanSummary;
   /** Things a reviewer should know that are not operations (a token that will not be saved, ...). */
   readonly notes: readonly string[];
+  /**
+   * The collections `liveFingerprint` covers, in a stable order: `fetchLiveState(..., {kinds})`
+   * with these gives the same fingerprint when nothing changed.
+   */
+  readonly liveKinds?: readonly KindName[];
 }

@@ -38,7 +38,13 @@ export type FieldType =
       readonly ordered: boolean;
       readonly maxItems?: number;
     }
-  | { readonly type: 'map'; readonly values: FieldType; readonly keyRef?: RefTarget }
+  | {
+      readonly type: 'map';
+      readonly values: FieldType;
+      readonly keyRef?: RefTarget;
+      /** The service stores keys lower-cased (HTTP header names), so keys compare case-insensitively. */
+      readonly lowerCaseKeys?: boolean;
+    }
   | { readonly type: 'object'; readonly fields: Fields; readonly rules?: readonly Rule[] }
   | { readonly type: 'ref'; readonly target: RefTarget; readonly many: boolean }
   | { readonly type: 'module'; readonly module: ModuleDescriptor }

@@ -18,10 +18,14 @@ export const httpResponseBackends: KindDescriptor = {
   fields: {
     ...describable('none'),
     body: field(t.string(), 'Fixed content returned.', { default: '' }),
-    headers: field(t.map(t.string()), 'Headers returned; names come back lower-case.', {
-      nullable: true,
-      default: null,
-    }),
+    headers: field(
+      { type: 'map', values: t.string(), lowerCaseKeys: true },
+      'Headers returned; names come back lower-case.',
+      {
+        nullable: true,
+        default: null,
+      },
+    ),
     status_code: field(t.int32(), 'Status code returned.', { required: true }),
   },
   config: { key: 'backends', variant: 'http_response' },
