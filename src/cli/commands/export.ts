@@ -1,0 +1,103 @@
+/** `acctsync export`: write the live account as desired-state YAML, to stdout, a file or a directory. */
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  exportableMaps,
+  exportAccount,
+  renderExport,
+  type AccountExport,
+  type OutputFile,
+} from '../../export/index.js';
+import { parseCommandArgs } from '../args.js';
+import type { Command } from '../command.js';
+import { connectionOptions, openConnection } from '../connection.js';
+
+const usage = `Usage: acctsync export [--kind K...] [--out DIR|FILE] [--scope S] [connection options]
+
+Reads the live account and writes it as acctsync YAML: logical names derived from descriptions,
+domains, hostports, CIDRs and certificate subjects; references as names; secrets the API never
+returns as {env: ...} placeholders, each with a comment naming the variable to set.
+
+Options:
+  --kind K          export only this top-level map (repeatable): ${exportableMaps.join(', ')}
+  --out PATH        a directory (one file per kind plus acctsync.yaml), or a .yaml/.yml file;
+                    stdout when absent
+  --scope S         the scope written to the config (default: default); objects another scope
+                    manages are left out
+  --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)`;
+
+const options = {
+  ...connectionOptions,
+  kind: { type: 'string', multiple: true },
+  out: { type: 'string' },
+  scope: { type: 'string', default: 'default' },
+} as const;
+
+/** A path names a single file when it ends in .yaml/.yml or is an existing file; otherwise a directory. */
+async function isFilePath(path: string): Promise<boolean> {
+  if (/\.ya?ml$/i.test(path)) return true;
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes the split files and removes the file of every exported kind that is now empty, so a
+ * re-export into the same directory never leaves behind objects the account no longer has.
+ */
+async function writeDirectory(dir: string, files: readonly OutputFile[], exp: AccountExport): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const file of files) await writeFile(join(dir, file.name), file.text);
+  const written = new Set(files.map((f) => f.name));
+  for (const map of exp.maps) {
+    const name = `${map.key}.yaml`;
+    if (!written.has(name)) await rm(join(dir, name), { force: true });
+  }
+}
+
+function summary(exp: AccountExport, where: string): string {
+  const objects = exp.maps.reduce((n, m) => n + m.entries.length, 0);
+  const lines = [`acctsync: exported ${objects} object(s) to ${where}`];
+  const variables = [...new Set(exp.placeholders.map((p) => p.variable))];
+  if (variables.length > 0)
+    lines.push(
+      `acctsync: set ${variables.length} secret variable(s) before a sync (listed at the top of the YAML)`,
+    );
+  if (exp.otherScopes.length > 0)
+    lines.push(`acctsync: left out ${exp.otherScopes.length} object(s) managed by another scope`);
+  return lines.join('\n');
+}
+
+export const command: Command = {
+  summary: 'write the live account as acctsync YAML',
+  usage,
+  async run(argv) {
+    const { values } = parseCommandArgs('export', argv, options);
+    const connection = await openConnection({ flags: values, env: process.env });
+    let exp: AccountExport;
+    try {
+      exp = await exportAccount({ client: connection.client, scope: values.scope, maps: values.kind ?? [] });
+    } finally {
+      await connection.close();
+    }
+    const out = values.out;
+    if (out === undefined) {
+      process.stdout.write(
+        renderExport(exp, false)
+          .map((f) => f.text)
+          .join(''),
+      );
+      process.stderr.write(`${summary(exp, 'stdout')}\n`);
+    } else if (await isFilePath(out)) {
+      const [file] = renderExport(exp, false);
+      await writeFile(out, file?.text ?? '');
+      process.stderr.write(`${summary(exp, out)}\n`);
+    } else {
+      await writeDirectory(out, renderExport(exp, true), exp);
+      process.stderr.write(`${summary(exp, `${out}/`)}\n`);
+    }
+    return 0;
+  },
+};

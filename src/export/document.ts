@@ -1,0 +1,82 @@
+/**
+ * The exported config as YAML text, built with the `yaml` Document API so that every secret
+ * placeholder carries a comment naming the variable to set, and each file opens with a short note on
+ * what to do next.
+ */
+import { Document, isMap } from 'yaml';
+import type { AccountExport, DocumentPlaceholder, ExportedMap } from './index.js';
+
+/** One file of the export: a bare file name (`ip_policies.yaml`), and its text. */
+export interface OutputFile {
+  readonly name: string;
+  readonly text: string;
+}
+
+/** The file holding everything when the export is not split, and the index file when it is. */
+export const singleFileName = 'acctsync.yaml';
+
+function header(
+  placeholders: readonly DocumentPlaceholder[],
+  otherScopes: AccountExport['otherScopes'],
+): string {
+  const lines = [
+    ' Exported by acctsync export. Take it over with: acctsync sync --adopt --dry-run, then acctsync sync --adopt.',
+  ];
+  if (placeholders.length > 0) {
+    lines.push(
+      ' Secrets the API never returns are {env: ...} placeholders. Set these variables before a sync:',
+    );
+    const variables = [...new Set(placeholders.map((p) => p.variable))].sort();
+    lines.push(...variables.map((v) => `   ${v}`));
+  }
+  if (otherScopes.length > 0) {
+    const scopes = [...new Set(otherScopes.map((o) => o.scope))].sort().join(', ');
+    lines.push(` Left out: ${otherScopes.length} object(s) managed by another scope (${scopes}).`);
+  }
+  return lines.join('\n');
+}
+
+function buildDocument(
+  exp: AccountExport,
+  maps: readonly ExportedMap[],
+  placeholders: readonly DocumentPlaceholder[],
+  otherScopes: AccountExport['otherScopes'],
+): Document {
+  const content: Record<string, unknown> = { version: 1, scope: exp.scope };
+  for (const map of maps) content[map.key] = Object.fromEntries(map.entries.map((e) => [e.name, e.values]));
+  const doc = new Document(content);
+  doc.commentBefore = header(placeholders, otherScopes);
+  for (const p of placeholders) {
+    const node = doc.getIn(p.path, true);
+    if (!isMap(node)) continue;
+    node.flow = true;
+    node.comment = ` secret: set ${p.variable} (the API never returns it)`;
+  }
+  return doc;
+}
+
+function text(doc: Document): string {
+  // lineWidth 0: never fold long values (SSH keys, CEL expressions) across lines.
+  return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * The YAML of an export. One file holding every non-empty map, or, when `split`, an index file with
+ * `version`, `scope` and the notes, plus one file per non-empty map named after it (`backends.yaml`).
+ */
+export function renderExport(exp: AccountExport, split: boolean): OutputFile[] {
+  const maps = exp.maps.filter((m) => m.entries.length > 0);
+  if (!split) {
+    return [
+      { name: singleFileName, text: text(buildDocument(exp, maps, exp.placeholders, exp.otherScopes)) },
+    ];
+  }
+  const files: OutputFile[] = [
+    { name: singleFileName, text: text(buildDocument(exp, [], exp.placeholders, exp.otherScopes)) },
+  ];
+  for (const map of maps) {
+    const own = exp.placeholders.filter((p) => p.path[0] === map.key);
+    files.push({ name: `${map.key}.yaml`, text: text(buildDocument(exp, [map], own, [])) });
+  }
+  return files;
+}

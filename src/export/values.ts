@@ -1,0 +1,161 @@
+/**
+ * One live record → the values a person writes in the config: read-only and server-filled members
+ * dropped, values equal to the descriptor default dropped, references written as logical names
+ * (or raw ids for objects outside the export), the ownership marker stripped from `metadata`, and
+ * write-only secrets replaced by `{env: ...}` placeholders since the API never returns them.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { parseMetadata } from '../plan/ownership.js';
+import { configName, type Field, type FieldType, type Fields, type Rule } from '../resources/index.js';
+
+type Plain = Record<string, unknown>;
+type Path = readonly (string | number)[];
+
+/** A secret the export could not read, left as `{env: variable}` at `path` (config names). */
+export interface Placeholder {
+  readonly path: Path;
+  readonly variable: string;
+}
+
+/** What converting a record needs to know about the rest of the export. */
+export interface ValueContext {
+  /** The logical name of the exported object with this id; undefined when it is not exported. */
+  nameOf(id: string): string | undefined;
+  /** The environment variable that will hold the secret at `path` of this object. */
+  variableFor(path: Path): string;
+}
+
+export interface ConfigValues {
+  readonly values: Plain;
+  readonly placeholders: readonly Placeholder[];
+}
+
+function isPlainObject(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function idOf(value: unknown): unknown {
+  return isPlainObject(value) && typeof value.id === 'string' ? value.id : value;
+}
+
+/** Converts the writable fields of `record`; `topLevel` marks an object's own fields (its `metadata`). */
+export function configValues(
+  fields: Fields,
+  rules: readonly Rule[],
+  record: Plain,
+  ctx: ValueContext,
+  topLevel = true,
+): ConfigValues {
+  const placeholders: Placeholder[] = [];
+  const values = convertFields(fields, rules, record, ctx, [], placeholders, topLevel);
+  return { values, placeholders };
+}
+
+function convertFields(
+  fields: Fields,
+  rules: readonly Rule[],
+  record: Plain,
+  ctx: ValueContext,
+  path: Path,
+  placeholders: Placeholder[],
+  topLevel: boolean,
+): Plain {
+  const out: Plain = {};
+  for (const [name, f] of Object.entries(fields)) {
+    if (f.write === 'read-only') continue;
+    const key = configName(name, f);
+    if (f.writeOnly || f.secret) {
+      if (secretNeeded(name, f, rules, record)) {
+        const variable = ctx.variableFor([...path, key]);
+        out[key] = { env: variable };
+        placeholders.push({ path: [...path, key], variable });
+      }
+      continue;
+    }
+    const raw = topLevel && name === 'metadata' ? parseMetadata(asString(record[name])).user : record[name];
+    if (raw === null || raw === undefined || !keep(f, raw, ctx)) continue;
+    out[key] = convertValue(f.type, raw, ctx, [...path, key], placeholders);
+  }
+  return out;
+}
+
+function asString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Whether a value belongs in the YAML. Objects and modules always do when present (their presence is
+ * the setting); other values only when they differ from what the service assumes when omitted. A
+ * server-filled value is the service's choice, except a reference to an object the export writes
+ * too (an uploaded certificate attached to a domain), which the user chose.
+ */
+function keep(f: Field, value: unknown, ctx: ValueContext): boolean {
+  if (f.serverFilled) {
+    if (f.type.type !== 'ref') return false;
+    const id = idOf(value);
+    return typeof id === 'string' && ctx.nameOf(id) !== undefined;
+  }
+  if (f.type.type === 'object' || f.type.type === 'module') return true;
+  return f.default === undefined || !isDeepStrictEqual(plainForDefault(f.type, value), f.default);
+}
+
+/** Refs as ids, so a list of Refs compares with a default of `[]` like any list. */
+function plainForDefault(type: FieldType, value: unknown): unknown {
+  if (type.type === 'ref') return type.many && Array.isArray(value) ? value.map(idOf) : idOf(value);
+  return value;
+}
+
+/**
+ * A secret is needed when the field is required, when the service returned one (a secret it does
+ * echo still never goes into a file), or when the object's own rules fail without it (an OAuth
+ * provider with a `client_id` needs its `client_secret`; one on the managed application does not).
+ */
+function secretNeeded(name: string, f: Field, rules: readonly Rule[], record: Plain): boolean {
+  if (f.required) return true;
+  if (!f.writeOnly && typeof record[name] === 'string' && record[name] !== '') return true;
+  const violations = (value: string) =>
+    rules.flatMap((r) => r.check({ ...record, [name]: value }, 'read')).length;
+  return violations('') > violations('set');
+}
+
+function reference(value: unknown, ctx: ValueContext): unknown {
+  const id = idOf(value);
+  return typeof id === 'string' ? (ctx.nameOf(id) ?? id) : id;
+}
+
+function convertValue(
+  type: FieldType,
+  value: unknown,
+  ctx: ValueContext,
+  path: Path,
+  placeholders: Placeholder[],
+): unknown {
+  switch (type.type) {
+    case 'ref':
+      return type.many && Array.isArray(value) ? value.map((v) => reference(v, ctx)) : reference(value, ctx);
+    case 'map': {
+      if (!isPlainObject(value)) return value;
+      const keyRef = type.keyRef;
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [
+          keyRef === undefined ? k : String(reference(k, ctx)),
+          convertValue(type.values, v, ctx, [...path, k], placeholders),
+        ]),
+      );
+    }
+    case 'list':
+      return Array.isArray(value)
+        ? value.map((item, i) => convertValue(type.items, item, ctx, [...path, i], placeholders))
+        : value;
+    case 'object':
+      return isPlainObject(value)
+        ? convertFields(type.fields, type.rules ?? [], value, ctx, path, placeholders, false)
+        : value;
+    case 'module':
+      return isPlainObject(value)
+        ? convertFields(type.module.fields, type.module.rules, value, ctx, path, placeholders, false)
+        : value;
+    default:
+      return value;
+  }
+}
