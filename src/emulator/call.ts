@@ -1,0 +1,20 @@
+/** The shape of a request as handlers see it, and of their answer. */
+import type { Account, Principal } from './account.js';
+
+export interface Call {
+  readonly account: Account;
+  readonly principal: Principal;
+  /** Path parameters by the route pattern's names. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  /** Parsed JSON body; `{}` when the request had none. */
+  readonly body: unknown;
+}
+
+export interface Reply {
+  readonly status: number;
+  /** JSON body; absent for 204. */
+  readonly body?: unknown;
+}
+
+export type Handler = (call: Call) => Reply | Promise<Reply>;

@@ -1,0 +1,86 @@
+/**
+ * The control surface under `/_emulator/`, behind the same auth as the API: principals (users and
+ * bots with an admin flag), simulated agents, event deliveries, faults and request statistics.
+ */
+import { ErrorCode } from '../resources/index.js';
+import type { Principal } from './account.js';
+import type { Handler } from './call.js';
+import { badRequest, notFound } from './failure.js';
+import { parseFaults, type FaultOptions } from './faults.js';
+import { isPlainObject } from './objects.js';
+import type { Route } from './router.js';
+import { connectAgent, patchAgent } from './sessions.js';
+import type { EmulatorStats } from './stats.js';
+
+/** What the control surface changes outside the account. */
+export interface Controls {
+  getFaults(): FaultOptions;
+  setFaults(faults: FaultOptions): void;
+  stats(): EmulatorStats;
+  resetStats(): void;
+}
+
+function route(method: string, pattern: string, handler: Handler): Route {
+  return { method, pattern, handler, write: method !== 'GET', api: false };
+}
+
+function createPrincipal(kind: Principal['kind']): Handler {
+  return ({ account, body }) => {
+    if (!isPlainObject(body)) throw badRequest(ErrorCode.invalidValue, 'the body must be a JSON object');
+    const unknown = Object.keys(body).find((k) => k !== 'admin');
+    if (unknown !== undefined)
+      throw badRequest(ErrorCode.unknownField, `unknown field ${unknown}`, { field: unknown });
+    if (body.admin !== undefined && typeof body.admin !== 'boolean') {
+      throw badRequest(ErrorCode.invalidValue, 'admin must be true or false', { field: 'admin' });
+    }
+    const principal: Principal = {
+      id: account.ids.next(kind === 'user' ? 'usr_' : 'bot_'),
+      kind,
+      admin: body.admin === true,
+    };
+    account.principals.set(principal.id, principal);
+    account.onChange();
+    return { status: 201, body: principal };
+  };
+}
+
+export function controlRoutes(controls: Controls): Route[] {
+  return [
+    route('POST', '/_emulator/users', createPrincipal('user')),
+    route('POST', '/_emulator/bots', createPrincipal('bot')),
+    route('GET', '/_emulator/principals', ({ account, principal }) => ({
+      status: 200,
+      body: { principals: [...account.principals.values()], caller: principal },
+    })),
+    route('POST', '/_emulator/agents', connectAgent),
+    route('GET', '/_emulator/agents', ({ account }) => ({
+      status: 200,
+      body: { agents: [...account.agents.values()] },
+    })),
+    route('GET', '/_emulator/agents/{id}', ({ account, params }) => {
+      const agent = account.agents.get(params.id ?? '');
+      if (agent === undefined) throw notFound();
+      return { status: 200, body: agent };
+    }),
+    route('PATCH', '/_emulator/agents/{id}', patchAgent),
+    route('GET', '/_emulator/deliveries', ({ account }) => ({
+      status: 200,
+      body: { deliveries: account.deliveries },
+    })),
+    route('DELETE', '/_emulator/deliveries', ({ account }) => {
+      account.deliveries.length = 0;
+      account.onChange();
+      return { status: 204 };
+    }),
+    route('GET', '/_emulator/faults', () => ({ status: 200, body: controls.getFaults() })),
+    route('PUT', '/_emulator/faults', ({ body }) => {
+      controls.setFaults(parseFaults(body));
+      return { status: 200, body: controls.getFaults() };
+    }),
+    route('GET', '/_emulator/stats', () => ({ status: 200, body: controls.stats() })),
+    route('DELETE', '/_emulator/stats', () => {
+      controls.resetStats();
+      return { status: 204 };
+    }),
+  ];
+}

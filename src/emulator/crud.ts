@@ -1,0 +1,265 @@
+/**
+ * The five standard operations and module PUT/GET/DELETE, one code path for every kind: validate
+ * with the shared descriptors, convert request names, fill defaults, check references, derive the
+ * service's members, check uniqueness, store, emit the event.
+ */
+import {
+  ErrorCode,
+  fromRequestBody,
+  validateBody,
+  withDefaults,
+  type Field,
+  type Fields,
+  type KindDescriptor,
+  type ModuleDescriptor,
+} from '../resources/index.js';
+import type { Account, Located } from './account.js';
+import type { Call, Handler, Reply } from './call.js';
+import type { StoredRecord } from './collection.js';
+import { deriveModule, deriveValues } from './derive.js';
+import { publishWrite } from './events.js';
+import { ApiFailure, badRequest, fromViolations, notFound } from './failure.js';
+import { isPlainObject } from './objects.js';
+import { pageOf } from './paging.js';
+import { collectReferences } from './references.js';
+
+function bodyObject(call: Call): Record<string, unknown> {
+  if (!isPlainObject(call.body)) throw badRequest(ErrorCode.invalidValue, 'the body must be a JSON object');
+  return call.body;
+}
+
+function assertValid(
+  fields: Fields,
+  rules: KindDescriptor['rules'],
+  body: unknown,
+  mode: 'create' | 'update' | 'replace',
+): void {
+  const failure = fromViolations(validateBody(fields, rules, body, mode));
+  if (failure) throw failure;
+}
+
+/** 400 (223) for a reference to an object that does not exist. */
+function assertReferencesExist(account: Account, fields: Fields, values: Record<string, unknown>): void {
+  for (const { id, path } of collectReferences(fields, values)) {
+    if (account.find(id) === undefined) {
+      throw badRequest(ErrorCode.badReference, `${path.join('.')}: ${id} does not exist`, {
+        field: path.join('.'),
+        id,
+      });
+    }
+  }
+}
+
+/** Whole-object rules on the stored shape, for writes that change part of an object. */
+function assertRules(d: KindDescriptor, values: Record<string, unknown>): void {
+  const failure = fromViolations(d.rules.flatMap((rule) => rule.check(values, 'read')));
+  if (failure) throw failure;
+}
+
+/** The object a path names; 404 also when it lives under another parent than the path says. */
+export function locate(call: Call, d: KindDescriptor): Located {
+  const id = call.params.id ?? '';
+  const record = call.account.collection(d.kind).get(id);
+  if (record === undefined) throw notFound();
+  if (d.parent?.via === 'path' && record.values[d.parent.field] !== call.params[d.parent.field])
+    throw notFound();
+  return { d, record };
+}
+
+/** A value as stored once written: defaults filled inside it. */
+function stored(name: string, f: Field, value: unknown): unknown {
+  return withDefaults({ [name]: f }, { [name]: value })[name];
+}
+
+export function createHandler(d: KindDescriptor): Handler {
+  return (call) => {
+    const { account } = call;
+    const body = bodyObject(call);
+    assertValid(d.fields, d.rules, body, 'create');
+    const values = withDefaults(d.fields, fromRequestBody(d.fields, body));
+    if (d.parent?.via === 'path') {
+      const parentId = call.params[d.parent.field] ?? '';
+      if (account.collection(d.parent.kind).get(parentId) === undefined) throw notFound();
+      values[d.parent.field] = parentId;
+    }
+    assertReferencesExist(account, d.fields, values);
+    const id = account.ids.next(d.idPrefix ?? '');
+    const hidden: Record<string, unknown> = {};
+    const uri = `${account.origin}${account.collectionPath(d, values)}/${id}`;
+    const token = deriveValues(d, values, hidden, {
+      account,
+      principal: call.principal,
+      uri,
+      written: values,
+      creating: true,
+    });
+    account.assertUnique(d, values);
+    const record: StoredRecord = { id, created_at: account.timestamp(), values, hidden };
+    account.insert(d, record);
+    const out = account.render(d, record);
+    publishWrite(account, d, 'created', out);
+    if (token !== undefined && d.tokenField !== undefined)
+      return { status: 201, body: { ...out, [d.tokenField]: token } };
+    return { status: 201, body: out };
+  };
+}
+
+export function listHandler(d: KindDescriptor, member: string): Handler {
+  return (call) => {
+    const { account } = call;
+    const path = account.collectionPath(d, call.params);
+    const page = pageOf(call.query);
+    const { records, more } = account.collection(d.kind).page(page.limit, page.beforeId);
+    const last = records.at(-1);
+    return {
+      status: 200,
+      body: {
+        [member]: records.map((r) => account.render(d, r)),
+        uri: account.origin + path,
+        next_page_uri:
+          more && last !== undefined
+            ? `${account.origin}${path}?before_id=${encodeURIComponent(last.id)}&limit=${page.limit}`
+            : null,
+      },
+    };
+  };
+}
+
+export function getHandler(d: KindDescriptor): Handler {
+  return (call) => {
+    const { record } = locate(call, d);
+    return { status: 200, body: call.account.render(d, record) };
+  };
+}
+
+/**
+ * Clients may echo the path's ids inside a PATCH body (gaps.md): accepted when equal, dropped
+ * before validation; a different value is an unknown field like any other.
+ */
+function withoutPathEcho(
+  body: Record<string, unknown>,
+  params: Readonly<Record<string, string>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const pathValue = key === 'id' ? params.id : key === 'edge_id' ? params.edge_id : undefined;
+    if (pathValue !== undefined && value === pathValue) continue;
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+export function updateHandler(d: KindDescriptor): Handler {
+  return (call) => {
+    const { account } = call;
+    const { record } = locate(call, d);
+    const body = withoutPathEcho(bodyObject(call), call.params);
+    assertValid(d.fields, d.rules, body, 'update');
+    const patch = fromRequestBody(d.fields, body);
+    assertReferencesExist(account, d.fields, patch);
+    const values = { ...record.values };
+    for (const [name, value] of Object.entries(patch)) {
+      const f = d.fields[name];
+      if (f === undefined) continue;
+      // A module cannot be removed by an update: null, like absence, keeps it.
+      if (f.type.type === 'module' && value === null) continue;
+      values[name] = stored(name, f, value);
+    }
+    deriveValues(d, values, record.hidden, {
+      account,
+      principal: call.principal,
+      uri: account.uriOf(record.id),
+      written: patch,
+      creating: false,
+    });
+    assertRules(d, values);
+    account.assertUnique(d, values, record.id);
+    account.replace(d, record, values);
+    const out = account.render(d, record);
+    publishWrite(account, d, 'updated', out);
+    return { status: 200, body: out };
+  };
+}
+
+/**
+ * Removes an object. Children hanging off it (rules of a policy, routes of an edge) go with it;
+ * any other referrer blocks the delete with 409 naming the referrers.
+ */
+export function removeObject(account: Account, d: KindDescriptor, record: StoredRecord): void {
+  const children: Located[] = [];
+  const blocking: string[] = [];
+  for (const id of account.referrersOf(record.id)) {
+    const found = account.find(id);
+    if (found === undefined) continue;
+    const link = found.d.parent;
+    if (link?.kind === d.kind && found.record.values[link.field] === record.id) children.push(found);
+    else blocking.push(id);
+  }
+  if (blocking.length > 0) {
+    blocking.sort();
+    throw new ApiFailure(
+      409,
+      ErrorCode.objectInUse,
+      `${record.id} is still referenced by ${blocking.join(', ')}`,
+      { referrers: blocking },
+    );
+  }
+  for (const child of children) removeObject(account, child.d, child.record);
+  const out = account.render(d, record);
+  account.remove(d, record);
+  publishWrite(account, d, 'deleted', out);
+}
+
+export function deleteHandler(d: KindDescriptor): Handler {
+  return (call): Reply => {
+    const { record } = locate(call, d);
+    removeObject(call.account, d, record);
+    return { status: 204 };
+  };
+}
+
+function moduleOf(d: KindDescriptor, name: string): { f: Field; module: ModuleDescriptor } {
+  const f = d.fields[name];
+  if (f?.type.type !== 'module') throw new Error(`${d.kind}.${name} is not a module`);
+  return { f, module: f.type.module };
+}
+
+export function moduleGetHandler(d: KindDescriptor, name: string): Handler {
+  return (call) => {
+    const { record } = locate(call, d);
+    if (!isPlainObject(record.values[name])) throw notFound();
+    return { status: 200, body: call.account.render(d, record)[name] };
+  };
+}
+
+export function modulePutHandler(d: KindDescriptor, name: string): Handler {
+  const { f, module } = moduleOf(d, name);
+  return (call) => {
+    const { account } = call;
+    const { record } = locate(call, d);
+    const body = bodyObject(call);
+    assertValid(module.fields, module.rules, body, 'replace');
+    const value = stored(name, f, fromRequestBody(module.fields, body));
+    if (!isPlainObject(value)) throw badRequest(ErrorCode.invalidValue, 'the body must be a JSON object');
+    assertReferencesExist(account, module.fields, value);
+    deriveModule(module, value, account.uriOf(record.id));
+    const values = { ...record.values, [name]: value };
+    assertRules(d, values);
+    account.replace(d, record, values);
+    const out = account.render(d, record);
+    publishWrite(account, d, 'updated', out);
+    return { status: 200, body: out[name] };
+  };
+}
+
+export function moduleDeleteHandler(d: KindDescriptor, name: string): Handler {
+  return (call) => {
+    const { account } = call;
+    const { record } = locate(call, d);
+    if (record.values[name] !== null) {
+      account.replace(d, record, { ...record.values, [name]: null });
+      publishWrite(account, d, 'updated', account.render(d, record));
+    }
+    return { status: 204 };
+  };
+}

@@ -1,0 +1,21 @@
+/** Response members computed at read time rather than stored. */
+import type { KindName } from '../resources/index.js';
+import type { Decorator } from './account.js';
+import { sourceUri } from './event-sources.js';
+import { matchingSessions } from './sessions.js';
+
+export const decorators: Partial<Record<KindName, Decorator>> = {
+  // A tunnel group's tunnels change as agents come and go, so they are matched on every read.
+  tunnel_group_backends(out, record, account) {
+    out.tunnels = matchingSessions(account, record.values.labels).map((id) => ({
+      id,
+      uri: account.uriOf(id),
+    }));
+  },
+  event_subscriptions(out, record, account) {
+    const sources = Array.isArray(record.values.sources)
+      ? (record.values.sources as Array<{ type: string }>)
+      : [];
+    out.sources = sources.map((s) => ({ type: s.type, uri: sourceUri(account, record.id, s.type) }));
+  },
+};

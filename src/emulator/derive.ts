@@ -1,0 +1,219 @@
+/**
+ * What the service computes when an object is written: owner and token, PEM-derived members,
+ * certificate management status, assigned names, lower-cased headers, SAML read-only members.
+ * Keyed by data (a field's presence or format) where the behaviour is shared, by kind where the
+ * spec gives one kind a behaviour of its own.
+ */
+import {
+  ErrorCode,
+  type Fields,
+  type KindDescriptor,
+  type KindName,
+  type ModuleDescriptor,
+} from '../resources/index.js';
+import { regions } from '../resources/fields.js';
+import { moduleFields } from '../resources/registry.js';
+import {
+  parsePemCertificates,
+  privateKeyMatchesCertificate,
+  type ParsedCertificate,
+} from '../resources/formats/index.js';
+import { hashToken, type Account, type Principal } from './account.js';
+import { ApiFailure, badRequest } from './failure.js';
+import { isPlainObject } from './objects.js';
+import {
+  acmeChallengeTarget,
+  cnameTarget,
+  isPlatformSubdomain,
+  newToken,
+  nsTargets,
+  tcpAddress,
+} from './platform.js';
+import { samlSigningCertificatePem } from './saml-certificate.js';
+
+/** The write being derived. */
+export interface DeriveContext {
+  readonly account: Account;
+  readonly principal: Principal;
+  /** The `uri` of the object being written (module read-only members derive from it). */
+  readonly uri: string;
+  /** The members written by this request (response names); on create, every member. */
+  readonly written: Readonly<Record<string, unknown>>;
+  readonly creating: boolean;
+}
+
+/** Read-only members filled from a parsed certificate, by response name. */
+const pemMembers: Readonly<Record<string, (c: ParsedCertificate) => unknown>> = {
+  subject_common_name: (c) => c.subjectCommonName,
+  not_before: (c) => c.notBefore,
+  not_after: (c) => c.notAfter,
+  key_usages: (c) => c.keyUsages,
+  extended_key_usages: (c) => c.extendedKeyUsages,
+  subject_alternative_names: (c) => ({
+    dns_names: c.subjectAlternativeNames.dnsNames,
+    ips: c.subjectAlternativeNames.ips,
+  }),
+  issued_at: () => null,
+  private_key_type: (c) => c.publicKeyType,
+  issuer_common_name: (c) => c.issuerCommonName,
+  serial_number: (c) => c.serialNumber,
+  subject_organization: (c) => c.subjectOrganization,
+  subject_organizational_unit: (c) => c.subjectOrganizationalUnit,
+  subject_locality: (c) => c.subjectLocality,
+  subject_province: (c) => c.subjectProvince,
+  subject_country: (c) => c.subjectCountry,
+};
+
+function fieldWithFormat(fields: Fields, format: string): string | undefined {
+  return Object.entries(fields).find(([, f]) => f.type.type === 'string' && f.type.format === format)?.[0];
+}
+
+/** Fills the PEM-derived members; a private key must belong to the leaf certificate. */
+function derivePem(d: KindDescriptor, values: Record<string, unknown>): void {
+  const pemField =
+    fieldWithFormat(d.fields, 'pem-certificate') ?? fieldWithFormat(d.fields, 'pem-certificate-chain');
+  const pem = pemField === undefined ? undefined : values[pemField];
+  if (typeof pem !== 'string') return;
+  const parsed = parsePemCertificates(pem);
+  const leaf = parsed.ok ? parsed.value[0] : undefined;
+  if (leaf === undefined) throw badRequest(ErrorCode.invalidValue, `${pemField}: no certificate`);
+  for (const [name, read] of Object.entries(pemMembers)) {
+    if (d.fields[name]?.write === 'read-only') values[name] = read(leaf);
+  }
+  const keyField = fieldWithFormat(d.fields, 'pem-private-key');
+  const key = keyField === undefined ? undefined : values[keyField];
+  if (typeof key === 'string' && !privateKeyMatchesCertificate(key, pem)) {
+    throw badRequest(
+      ErrorCode.invalidValue,
+      `${keyField}: the private key does not belong to the leaf certificate of ${pemField}`,
+      { field: keyField },
+    );
+  }
+}
+
+/** Defaults the owner to the caller; only admins may name another owner, who must exist. */
+function deriveOwner(values: Record<string, unknown>, ctx: DeriveContext): void {
+  const owner = values.owner_id;
+  if (owner === undefined) {
+    values.owner_id = ctx.principal.id;
+    return;
+  }
+  if (owner === ctx.principal.id) return;
+  if (!ctx.principal.admin) {
+    throw new ApiFailure(403, ErrorCode.forbidden, 'only admins may name an owner other than themselves', {
+      field: 'owner_id',
+    });
+  }
+  if (typeof owner !== 'string' || !ctx.account.principals.has(owner)) {
+    throw badRequest(ErrorCode.badReference, `owner_id: no user or bot ${JSON.stringify(owner)}`, {
+      field: 'owner_id',
+    });
+  }
+}
+
+/**
+ * Automatic certificate management: a policy starts a provisioning job; choosing an uploaded
+ * certificate turns management off, and turning it on drops the uploaded certificate.
+ */
+function deriveCertificateManagement(values: Record<string, unknown>, ctx: DeriveContext): void {
+  const written = ctx.written;
+  if (!ctx.creating && isPlainObject(written.certificate_management_policy) && !('certificate' in written)) {
+    if ('certificate' in values) values.certificate = null;
+  }
+  if (!ctx.creating && typeof written.certificate === 'string') {
+    values.certificate_management_policy = null;
+  }
+  if (!ctx.creating && !('certificate_management_policy' in written) && !('certificate' in written)) return;
+  values.certificate_management_status = isPlainObject(values.certificate_management_policy)
+    ? {
+        renews_at: null,
+        provisioning_job: {
+          error_code: null,
+          msg: 'certificate provisioning in progress',
+          started_at: ctx.account.timestamp(),
+          retries_at: null,
+        },
+      }
+    : null;
+}
+
+/** Read-only members of a module, filled when the module is written. */
+const moduleDerivers: Readonly<Record<string, (value: Record<string, unknown>, ownerUri: string) => void>> = {
+  saml(value, ownerUri) {
+    const base = `${ownerUri}/saml`;
+    value.entity_id = `${base}/metadata`;
+    value.metadata_url = `${base}/metadata`;
+    value.assertion_consumer_service_url = `${base}/acs`;
+    value.single_logout_url = `${base}/slo`;
+    value.request_signing_certificate_pem = samlSigningCertificatePem;
+    value.idp_metadata_url = '';
+  },
+};
+
+/** Fills a module's read-only members, when it has any. */
+export function deriveModule(
+  module: ModuleDescriptor,
+  value: Record<string, unknown>,
+  ownerUri: string,
+): void {
+  moduleDerivers[module.name]?.(value, ownerUri);
+}
+
+/** Behaviour the spec gives one kind. */
+const kindDerivers: Partial<Record<KindName, (values: Record<string, unknown>, ctx: DeriveContext) => void>> =
+  {
+    http_response_backends(values) {
+      // The spec: response header names come back lower-case.
+      if (isPlainObject(values.headers)) {
+        values.headers = Object.fromEntries(
+          Object.entries(values.headers).map(([k, v]) => [k.toLowerCase(), v]),
+        );
+      }
+    },
+    reserved_addrs(values, ctx) {
+      if (ctx.creating) values.addr = tcpAddress(String(values.region));
+    },
+    reserved_domains(values, ctx) {
+      if (!ctx.creating) return;
+      const domain = String(values.domain);
+      const platform = isPlatformSubdomain(domain);
+      values.cname_target = platform ? null : cnameTarget();
+      // Only wildcard custom domains need the ACME challenge delegated to issue certificates.
+      values.acme_challenge_cname_target =
+        !platform && domain.startsWith('*.') && isPlainObject(values.certificate_management_policy)
+          ? acmeChallengeTarget()
+          : null;
+    },
+    agent_ingresses(values, ctx) {
+      if (!ctx.creating) return;
+      const domain = String(values.domain);
+      values.ns_targets = nsTargets;
+      values.region_domains = regions.map((r) => `tunnel.${r}.${domain}`);
+    },
+  };
+
+/**
+ * Computes the service-owned members of `values` in place. Returns the plain token when the kind
+ * hands one out (create only); only its hash is kept.
+ */
+export function deriveValues(
+  d: KindDescriptor,
+  values: Record<string, unknown>,
+  hidden: Record<string, unknown>,
+  ctx: DeriveContext,
+): string | undefined {
+  if (ctx.creating && 'owner_id' in d.fields) deriveOwner(values, ctx);
+  if (ctx.creating) derivePem(d, values);
+  if ('certificate_management_policy' in d.fields) deriveCertificateManagement(values, ctx);
+  kindDerivers[d.kind]?.(values, ctx);
+  for (const [name, module] of moduleFields(d)) {
+    const value = values[name];
+    if (isPlainObject(value) && name in ctx.written) deriveModule(module, value, ctx.uri);
+  }
+  if (ctx.creating && d.tokenField !== undefined) {
+    const token = newToken();
+    hidden.token_hash = hashToken(token);
+    return token;
+  }
+  return undefined;
+}

@@ -1,0 +1,47 @@
+/** Fault injection for reliability tests: random failures, added latency, dropped connections. */
+import { ErrorCode } from '../resources/index.js';
+import { badRequest } from './failure.js';
+import { isPlainObject } from './objects.js';
+
+/** Probabilities are in 0..1 and checked in the order listed; all default to 0. */
+export interface FaultOptions {
+  /** Answer 500 before handling. */
+  readonly error500?: number;
+  /** Answer 503 (with `Retry-After: 1`) before handling. */
+  readonly error503?: number;
+  /** Answer 429 (with `Retry-After: 1`) before handling. */
+  readonly error429?: number;
+  /** Milliseconds added before handling each API request. */
+  readonly latencyMs?: number;
+  /** Drop the connection after a write was committed, so the client cannot know it succeeded. */
+  readonly dropAfterWrite?: number;
+}
+
+const probabilities = ['error500', 'error503', 'error429', 'dropAfterWrite'] as const;
+
+/** Checks a fault configuration from the control surface. */
+export function parseFaults(value: unknown): FaultOptions {
+  if (!isPlainObject(value)) throw badRequest(ErrorCode.invalidValue, 'faults must be a JSON object');
+  const out: Record<string, number> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key !== 'latencyMs' && !(probabilities as readonly string[]).includes(key)) {
+      throw badRequest(ErrorCode.unknownField, `unknown fault ${key}`, { field: key });
+    }
+    const max = key === 'latencyMs' ? 60_000 : 1;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > max) {
+      throw badRequest(ErrorCode.invalidValue, `${key} must be a number between 0 and ${max}`, {
+        field: key,
+      });
+    }
+    out[key] = v;
+  }
+  return out;
+}
+
+/** The failure status to inject before handling, if any. */
+export function injectedStatus(faults: FaultOptions, random: () => number): 500 | 503 | 429 | undefined {
+  if ((faults.error500 ?? 0) > random()) return 500;
+  if ((faults.error503 ?? 0) > random()) return 503;
+  if ((faults.error429 ?? 0) > random()) return 429;
+  return undefined;
+}

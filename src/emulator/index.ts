@@ -1,0 +1,155 @@
+/**
+ * The Account Management API emulator, in process: `startEmulator` serves the whole API of
+ * `account-api.md` and `gaps.md` on a local port, plus a control surface under `/_emulator/`.
+ */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { descriptors, withDefaults } from '../resources/index.js';
+import { Account, hashToken } from './account.js';
+import { controlRoutes } from './control.js';
+import { decorators } from './decorators.js';
+import type { FaultOptions } from './faults.js';
+import { IdGenerator } from './ids.js';
+import { loadSnapshot, restore, SaveQueue, snapshot } from './persistence.js';
+import { newToken } from './platform.js';
+import { RateLimiter } from './rate-limit.js';
+import { Router } from './router.js';
+import { apiRoutes } from './routes.js';
+import { requestListener } from './server.js';
+import { RequestStats, type EmulatorStats } from './stats.js';
+
+export type { FaultOptions } from './faults.js';
+export type { EmulatorStats, RouteCount } from './stats.js';
+export { StateFileError } from './persistence.js';
+
+export interface EmulatorOptions {
+  /** Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Default 0: a free port chosen by the OS. */
+  readonly port?: number;
+  /** The bootstrap API key's token; generated when absent. */
+  readonly token?: string;
+  /** Keep the state in this file (loaded at start, saved atomically after changes). */
+  readonly dataFile?: string;
+  /** Refuse API requests beyond this many per rolling minute with 429. */
+  readonly rateLimitPerMinute?: number;
+  readonly faults?: FaultOptions;
+  /** The clock of `created_at` and ids; tests pin it. */
+  readonly now?: () => Date;
+}
+
+export interface RunningEmulator {
+  /** Origin, e.g. `http://127.0.0.1:4010`. */
+  readonly url: string;
+  /** The bootstrap API key's token. */
+  readonly token: string;
+  /** The admin user owning the bootstrap key. */
+  readonly adminUserId: string;
+  setFaults(faults: FaultOptions): void;
+  /** Requests answered so far, by method, route pattern and status. */
+  stats(): EmulatorStats;
+  resetStats(): void;
+  /** Stops listening, drops open connections and writes the state file. */
+  close(): Promise<void>;
+}
+
+function originOf(address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** Starts an emulator; resolves once it accepts connections. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const now = options.now ?? (() => new Date());
+  const state = options.dataFile === undefined ? undefined : await loadSnapshot(options.dataFile);
+  let faults: FaultOptions = options.faults ?? {};
+  const stats = new RequestStats();
+  const router = new Router();
+  for (const route of apiRoutes()) router.add(route);
+  for (const route of controlRoutes({
+    getFaults: () => faults,
+    setFaults: (f) => {
+      faults = f;
+    },
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+  })) {
+    router.add(route);
+  }
+
+  const server = createServer({ keepAliveTimeout: 5_000 });
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const account = new Account({
+    origin: originOf(server.address() as AddressInfo),
+    ids: new IdGenerator(now),
+    now,
+    decorators,
+  });
+  if (state !== undefined) restore(account, state);
+
+  const token = options.token ?? newToken();
+  const adminUserId = bootstrap(account, token);
+
+  const saves =
+    options.dataFile === undefined
+      ? undefined
+      : new SaveQueue(options.dataFile, () => JSON.stringify(snapshot(account)));
+  if (saves !== undefined) {
+    account.onChange = () => saves.schedule();
+    saves.schedule();
+  }
+  server.on(
+    'request',
+    requestListener({
+      account,
+      router,
+      stats,
+      faults: () => faults,
+      rateLimiter:
+        options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute),
+      random: Math.random,
+    }),
+  );
+
+  return {
+    url: account.origin,
+    token,
+    adminUserId,
+    setFaults(f) {
+      faults = f;
+    },
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+    async close() {
+      const closed = once(server, 'close');
+      server.close();
+      server.closeAllConnections();
+      await closed;
+      await saves?.flush();
+    },
+  };
+}
+
+/**
+ * Makes sure an admin user exists and that `token` is an API key of it: the first key of a fresh
+ * account, or the key given on the command line for a loaded one.
+ */
+function bootstrap(account: Account, token: string): string {
+  let admin = [...account.principals.values()].find((p) => p.kind === 'user' && p.admin);
+  if (admin === undefined) {
+    admin = { id: account.ids.next('usr_'), kind: 'user', admin: true };
+    account.principals.set(admin.id, admin);
+  }
+  if (account.apiKeyOfToken(token) === undefined) {
+    const d = descriptors.api_keys;
+    account.insert(d, {
+      id: account.ids.next(d.idPrefix ?? 'ak_'),
+      created_at: account.timestamp(),
+      values: withDefaults(d.fields, { description: 'bootstrap key', owner_id: admin.id }),
+      hidden: { token_hash: hashToken(token) },
+    });
+  }
+  return admin.id;
+}
