@@ -1,4 +1,7 @@
 /** Every subcommand, by name. Each entry loads its module only when that command runs. */
 import type { Command } from './command.js';
 
-export const commands: Readonly<Record<string, () => Promise<{ command: Command }>>> = {};
+export const commands: Readonly<Record<string, () => Promise<{ command: Command }>>> = {
+  validate: () => import('./commands/validate.js'),
+  serve: () => import('./commands/serve.js'),
+};

@@ -1,0 +1,64 @@
+/**
+ * Problems found in the desired-state files, as data. The loader collects every one of them instead
+ * of stopping at the first, and the CLI renders them once, at the edge.
+ */
+import { UserError } from '../errors.js';
+
+/** A path inside one YAML document: map keys and sequence indexes from the root. */
+export type DocPath = readonly (string | number)[];
+
+/** One problem (or warning) at a place in a file. */
+export interface Diagnostic {
+  readonly severity: 'error' | 'warning';
+  /** The file, relative to the working directory when it lies below it. */
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based. */
+  readonly column: number;
+  /** Where the value sits in the document, dotted (`backends.app.tunnel_group.labels`); '' for the file. */
+  readonly path: string;
+  readonly message: string;
+  readonly expected?: string;
+  readonly found?: string;
+  /** How to fix it, when there is something useful to say ("did you mean office?"). */
+  readonly hint?: string;
+}
+
+/** A diagnostic before it has a position: the document path locates it later. */
+export interface Finding {
+  readonly severity?: 'error' | 'warning';
+  readonly path: DocPath;
+  readonly message: string;
+  readonly expected?: string;
+  readonly found?: string;
+  readonly hint?: string;
+  /** Point at the key of the member rather than its value (unknown and read-only members). */
+  readonly atKey?: boolean;
+}
+
+/** `backends.app.weighted.backends["a.b"]`-style dotted path for messages. */
+export function formatDocPath(path: DocPath): string {
+  return path
+    .map((seg, i) => {
+      if (typeof seg === 'number') return `[${seg}]`;
+      const plain = /^[A-Za-z0-9_-]+$/.test(seg);
+      if (!plain) return `[${JSON.stringify(seg)}]`;
+      return i === 0 ? seg : `.${seg}`;
+    })
+    .join('');
+}
+
+/** Thrown at the CLI edge when the desired state does not load; carries every diagnostic. */
+export class ConfigError extends UserError {
+  readonly diagnostics: readonly Diagnostic[];
+
+  constructor(
+    diagnostics: readonly Diagnostic[],
+    options: { details?: readonly string[]; cause?: unknown } = {},
+  ) {
+    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    super(`the desired state is invalid: ${errors} ${errors === 1 ? 'error' : 'errors'}`, options);
+    this.diagnostics = diagnostics;
+  }
+}

@@ -1,0 +1,55 @@
+/** Which files make up the desired state: the paths given, directories expanded, in sorted order. */
+import { existsSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join, relative, resolve, isAbsolute } from 'node:path';
+
+/** Used when no path is given: the directory `account/` if it exists, else `acctsync.yaml`. */
+export function defaultPaths(cwd: string): string[] {
+  return existsSync(join(cwd, 'account')) ? ['account'] : ['acctsync.yaml'];
+}
+
+export interface ExpandedFile {
+  /** The name diagnostics use: relative to the working directory when below it. */
+  readonly file: string;
+  readonly absolute: string;
+}
+
+export type ExpandResult = { readonly files: ExpandedFile[]; readonly missing: string[] };
+
+const yamlFile = /\.ya?ml$/i;
+
+/** `*.yaml` and `*.yml` below `dir`, sorted by path so that merge order never depends on the disk. */
+async function yamlFilesBelow(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && yamlFile.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+export function displayName(absolute: string, cwd: string): string {
+  const rel = relative(cwd, absolute);
+  return rel.startsWith('..') || isAbsolute(rel) ? absolute : rel;
+}
+
+/** Expands `paths` (files or directories) into the YAML files to read. */
+export async function expandPaths(paths: readonly string[], cwd: string): Promise<ExpandResult> {
+  const files: ExpandedFile[] = [];
+  const missing: string[] = [];
+  const seen = new Set<string>();
+  for (const p of paths) {
+    const absolute = resolve(cwd, p);
+    const info = await stat(absolute).catch(() => undefined);
+    if (!info) {
+      missing.push(p);
+      continue;
+    }
+    const found = info.isDirectory() ? await yamlFilesBelow(absolute) : [absolute];
+    for (const f of found) {
+      if (seen.has(f)) continue;
+      seen.add(f);
+      files.push({ file: displayName(f, cwd), absolute: f });
+    }
+  }
+  return { files, missing };
+}

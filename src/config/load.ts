@@ -1,0 +1,157 @@
+/**
+ * The loader: files → parsed documents → structural check → objects (sources resolved) → rule
+ * check → cross-object checks → the desired state. Every stage collects findings; the result is
+ * either the state (with warnings) or every error, each placed at its file, line and column.
+ */
+import type { DesiredObject, DesiredState } from '../resources/index.js';
+import { formatDocPath, type Diagnostic, type DocPath, type Finding } from './diagnostic.js';
+import { defaultPaths, expandPaths } from './files.js';
+import { declaredObjects, type DeclaredObject } from './objects.js';
+import { findCycles, resolveReferences, uniqueObjects, type FileFinding } from './references.js';
+import { checkStructure } from './schema-check.js';
+import { checkObject } from './semantic.js';
+import { locate, readSource, type PlacedFinding, type SourceFile } from './source.js';
+
+export type LoadResult =
+  | {
+      readonly ok: true;
+      readonly state: DesiredState;
+      readonly warnings: Diagnostic[];
+      readonly files: string[];
+    }
+  | { readonly ok: false; readonly diagnostics: Diagnostic[]; readonly files: string[] };
+
+export interface LoadOptions {
+  /** Where `{env}` values come from; defaults to `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Base of relative paths and of the file names in diagnostics; defaults to `process.cwd()`. */
+  readonly cwd?: string;
+}
+
+const defaultScope = 'default';
+
+function diagnostic(file: string, f: PlacedFinding): Diagnostic {
+  return {
+    severity: f.severity ?? 'error',
+    file,
+    line: f.line,
+    column: f.column,
+    path: formatDocPath(f.path),
+    message: f.message,
+    ...(f.expected !== undefined ? { expected: f.expected } : {}),
+    ...(f.found !== undefined ? { found: f.found } : {}),
+    ...(f.hint !== undefined ? { hint: f.hint } : {}),
+  };
+}
+
+function placed(source: SourceFile, f: Finding): Diagnostic {
+  return diagnostic(source.file, { ...f, ...locate(source, f.path, f.atKey) });
+}
+
+function isUnder(path: DocPath, prefix: DocPath): boolean {
+  return prefix.length <= path.length && prefix.every((seg, i) => String(seg) === String(path[i]));
+}
+
+/**
+ * Loads the desired state from `paths` (files or directories; default `account/` or
+ * `acctsync.yaml`). Never throws for bad input: problems come back as diagnostics.
+ */
+export async function loadDesiredState(paths: string[], options: LoadOptions = {}): Promise<LoadResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const { files, missing } = await expandPaths(paths.length > 0 ? paths : defaultPaths(cwd), cwd);
+  const names = files.map((f) => f.file);
+  const diagnostics: Diagnostic[] = missing.map((p) => ({
+    severity: 'error',
+    file: p,
+    line: 1,
+    column: 1,
+    path: '',
+    message: `${p} does not exist`,
+    hint: 'give a YAML file or a directory of them',
+  }));
+  if (files.length === 0 && missing.length === 0) {
+    diagnostics.push({
+      severity: 'error',
+      file: paths.join(' '),
+      line: 1,
+      column: 1,
+      path: '',
+      message: 'no *.yaml or *.yml files found',
+    });
+  }
+
+  const sources: SourceFile[] = [];
+  for (const f of files) {
+    const read = await readSource(f.file, f.absolute);
+    diagnostics.push(...read.findings.map((x) => diagnostic(f.file, x)));
+    if (read.ok) sources.push(read.source);
+  }
+
+  // Paths already reported per file: later passes do not repeat a problem there or below it.
+  const reported = new Map<SourceFile, DocPath[]>();
+  const report = (source: SourceFile, findings: readonly Finding[]): void => {
+    const seen = reported.get(source) ?? [];
+    reported.set(source, seen);
+    for (const f of findings) {
+      const isError = (f.severity ?? 'error') === 'error';
+      if (isError && seen.some((p) => isUnder(f.path, p))) continue;
+      if (isError) seen.push(f.path);
+      diagnostics.push(placed(source, f));
+    }
+  };
+
+  let declared: DeclaredObject[] = [];
+  const scopes: Array<{ source: SourceFile; scope: string }> = [];
+  for (const source of sources) {
+    report(source, checkStructure(source.value));
+    const findings: Finding[] = [];
+    declared.push(...declaredObjects(source, env, findings));
+    report(source, findings);
+    const scope = (source.value as Record<string, unknown>).scope;
+    if (typeof scope === 'string') scopes.push({ source, scope });
+  }
+  for (const o of declared) report(o.source, checkObject(o));
+
+  const cross: FileFinding[] = [];
+  declared = uniqueObjects(declared, cross);
+  const resolved = resolveReferences(declared, cross);
+  findCycles(declared, cross);
+  checkScopes(scopes, cross);
+  for (const f of cross) report(f.source, [f]);
+
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const warnings = diagnostics.filter((d) => d.severity === 'warning');
+  if (errors.length > 0) return { ok: false, diagnostics: [...errors, ...warnings], files: names };
+
+  const objects: DesiredObject[] = declared.map((o) => ({
+    kind: o.descriptor.kind,
+    key: o.key,
+    name: o.name,
+    ...(o.parentKey !== undefined ? { parentKey: o.parentKey } : {}),
+    fields: resolved.get(o) ?? o.values,
+    sensitive: o.sensitive,
+    source: { file: o.source.file, ...locate(o.source, o.entryPath, true) },
+  }));
+  return {
+    ok: true,
+    state: { scope: scopes[0]?.scope ?? defaultScope, objects },
+    warnings,
+    files: names,
+  };
+}
+
+/** Files may repeat the scope; they may not disagree about it. */
+function checkScopes(scopes: ReadonlyArray<{ source: SourceFile; scope: string }>, out: FileFinding[]): void {
+  const first = scopes[0];
+  for (const s of scopes.slice(1)) {
+    if (first && s.scope !== first.scope) {
+      out.push({
+        source: s.source,
+        path: ['scope'],
+        message: `scope ${s.scope} differs from scope ${first.scope} set in ${first.source.file}`,
+        hint: 'all files of one desired state share one scope',
+      });
+    }
+  }
+}

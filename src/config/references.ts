@@ -1,0 +1,218 @@
+/**
+ * Cross-object checks once every file is read: names defined twice, nested objects repeating their
+ * natural key within a parent, references that resolve (with suggestions), and backends that
+ * reach themselves through failover or weighted children.
+ */
+import {
+  descriptorOf,
+  descriptorOfId,
+  type FieldPath,
+  type FieldType,
+  type Fields,
+  type KindName,
+  type RefTarget,
+} from '../resources/index.js';
+import type { Finding } from './diagnostic.js';
+import { mapOfKind } from './layout.js';
+import type { DeclaredObject } from './objects.js';
+import { locate, type SourceFile } from './source.js';
+import { closest } from './suggest.js';
+
+/** A finding in a particular file. */
+export interface FileFinding extends Finding {
+  readonly source: SourceFile;
+}
+
+function place(o: DeclaredObject, path = o.entryPath): string {
+  const { line } = locate(o.source, path, true);
+  return `${o.source.file}:${line}`;
+}
+
+/**
+ * The objects with unique keys: a second declaration is reported naming the first, and dropped so
+ * that one mistake does not cascade.
+ */
+export function uniqueObjects(objects: readonly DeclaredObject[], out: FileFinding[]): DeclaredObject[] {
+  const byKey = new Map<string, DeclaredObject>();
+  for (const o of objects) {
+    const first = byKey.get(o.key);
+    if (!first) {
+      byKey.set(o.key, o);
+      continue;
+    }
+    const what =
+      o.parentKey === undefined ? `${o.key.split('/')[0]} ${o.name}` : `${o.descriptor.title} ${o.name}`;
+    const within = o.parentKey === undefined ? '' : ` in ${o.parentKey}`;
+    out.push({
+      source: o.source,
+      path:
+        o.parentKey === undefined
+          ? o.entryPath
+          : o.docPath(o.descriptor.naturalKey?.fields.slice(0, 1) ?? []),
+      atKey: o.parentKey === undefined,
+      message: `${what} is defined twice${within}: here and at ${place(first)}`,
+      hint:
+        o.parentKey === undefined
+          ? 'logical names are unique within a kind across all files: rename or remove one'
+          : 'remove one of the two, or merge them',
+    });
+  }
+  return [...byKey.values()];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function titles(kinds: readonly KindName[]): string {
+  return kinds.map((k) => descriptorOf(k).title).join(' or ');
+}
+
+/** Resolves the references of every object; returns the fields with references as keys or raw ids. */
+export function resolveReferences(
+  objects: readonly DeclaredObject[],
+  out: FileFinding[],
+): Map<DeclaredObject, Record<string, unknown>> {
+  const byKey = new Map(objects.map((o) => [o.key, o]));
+  const resolved = new Map<DeclaredObject, Record<string, unknown>>();
+
+  for (const o of objects) {
+    const resolveOne = (target: RefTarget, value: unknown, path: FieldPath, atKey: boolean): unknown => {
+      if (typeof value !== 'string' || value === '') return value;
+      const map = target.kinds.map(mapOfKind).find((m) => m !== undefined);
+      const found = map ? byKey.get(`${map.key}/${value}`) : undefined;
+      if (found && target.kinds.includes(found.descriptor.kind)) return found.key;
+      const idKind = descriptorOfId(value)?.kind;
+      if (idKind !== undefined && target.kinds.includes(idKind)) return value;
+      const finding = (message: string, hint?: string): unknown => {
+        out.push({ source: o.source, path: o.docPath(path), atKey, message, ...(hint ? { hint } : {}) });
+        return value;
+      };
+      if (found) {
+        return finding(`${value} is a ${found.descriptor.title}, not a ${titles(target.kinds)}`);
+      }
+      if (idKind !== undefined) {
+        return finding(
+          `${value} is the id of a ${descriptorOf(idKind).title}; expected a ${titles(target.kinds)}`,
+        );
+      }
+      const prefixes = target.kinds.flatMap((k) => descriptorOf(k).idPrefix ?? []).map((p) => `${p}...`);
+      if (!map) {
+        return finding(
+          `${value} is not an id of a ${titles(target.kinds)}`,
+          `${titles(target.kinds)}s are not managed in the config; reference one by its id (${prefixes.join(', ')})`,
+        );
+      }
+      const names = objects
+        .filter(
+          (x) =>
+            x.parentKey === undefined &&
+            x.key.startsWith(`${map.key}/`) &&
+            target.kinds.includes(x.descriptor.kind),
+        )
+        .map((x) => x.name);
+      const suggestion = closest(value, names);
+      return finding(
+        `no ${titles(target.kinds)} named ${value} in ${map.key}`,
+        suggestion !== undefined
+          ? `did you mean ${suggestion}?`
+          : `define it under ${map.key}, or use the id (${prefixes.join(', ')}) of one this config does not manage`,
+      );
+    };
+    resolved.set(o, resolveFields(o.fields, o.values, [], resolveOne));
+  }
+  return resolved;
+}
+
+type Resolver = (target: RefTarget, value: unknown, path: FieldPath, atKey: boolean) => unknown;
+
+function resolveFields(
+  fields: Fields,
+  values: Record<string, unknown>,
+  path: FieldPath,
+  r: Resolver,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const f = fields[name];
+    out[name] = f === undefined ? value : resolveValue(f.type, value, [...path, name], r);
+  }
+  return out;
+}
+
+function resolveValue(type: FieldType, value: unknown, path: FieldPath, r: Resolver): unknown {
+  if (value === null || value === undefined) return value;
+  switch (type.type) {
+    case 'ref':
+      if (!type.many) return r(type.target, value, path, false);
+      return Array.isArray(value) ? value.map((v, i) => r(type.target, v, [...path, i], false)) : value;
+    case 'map': {
+      if (!isPlainObject(value)) return value;
+      const keyRef = type.keyRef;
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [
+          keyRef ? String(r(keyRef, k, [...path, k], true)) : k,
+          resolveValue(type.values, v, [...path, k], r),
+        ]),
+      );
+    }
+    case 'list':
+      return Array.isArray(value) ? value.map((v, i) => resolveValue(type.items, v, [...path, i], r)) : value;
+    case 'object':
+      return isPlainObject(value) ? resolveFields(type.fields, value, path, r) : value;
+    case 'module':
+      return isPlainObject(value) ? resolveFields(type.module.fields, value, path, r) : value;
+    default:
+      return value;
+  }
+}
+
+/**
+ * The backends a backend routes to (failover list, weighted map keys) by key, with where each is
+ * written. Raw ids are left out: an unmanaged backend cannot be part of a cycle this config makes.
+ */
+function childBackends(o: DeclaredObject): Array<{ key: string; path: FieldPath; atKey: boolean }> {
+  const children = o.values.backends;
+  if (Array.isArray(children)) {
+    return children.flatMap((c, i) =>
+      typeof c === 'string' ? [{ key: `backends/${c}`, path: ['backends', i], atKey: false }] : [],
+    );
+  }
+  if (isPlainObject(children)) {
+    return Object.keys(children).map((c) => ({ key: `backends/${c}`, path: ['backends', c], atKey: true }));
+  }
+  return [];
+}
+
+/** Backends that reach themselves through their children: the platform could never route such traffic. */
+export function findCycles(objects: readonly DeclaredObject[], out: FileFinding[]): void {
+  const backends = objects.filter((o) => o.key.startsWith('backends/'));
+  const byKey = new Map(backends.map((o) => [o.key, { o, edges: childBackends(o) }]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+
+  const visit = (key: string): void => {
+    state.set(key, 'visiting');
+    stack.push(key);
+    const node = byKey.get(key)!;
+    for (const edge of node.edges) {
+      if (!byKey.has(edge.key)) continue;
+      const s = state.get(edge.key);
+      if (s === 'visiting') {
+        const cycle = [...stack.slice(stack.indexOf(edge.key)), edge.key].map((k) =>
+          k.slice('backends/'.length),
+        );
+        out.push({
+          source: node.o.source,
+          path: node.o.docPath(edge.path),
+          atKey: edge.atKey,
+          message: `backends form a cycle: ${cycle.join(' -> ')}`,
+          hint: 'a failover or weighted backend may not lead back to itself',
+        });
+      } else if (s === undefined) visit(edge.key);
+    }
+    stack.pop();
+    state.set(key, 'done');
+  };
+  for (const key of byKey.keys()) if (!state.has(key)) visit(key);
+}

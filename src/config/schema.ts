@@ -1,0 +1,209 @@
+/**
+ * The JSON Schema of a desired-state file, generated from the resource descriptors so that the
+ * structure is written once. `schemas/acctsync.schema.json` is this function's output; a test fails
+ * when the committed file lags behind the descriptors.
+ */
+import { descriptorOf, type Field, type FieldType, type Fields, type RefTarget } from '../resources/index.js';
+import { configLayout, namePattern, readOnlyFields, writableFields, type MapLayout } from './layout.js';
+
+type Schema = Record<string, unknown>;
+
+/** The `$defs` entry every string value may be replaced with. */
+export const sourceDef = 'source';
+
+function sourceSchema(): Schema {
+  return {
+    type: 'object',
+    description:
+      'Takes the string from elsewhere: `{env: NAME}` reads an environment variable, `{file: path}` reads a file relative to this YAML file. The value is then treated as sensitive.',
+    properties: {
+      env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'Environment variable name.' },
+      file: { type: 'string', minLength: 1, description: 'Path of a file, relative to this YAML file.' },
+    },
+    additionalProperties: false,
+    minProperties: 1,
+    maxProperties: 1,
+  };
+}
+
+function refDescription(target: RefTarget): string {
+  const kinds = target.kinds.map((k) => descriptorOf(k));
+  const titles = kinds.map((d) => d.title).join(' or ');
+  const prefixes = kinds.flatMap((d) => (d.idPrefix ? [`${d.idPrefix}...`] : [])).join(', ');
+  return `the name of a ${titles} in this config, or the id (${prefixes}) of one it does not manage`;
+}
+
+function typeSchema(type: FieldType): Schema {
+  switch (type.type) {
+    case 'string':
+      return {
+        type: ['string', 'object'],
+        ...(type.minLength !== undefined ? { minLength: type.minLength } : {}),
+        ...(type.maxChars !== undefined ? { maxLength: type.maxChars } : {}),
+        if: { type: 'object' },
+        then: { $ref: `#/$defs/${sourceDef}` },
+      };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'integer':
+      return { type: 'integer', minimum: type.min, maximum: type.max };
+    case 'number':
+      return {
+        type: 'number',
+        ...(type.min !== undefined ? { minimum: type.min } : {}),
+        ...(type.max !== undefined ? { maximum: type.max } : {}),
+      };
+    case 'enum':
+      return { enum: [...type.values] };
+    case 'list':
+      return { type: 'array', items: typeSchema(type.items) };
+    case 'map':
+      return {
+        type: 'object',
+        ...(type.keyRef ? { propertyNames: { minLength: 1 } } : {}),
+        additionalProperties: typeSchema(type.values),
+      };
+    case 'object':
+      return objectSchema(type.fields);
+    case 'module':
+      return objectSchema(type.module.fields);
+    case 'ref':
+      return type.many
+        ? { type: 'array', items: { type: 'string', minLength: 1 } }
+        : { type: 'string', minLength: 1 };
+    case 'json':
+      return {};
+  }
+}
+
+function withNull(schema: Schema): Schema {
+  if (Array.isArray(schema.enum)) return { ...schema, enum: [...(schema.enum as unknown[]), null] };
+  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
+  if (Array.isArray(schema.type)) return { ...schema, type: [...(schema.type as string[]), 'null'] };
+  return schema;
+}
+
+function fieldSchema(f: Field): Schema {
+  const base = typeSchema(f.type);
+  const refNote =
+    f.type.type === 'ref'
+      ? ` References ${refDescription(f.type.target)}.`
+      : f.type.type === 'map' && f.type.keyRef
+        ? ` Keys are ${refDescription(f.type.keyRef)}.`
+        : '';
+  const secretNote = f.secret ? ' Secret: prefer `{env: NAME}` or `{file: path}`.' : '';
+  const schema = { description: `${f.description}${refNote}${secretNote}`, ...base };
+  return f.nullable ? withNull(schema) : schema;
+}
+
+/** Read-only members are listed so that editors and the loader can say why they are refused. */
+function readOnlySchema(f: Field): Schema {
+  return { description: `Read-only: ${f.description} The service computes it.`, readOnly: true, not: {} };
+}
+
+function propertiesOf(fields: Fields): Schema {
+  return {
+    ...Object.fromEntries(Object.entries(writableFields(fields)).map(([n, f]) => [n, fieldSchema(f)])),
+    ...Object.fromEntries(Object.entries(readOnlyFields(fields)).map(([n, f]) => [n, readOnlySchema(f)])),
+  };
+}
+
+function requiredOf(fields: Fields): string[] {
+  return Object.entries(writableFields(fields)).flatMap(([n, f]) => (f.required ? [n] : []));
+}
+
+function objectSchema(fields: Fields, extra: Schema = {}, title?: string): Schema {
+  const required = requiredOf(fields);
+  return {
+    ...(title !== undefined ? { description: title } : {}),
+    type: 'object',
+    properties: { ...propertiesOf(fields), ...extra },
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+function entrySchema(map: MapLayout): Schema {
+  const children = Object.fromEntries(
+    map.children.map((c) => [
+      c.member,
+      {
+        description: `The ${c.descriptor.title}s of this object.`,
+        type: 'array',
+        items: { $ref: `#/$defs/${c.descriptor.kind}` },
+      },
+    ]),
+  );
+  if (!map.variants) {
+    const d = map.kinds[0]!;
+    return objectSchema(d.fields, children, `A ${d.title}, keyed by its logical name.`);
+  }
+  const { members, shared } = map.variants;
+  const variants = Object.fromEntries(
+    members.map(({ member, descriptor }) => {
+      const own = Object.fromEntries(Object.entries(descriptor.fields).filter(([n]) => !(n in shared)));
+      return [member, objectSchema(own, {}, `A ${descriptor.title}.`)];
+    }),
+  );
+  return {
+    ...objectSchema(
+      shared,
+      { ...variants, ...children },
+      `Exactly one of ${members.map((m) => m.member).join(', ')}.`,
+    ),
+    oneOf: members.map(({ member }) => ({ required: [member] })),
+  };
+}
+
+/** The JSON Schema (2020-12) of one desired-state file. */
+export function buildConfigSchema(): Schema {
+  const defs: Schema = { [sourceDef]: sourceSchema() };
+  for (const map of configLayout) {
+    defs[map.key] = entrySchema(map);
+    for (const c of map.children) {
+      const required = requiredOf(c.fields);
+      defs[c.descriptor.kind] = {
+        description: `A ${c.descriptor.title}.`,
+        type: 'object',
+        properties: propertiesOf(c.fields),
+        ...(required.length > 0 ? { required } : {}),
+        additionalProperties: false,
+      };
+    }
+  }
+  const maps = Object.fromEntries(
+    configLayout.map((map) => [
+      map.key,
+      {
+        description: `${map.kinds.map((d) => d.title).join(', ')}: a map from logical name to object.`,
+        type: 'object',
+        propertyNames: { pattern: namePattern },
+        additionalProperties: { $ref: `#/$defs/${map.key}` },
+      },
+    ]),
+  );
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'acctsync desired state',
+    description: 'One file of the desired state of a platform account, managed by acctsync.',
+    type: 'object',
+    properties: {
+      version: { description: 'Format version of this file; always 1.', const: 1 },
+      scope: {
+        description:
+          'Ownership scope (default `default`): objects marked with another scope are never touched.',
+        type: 'string',
+        pattern: namePattern,
+      },
+      ...maps,
+    },
+    required: ['version'],
+    additionalProperties: false,
+    $defs: defs,
+  };
+}
+
+/** The schema file as committed: two-space indent, trailing newline. */
+export function schemaText(): string {
+  return `${JSON.stringify(buildConfigSchema(), null, 2)}\n`;
+}

@@ -1,0 +1,222 @@
+/**
+ * Reads one YAML file into a document that remembers where every value came from. Hostile input
+ * (huge, binary, not UTF-8, empty, tabs, duplicate keys, anchors, deep nesting) becomes findings,
+ * never an exception, so one broken file cannot hide the problems of the others.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import {
+  isAlias,
+  isCollection,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+} from 'yaml';
+import type { DocPath, Finding } from './diagnostic.js';
+
+/** Files above this size are refused unread: desired state is text a person reviews. */
+export const maxFileBytes = 5 * 1024 * 1024;
+
+/** Deeper than any real config; stops pathological input before it reaches recursive code. */
+export const maxDepth = 64;
+
+/** A parsed file, ready for position lookups. */
+export interface SourceFile {
+  /** The file as diagnostics name it. */
+  readonly file: string;
+  readonly absolute: string;
+  readonly text: string;
+  readonly doc: Document;
+  readonly lineCounter: LineCounter;
+  /** The document as plain data. */
+  readonly value: unknown;
+}
+
+/** A finding with its position already known (problems of the file as a whole, or from the parser). */
+export interface PlacedFinding extends Finding {
+  readonly line: number;
+  readonly column: number;
+}
+
+export type ReadResult =
+  | { readonly ok: true; readonly source: SourceFile; readonly findings: readonly PlacedFinding[] }
+  | { readonly ok: false; readonly findings: readonly PlacedFinding[] };
+
+const atStart = { path: [], line: 1, column: 1 } as const;
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Reads and parses `absolute`; `file` is the name used in diagnostics. */
+export async function readSource(file: string, absolute: string): Promise<ReadResult> {
+  const size = (await stat(absolute)).size;
+  if (size > maxFileBytes) {
+    return refuse(`the file is ${megabytes(size)}; the limit is ${megabytes(maxFileBytes)} per file`, {
+      hint: 'split the configuration into several files, or check that this is the file you meant',
+    });
+  }
+  const bytes = await readFile(absolute);
+  if (bytes.includes(0)) {
+    return refuse('the file is binary (it contains NUL bytes), not YAML text');
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return refuse('the file is not valid UTF-8 text', { hint: 'save it as UTF-8' });
+  }
+  return parseSource(file, absolute, text);
+}
+
+function refuse(message: string, extra: { hint?: string } = {}): ReadResult {
+  return { ok: false, findings: [{ ...atStart, message, ...extra }] };
+}
+
+/** Parses YAML text; exported for tests and for callers that already hold the text. */
+export function parseSource(file: string, absolute: string, text: string): ReadResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, {
+    lineCounter,
+    keepSourceTokens: true,
+    prettyErrors: false,
+    // Duplicates are found below, with a message naming the first occurrence.
+    uniqueKeys: false,
+  });
+  const placeAt = (offset: number): { line: number; column: number } => {
+    const pos = lineCounter.linePos(offset);
+    return { line: pos.line, column: pos.col };
+  };
+
+  const findings: PlacedFinding[] = [];
+  const seenCodes = new Set<string>();
+  for (const err of doc.errors) {
+    // The parser repeats some errors once per nesting level; one is enough.
+    if (err.code === 'RESOURCE_EXHAUSTION' && seenCodes.has(err.code)) continue;
+    seenCodes.add(err.code);
+    findings.push({ path: [], ...placeAt(err.pos[0]), ...parserMessage(err.code, err.message) });
+  }
+  if (findings.length > 0) return { ok: false, findings };
+
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
+    return refuse('the file is empty', {
+      hint: 'write at least `version: 1`, or delete the file',
+    });
+  }
+
+  findings.push(...structuralFindings(doc, placeAt));
+  if (findings.length > 0) return { ok: false, findings };
+
+  const source: SourceFile = { file, absolute, text, doc, lineCounter, value: doc.toJS() };
+  return { ok: true, source, findings: [] };
+}
+
+function parserMessage(code: string, message: string): { message: string; hint?: string } {
+  switch (code) {
+    case 'TAB_AS_INDENT':
+      return {
+        message: 'a tab is used for indentation; YAML allows only spaces',
+        hint: 'indent with spaces',
+      };
+    case 'RESOURCE_EXHAUSTION':
+      return { message: 'the document nests too deeply to be a configuration' };
+    case 'MULTIPLE_DOCS':
+      return {
+        message: 'the file holds several YAML documents',
+        hint: 'remove the `---` separator, or split the documents into separate files',
+      };
+    default:
+      return { message: `YAML syntax error: ${message}` };
+  }
+}
+
+/**
+ * Duplicate keys, anchors, aliases, custom tags and excessive depth. Anchors and aliases are refused
+ * because each object should read on its own in review, and because aliases are the classic way to
+ * blow up a document's size.
+ */
+function structuralFindings(
+  doc: Document,
+  placeAt: (offset: number) => { line: number; column: number },
+): PlacedFinding[] {
+  const out: PlacedFinding[] = [];
+  const at = (node: Node | null | undefined) => placeAt(node?.range?.[0] ?? 0);
+  visit(doc, {
+    Alias(_key, node) {
+      out.push({
+        path: [],
+        ...at(node),
+        message: `alias *${node.source} is not supported`,
+        hint: 'write the value out in full; anchors and aliases are not allowed in acctsync files',
+      });
+    },
+    Node(_key, node, path) {
+      if (!isAlias(node) && node.anchor) {
+        out.push({
+          path: [],
+          ...at(node),
+          message: `anchor &${node.anchor} is not supported`,
+          hint: 'write each value out in full; anchors and aliases are not allowed in acctsync files',
+        });
+      }
+      if (isCollection(node) && path.filter(isCollection).length >= maxDepth) {
+        out.push({ path: [], ...at(node), message: `the document nests deeper than ${maxDepth} levels` });
+        return visit.BREAK;
+      }
+      if (isMap(node)) {
+        const first = new Map<string, Node>();
+        for (const pair of node.items) {
+          const keyNode = pair.key as Node | null;
+          const key = isScalar(keyNode) ? String(keyNode.value) : undefined;
+          if (key === undefined) continue;
+          const previous = first.get(key);
+          if (previous) {
+            out.push({
+              path: [],
+              ...at(keyNode),
+              message: `duplicate key ${key}: it is already defined at line ${at(previous).line}`,
+              hint: 'each key may appear once in a map; merge the two entries',
+            });
+          } else if (keyNode) first.set(key, keyNode);
+        }
+      }
+      return undefined;
+    },
+  });
+  return out;
+}
+
+/**
+ * The line and column of the value at `path`, or of its key when `atKey`. A path that does not
+ * exist (a missing member) resolves to the key of its deepest existing ancestor.
+ */
+export function locate(source: SourceFile, path: DocPath, atKey = false): { line: number; column: number } {
+  let node: unknown = source.doc.contents;
+  let keyNode: unknown;
+  let found = true;
+  for (const seg of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+      if (!pair) {
+        found = false;
+        break;
+      }
+      keyNode = pair.key;
+      node = pair.value;
+    } else if (isSeq(node) && typeof seg === 'number' && seg < node.items.length) {
+      keyNode = undefined;
+      node = node.items[seg];
+    } else {
+      found = false;
+      break;
+    }
+  }
+  const target = (!found || atKey) && keyNode !== undefined ? keyNode : node;
+  const offset = (target as Node | null | undefined)?.range?.[0] ?? 0;
+  const pos = source.lineCounter.linePos(offset);
+  return { line: pos.line, column: pos.col };
+}

@@ -1,0 +1,142 @@
+/**
+ * `{env: NAME}` and `{file: path}` values: replaced by the string they name, walking the value by
+ * its field types so that only string members are ever replaced. Every replaced value, and every
+ * member of a `secret` field, is recorded as sensitive.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { Field, FieldPath, FieldType, Fields } from '../resources/index.js';
+import type { Finding } from './diagnostic.js';
+
+/** Files named by `{file}` hold a certificate or a secret, never more. */
+export const maxValueFileBytes = 1024 * 1024;
+
+export interface SourceContext {
+  readonly env: NodeJS.ProcessEnv;
+  /** The YAML file the values come from: `{file}` paths are relative to its folder. */
+  readonly yamlFile: string;
+  /** Maps a field path of the object to its document path, for findings. */
+  readonly docPath: (path: FieldPath) => readonly (string | number)[];
+  readonly findings: Finding[];
+  readonly sensitive: FieldPath[];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Resolves the sources in `values` (an object's fields); returns a new object. */
+export function resolveSources(
+  fields: Fields,
+  values: Record<string, unknown>,
+  ctx: SourceContext,
+): Record<string, unknown> {
+  return resolveObject(fields, values, [], ctx);
+}
+
+function resolveObject(
+  fields: Fields,
+  values: Record<string, unknown>,
+  path: FieldPath,
+  ctx: SourceContext,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const f = fields[name];
+    out[name] = f === undefined ? value : resolveField(f, f.type, value, [...path, name], ctx);
+  }
+  return out;
+}
+
+function resolveField(
+  f: Field,
+  type: FieldType,
+  value: unknown,
+  path: FieldPath,
+  ctx: SourceContext,
+): unknown {
+  if (value === null || value === undefined) return value;
+  switch (type.type) {
+    case 'string': {
+      if (isPlainObject(value)) {
+        ctx.sensitive.push(path);
+        return readSource(value, path, ctx);
+      }
+      if (f.secret && typeof value === 'string') {
+        ctx.sensitive.push(path);
+        if (value !== '') {
+          ctx.findings.push({
+            severity: 'warning',
+            path: ctx.docPath(path),
+            message: `${String(path.at(-1))} is a secret written in the file`,
+            hint: 'read it with {env: NAME} or {file: path} so that it stays out of git',
+          });
+        }
+      }
+      return value;
+    }
+    case 'list':
+      return Array.isArray(value)
+        ? value.map((item, i) => resolveField(f, type.items, item, [...path, i], ctx))
+        : value;
+    case 'map':
+      return isPlainObject(value)
+        ? Object.fromEntries(
+            Object.entries(value).map(([k, v]) => [k, resolveField(f, type.values, v, [...path, k], ctx)]),
+          )
+        : value;
+    case 'object':
+      return isPlainObject(value) ? resolveObject(type.fields, value, path, ctx) : value;
+    case 'module':
+      return isPlainObject(value) ? resolveObject(type.module.fields, value, path, ctx) : value;
+    default:
+      return value;
+  }
+}
+
+/** The string a source names, or the source object unchanged (with a finding) when it cannot be read. */
+function readSource(source: Record<string, unknown>, path: FieldPath, ctx: SourceContext): unknown {
+  const fail = (message: string, hint?: string): unknown => {
+    ctx.findings.push({ path: ctx.docPath(path), message, ...(hint ? { hint } : {}) });
+    return source;
+  };
+  if (typeof source.env === 'string') {
+    const value = ctx.env[source.env];
+    if (value === undefined) {
+      return fail(
+        `environment variable ${source.env} is not set`,
+        `export ${source.env} before running acctsync`,
+      );
+    }
+    return value;
+  }
+  if (typeof source.file === 'string') {
+    const file = isAbsolute(source.file) ? source.file : resolve(dirname(ctx.yamlFile), source.file);
+    let size: number;
+    try {
+      const info = statSync(file);
+      if (!info.isFile()) return fail(`${source.file} is not a file`);
+      size = info.size;
+    } catch {
+      return fail(
+        `file ${source.file} does not exist (looked for ${file})`,
+        'paths are relative to this YAML file',
+      );
+    }
+    if (size > maxValueFileBytes) return fail(`file ${source.file} is larger than 1 MB`);
+    const bytes = readFileSync(file);
+    if (bytes.includes(0)) return fail(`file ${source.file} is binary; a text value is expected`);
+    return fileValue(bytes.toString('utf8'));
+  }
+  // Malformed sources were reported by the schema pass.
+  return source;
+}
+
+/**
+ * A one-line file loses its final newline (an editor adds it; a secret never ends with one).
+ * Multi-line content (PEM) is kept byte for byte, final newline included.
+ */
+export function fileValue(text: string): string {
+  const trimmed = text.replace(/\r?\n$/, '');
+  return trimmed.includes('\n') ? text : trimmed;
+}

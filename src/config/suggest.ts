@@ -1,0 +1,38 @@
+/** "Did you mean" suggestions for misspelt keys and references. */
+
+/** Edit distance (insertions, deletions, substitutions), case-insensitive. */
+export function levenshtein(a: string, b: string): number {
+  const s = a.toLowerCase();
+  const t = b.toLowerCase();
+  let previous = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= t.length; j++) {
+      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost));
+    }
+    previous = current;
+  }
+  return previous[t.length]!;
+}
+
+/** The closest candidate, if it is close enough to be a plausible typo (about a third of the word). */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = levenshtein(word, c);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  const allowed = Math.max(1, Math.floor(word.length / 3));
+  return bestDistance <= allowed ? best : undefined;
+}
+
+/** `did you mean X?`, or undefined. */
+export function didYouMean(word: string, candidates: Iterable<string>): string | undefined {
+  const match = closest(word, candidates);
+  return match === undefined ? undefined : `did you mean ${match}?`;
+}
