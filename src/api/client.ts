@@ -89,6 +89,20 @@ const defaultSleep: Sleep = async (ms, signal) => {
   await delay(ms, undefined, signal === undefined ? {} : { signal });
 };
 
+/** A list response acctsync cannot follow: a protocol error of the server, not a user mistake. */
+function invalidListError(path: string, status: number, problem: string): ApiError {
+  return new ApiError({
+    method: 'GET',
+    path,
+    status,
+    errorCode: 'ERR_INVALID_LIST_RESPONSE',
+    msg: `list response has ${problem}`,
+    operationId: undefined,
+    details: {},
+    retryAfterSeconds: undefined,
+  });
+}
+
 function firstHeader(headers: ResponseHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -198,13 +212,17 @@ export class ApiClient {
       ...signalOption,
       query: { limit: options.limit ?? MAX_PAGE_SIZE },
     });
+    // A server that hands out a cursor twice would otherwise keep us paging forever.
+    const seen = new Set<string>();
     for (;;) {
       const items = page.body?.[member];
-      if (!Array.isArray(items)) throw new TypeError(`GET ${path}: response has no array member '${member}'`);
+      if (!Array.isArray(items)) throw invalidListError(path, page.status, `no array member '${member}'`);
       if (items.length === 0) return;
       yield* items as T[];
       const next = page.body?.['next_page_uri'];
       if (typeof next !== 'string') return;
+      if (seen.has(next)) throw invalidListError(path, page.status, 'next_page_uri repeats an earlier page');
+      seen.add(next);
       page = await this.get<Record<string, unknown> | undefined>(next, signalOption);
     }
   }

@@ -161,7 +161,21 @@ describe('paging', () => {
   it('fails when the list member is missing', async () => {
     const server = await serve((_req, res) => sendJson(res, 200, { other: [] }));
     const err = await rejection(client(server.url).listAll('/api_keys', 'keys'));
+    expect(err).toBeInstanceOf(ApiError);
     expect(String(err)).toContain("no array member 'keys'");
+  });
+
+  it('stops with an error when a server repeats a page cursor instead of paging forever', async () => {
+    const server = await serve((_req, res) =>
+      sendJson(res, 200, {
+        keys: [{ id: 'ak_1' }],
+        next_page_uri: `${server.url}/api_keys?before_id=ak_1&limit=100`,
+      }),
+    );
+    const err = await rejection(client(server.url).listAll('/api_keys', 'keys'));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(String(err)).toContain('repeats an earlier page');
+    expect(server.requests).toHaveLength(2);
   });
 });
 
