@@ -1,0 +1,83 @@
+/**
+ * The watch daemon: wires the config watcher, the reconcile loop, readiness, metrics and the HTTP
+ * endpoints together. The reconcile step is handed in, so this file knows nothing of plans or APIs.
+ */
+import type { Logger } from 'pino';
+import type { BackoffPolicy } from './backoff.js';
+import { ReadinessState, startHealthServer, type HealthServer } from './health.js';
+import { ReconcileLoop } from './loop.js';
+import type { WatchMetrics } from './metrics.js';
+import type { ReconcileStep } from './types.js';
+import { watchConfig } from './watcher.js';
+
+export interface DaemonOptions {
+  /** Files and directories to watch: the config paths. */
+  readonly paths: readonly string[];
+  readonly reconcile: ReconcileStep;
+  readonly log: Logger;
+  readonly metrics: WatchMetrics;
+  readonly intervalMs: number;
+  readonly debounceMs: number;
+  readonly backoff: BackoffPolicy;
+  /** Serve `/healthz`, `/readyz` and `/metrics` here; no server when absent. */
+  readonly listen?: { readonly host: string; readonly port: number };
+}
+
+/** A running daemon. */
+export interface Daemon {
+  /** The endpoints' base URL, when listening. */
+  readonly url: string | undefined;
+  readonly readiness: ReadinessState;
+  /**
+   * Stops watching and scheduling, lets the running reconcile finish what it started (its signal
+   * tells the applier to start nothing new), then closes the endpoints. Bounding the wait is the
+   * caller's: it owns the signal that aborts requests.
+   */
+  stop(): Promise<void>;
+}
+
+/** Starts serving, watching and reconciling (a first reconcile at once). */
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const { log, metrics } = options;
+  const readiness = new ReadinessState();
+  const loop = new ReconcileLoop({
+    reconcile: options.reconcile,
+    log,
+    intervalMs: options.intervalMs,
+    backoff: options.backoff,
+    onSettled: (record) => {
+      readiness.record(record);
+      metrics.recordReconcile(record);
+    },
+  });
+  const server: HealthServer | undefined =
+    options.listen === undefined
+      ? undefined
+      : await startHealthServer({ ...options.listen, readiness, metrics });
+  if (server !== undefined) log.info({ url: server.url }, 'serving /healthz, /readyz and /metrics');
+
+  const watcher = watchConfig({
+    paths: options.paths,
+    debounceMs: options.debounceMs,
+    onChange: (paths) => {
+      log.info({ paths }, 'config changed');
+      loop.request('change');
+    },
+    // A watcher error (a directory became unreadable) must not kill the daemon: the interval
+    // resync still reloads the whole tree, and the next reload reports what is wrong with it.
+    onError: (err) => log.error({ err }, 'watching the config failed'),
+  });
+  await watcher.ready;
+  log.info({ paths: options.paths, intervalMs: options.intervalMs }, 'watching the config');
+  loop.start();
+
+  return {
+    url: server?.url,
+    readiness,
+    async stop() {
+      await watcher.close();
+      await loop.stop();
+      await server?.close();
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/** The daemon's HTTP endpoints: `/healthz` (alive), `/readyz` (last reconcile succeeded, or why not), `/metrics`. */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UsageError } from '../errors.js';
+import type { ReconcileRecord } from './loop.js';
+import type { WatchMetrics } from './metrics.js';
+
+/** The `/readyz` body. */
+export interface Readiness {
+  readonly ready: boolean;
+  /** Why not ready, one line; absent when ready. */
+  readonly reason?: string;
+  /** Diagnostics or failed operations behind `reason`. */
+  readonly details?: readonly string[];
+  readonly lastReconcile?: {
+    readonly id: string;
+    readonly trigger: string;
+    readonly status: string;
+    readonly finishedAt: string;
+    readonly durationMs: number;
+    readonly planned: number;
+    readonly applied: number;
+  };
+  readonly lastSuccessAt?: string;
+  /** Consecutive failed reconciles. */
+  readonly failures: number;
+}
+
+/** Folds reconcile records into the `/readyz` answer. */
+export class ReadinessState {
+  #last: ReconcileRecord | undefined;
+  #lastSuccessAt: Date | undefined;
+
+  /** Records a finished reconcile. */
+  record(record: ReconcileRecord): void {
+    this.#last = record;
+    if (record.result.status === 'success')
+      this.#lastSuccessAt = new Date(record.startedAt.getTime() + record.durationMs);
+  }
+
+  /** The current answer. */
+  get current(): Readiness {
+    const last = this.#last;
+    const since =
+      this.#lastSuccessAt === undefined ? {} : { lastSuccessAt: this.#lastSuccessAt.toISOString() };
+    if (last === undefined)
+      return { ready: false, reason: 'no reconcile has finished yet', failures: 0, ...since };
+    const { result } = last;
+    const lastReconcile = {
+      id: last.id,
+      trigger: last.trigger,
+      status: result.status,
+      finishedAt: new Date(last.startedAt.getTime() + last.durationMs).toISOString(),
+      durationMs: last.durationMs,
+      planned: result.planned,
+      applied: result.applied.length,
+    };
+    if (result.status === 'success') return { ready: true, lastReconcile, failures: 0, ...since };
+    return {
+      ready: false,
+      reason: `${result.status}: ${result.reason ?? 'no reason given'}`,
+      ...(result.details === undefined ? {} : { details: result.details }),
+      lastReconcile,
+      failures: last.failures,
+      ...since,
+    };
+  }
+}
+
+/** `host:port`, `[v6]:port` or `:port` (all interfaces). */
+export function parseListen(text: string): { readonly host: string; readonly port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text.trim());
+  const port = match ? Number(match[3]) : NaN;
+  if (match === null || port > 65_535) {
+    throw new UsageError(`--listen ${text} is not an address: write it like 127.0.0.1:9464 or 0.0.0.0:9464`);
+  }
+  return { host: match[1] ?? (match[2] || '0.0.0.0'), port };
+}
+
+export interface HealthServer {
+  /** `http://host:port`, with the port actually bound (tests listen on port 0). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store' });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  readiness: ReadinessState,
+  metrics: WatchMetrics,
+): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
+    return;
+  }
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  switch (path) {
+    case '/healthz':
+      send(res, 200, 'text/plain; charset=utf-8', 'ok\n');
+      return;
+    case '/readyz': {
+      const state = readiness.current;
+      send(res, state.ready ? 200 : 503, 'application/json', `${JSON.stringify(state, null, 2)}\n`);
+      return;
+    }
+    case '/metrics': {
+      const { contentType, text } = await metrics.render();
+      send(res, 200, contentType, text);
+      return;
+    }
+    default:
+      send(res, 404, 'text/plain; charset=utf-8', 'not found: try /healthz, /readyz or /metrics\n');
+  }
+}
+
+/** Starts the endpoints on `host:port`. */
+export async function startHealthServer(options: {
+  readonly host: string;
+  readonly port: number;
+  readonly readiness: ReadinessState;
+  readonly metrics: WatchMetrics;
+}): Promise<HealthServer> {
+  const server = createServer((req, res) => {
+    handle(req, res, options.readiness, options.metrics).catch((err: unknown) => {
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `${String(err)}\n`);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // Scrapers and probes hold keep-alive connections; close() alone would wait for them.
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * The reconcile loop: one reconcile at a time, a start reconcile, a periodic resync with jitter, a
+ * capped exponential backoff after failures, and "a change during a reconcile triggers exactly one
+ * more" (requests that arrive while one runs collapse into a single follow-up).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { backoffDelay, jitteredInterval, type BackoffPolicy, type Random } from './backoff.js';
+import type { ReconcileResult, ReconcileStep, Trigger } from './types.js';
+
+/** A finished reconcile, as the health endpoint and the metrics see it. */
+export interface ReconcileRecord {
+  readonly id: string;
+  readonly trigger: Trigger;
+  readonly result: ReconcileResult;
+  readonly startedAt: Date;
+  readonly durationMs: number;
+  /** Consecutive failures including this one; 0 on success. */
+  readonly failures: number;
+  /** An interval resync (no file change since the last success) found changes: someone edited the account. */
+  readonly drift: boolean;
+}
+
+export interface LoopOptions {
+  readonly reconcile: ReconcileStep;
+  readonly log: Logger;
+  /** Full resync period. */
+  readonly intervalMs: number;
+  /** ± fraction of the interval; default 0.1. */
+  readonly jitter?: number;
+  /** Retry delays after failures; capped at the interval too, so a failing daemon still resyncs no less often. */
+  readonly backoff: BackoffPolicy;
+  /** Called after every reconcile, before the next is scheduled. */
+  readonly onSettled?: (record: ReconcileRecord) => void;
+  readonly random?: Random;
+}
+
+/** Orders a queued trigger: a file change wins, so the follow-up is not mistaken for drift. */
+const precedence: Readonly<Record<Trigger, number>> = { interval: 0, retry: 1, start: 2, change: 3 };
+
+/** See the module comment. Create, then {@link ReconcileLoop.start}; {@link ReconcileLoop.stop} on shutdown. */
+export class ReconcileLoop {
+  readonly #options: LoopOptions;
+  readonly #stopping = new AbortController();
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #queued: Trigger | undefined;
+  #failures = 0;
+
+  constructor(options: LoopOptions) {
+    this.#options = options;
+  }
+
+  /** Runs the start reconcile. */
+  start(): void {
+    this.request('start');
+  }
+
+  /** Asks for a reconcile: now if idle, right after the current one otherwise (at most one queued). */
+  request(trigger: Trigger): void {
+    if (this.#stopping.signal.aborted) return;
+    if (this.#running !== undefined) {
+      if (this.#queued === undefined || precedence[trigger] > precedence[this.#queued])
+        this.#queued = trigger;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#running = this.#run(trigger).finally(() => {
+      this.#running = undefined;
+      this.#next();
+    });
+  }
+
+  /**
+   * Stops scheduling and tells the running reconcile (through its signal) to start nothing new.
+   * Resolves when it has finished; the caller bounds the wait and aborts requests if it must.
+   */
+  async stop(): Promise<void> {
+    this.#stopping.abort(new Error('the daemon is stopping'));
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#queued = undefined;
+    await this.#running;
+  }
+
+  /** True while a reconcile runs. */
+  get busy(): boolean {
+    return this.#running !== undefined;
+  }
+
+  async #run(trigger: Trigger): Promise<void> {
+    const id = randomUUID().slice(0, 8);
+    const log = this.#options.log.child({ reconcile: id });
+    const startedAt = new Date();
+    log.info({ trigger }, 'reconcile started');
+    let result: ReconcileResult;
+    try {
+      result = await this.#options.reconcile({ id, trigger, log, signal: this.#stopping.signal });
+    } catch (err) {
+      // The step returns expected failures; a throw is a bug or an unexpected fault. Keep the daemon up.
+      log.error({ err }, 'reconcile crashed');
+      result = {
+        status: 'failed',
+        planned: 0,
+        applied: [],
+        reason: err instanceof Error ? err.message : String(err),
+      };
+    }
+    const durationMs = Date.now() - startedAt.getTime();
+    const previousFailures = this.#failures;
+    this.#failures = result.status === 'success' ? 0 : previousFailures + 1;
+    const drift = trigger === 'interval' && result.status === 'success' && result.planned > 0;
+    const summary = {
+      trigger,
+      status: result.status,
+      planned: result.planned,
+      applied: result.applied.length,
+      durationMs,
+    };
+    if (result.status === 'success') {
+      if (drift)
+        log.warn({ planned: result.planned }, 'drift detected: the account differed from the config');
+      if (previousFailures > 0) log.info({ ...summary, failures: previousFailures }, 'reconcile recovered');
+      else log.info(summary, 'reconcile succeeded');
+    } else {
+      log.error(
+        { ...summary, reason: result.reason, details: result.details, failures: this.#failures },
+        'reconcile did not succeed',
+      );
+    }
+    this.#options.onSettled?.({
+      id,
+      trigger,
+      result,
+      startedAt,
+      durationMs,
+      failures: this.#failures,
+      drift,
+    });
+  }
+
+  #next(): void {
+    if (this.#stopping.signal.aborted) return;
+    const queued = this.#queued;
+    this.#queued = undefined;
+    if (queued !== undefined) {
+      this.request(queued);
+      return;
+    }
+    const { intervalMs, random } = this.#options;
+    const interval = jitteredInterval(intervalMs, this.#options.jitter ?? 0.1, random);
+    const [trigger, delayMs]: [Trigger, number] =
+      this.#failures === 0
+        ? ['interval', interval]
+        : ['retry', Math.min(interval, backoffDelay(this.#failures, this.#options.backoff, random))];
+    this.#options.log.debug({ trigger, delayMs }, 'next reconcile scheduled');
+    this.#timer = setTimeout(() => this.request(trigger), delayMs);
+  }
+}

@@ -1,0 +1,43 @@
+/** The contract between the watch loop and the reconcile step it runs. */
+import type { Logger } from 'pino';
+
+/** What started a reconcile. */
+export type Trigger = 'start' | 'change' | 'interval' | 'retry';
+
+/**
+ * How a reconcile ended: `success` (the account equals the config, nothing or everything applied),
+ * `invalid_config` (the tree failed to load: nothing was planned or changed), `refused` (a safety
+ * guard stopped the plan before any call), `failed` (the API or the applier failed part-way).
+ */
+export type ReconcileStatus = 'success' | 'invalid_config' | 'refused' | 'failed';
+
+/** One operation that was carried out, for the operations metric. */
+export interface AppliedOperation {
+  readonly kind: string;
+  readonly action: string;
+}
+
+export interface ReconcileResult {
+  readonly status: ReconcileStatus;
+  /** Operations the plan held; 0 when the account already matched. */
+  readonly planned: number;
+  /** Operations carried out, also when the reconcile failed part-way. */
+  readonly applied: readonly AppliedOperation[];
+  /** Why it did not succeed, one line. */
+  readonly reason?: string;
+  /** Diagnostics, guard explanations or failed operations, one per line. */
+  readonly details?: readonly string[];
+}
+
+export interface ReconcileContext {
+  /** Unique per reconcile; every log line of the reconcile carries it as `reconcile`. */
+  readonly id: string;
+  readonly trigger: Trigger;
+  /** A child logger bound to the reconcile id. */
+  readonly log: Logger;
+  /** Aborted when the daemon stops: start no new operation, let in-flight ones finish. */
+  readonly signal: AbortSignal;
+}
+
+/** Load config → plan → guard → apply, once. Never throws for expected failures: it returns them. */
+export type ReconcileStep = (context: ReconcileContext) => Promise<ReconcileResult>;

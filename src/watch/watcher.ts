@@ -1,0 +1,77 @@
+/** Watches the config tree with chokidar and reports debounced changes, ignoring editors' scratch files. */
+import { basename, sep } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { debounce } from './debounce.js';
+
+/**
+ * Files no one means as config: vim swap files and its `4913` write probe, backups (`file~`,
+ * `.bak`, `.orig`), emacs locks and autosaves (`.#file`, `#file#`), temp files of atomic saves
+ * (`.tmp`, JetBrains' `___jb_tmp___`), and OS litter. Reacting to them would reconcile on every
+ * keystroke of an open editor.
+ */
+const scratchFile = [
+  /\.sw[a-p]x?$/i,
+  /~$/,
+  /^\.#/,
+  /^#.*#$/,
+  /^4913$/,
+  /\.(tmp|temp|bak|orig)$/i,
+  /___jb_(tmp|old)___$/,
+  /^\.DS_Store$/,
+];
+/** Directories whose contents never hold config. */
+const ignoredDirectory = new Set(['.git', 'node_modules', '.acctsync']);
+
+/** True for paths the watcher ignores: scratch files and anything below an ignored directory. */
+export function isIgnoredPath(path: string): boolean {
+  if (path.split(sep).some((part) => ignoredDirectory.has(part))) return true;
+  const name = basename(path);
+  return scratchFile.some((pattern) => pattern.test(name));
+}
+
+export interface ConfigWatcherOptions {
+  readonly paths: readonly string[];
+  readonly debounceMs: number;
+  /** Called once per burst of changes, with the paths that changed in it. */
+  readonly onChange: (paths: readonly string[]) => void;
+  readonly onError: (error: unknown) => void;
+}
+
+/** A running watcher. */
+export interface ConfigWatcher {
+  /** Resolves when the initial scan is done and changes from now on are seen. */
+  readonly ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts watching. Atomic saves (write a temp file, rename it over the original; or unlink and add)
+ * arrive as several events: chokidar's `atomic` option folds an unlink followed by an add into one
+ * change, and the debounce folds the rest, so one save makes one reconcile.
+ */
+export function watchConfig(options: ConfigWatcherOptions): ConfigWatcher {
+  const changed = new Set<string>();
+  const burst = debounce(options.debounceMs, () => {
+    const paths = [...changed].sort();
+    changed.clear();
+    options.onChange(paths);
+  });
+  const watcher: FSWatcher = watch([...options.paths], {
+    ignoreInitial: true,
+    atomic: true,
+    ignored: (path) => isIgnoredPath(path),
+  });
+  watcher.on('all', (_event, path) => {
+    changed.add(path);
+    burst.trigger();
+  });
+  watcher.on('error', options.onError);
+  const ready = new Promise<void>((resolve) => watcher.once('ready', resolve));
+  return {
+    ready,
+    async close() {
+      burst.cancel();
+      await watcher.close();
+    },
+  };
+}
