@@ -38,6 +38,11 @@ export interface Operation {
   readonly liveId?: string;
   /** For nested kinds created under a parent path (routes): the parent's key. */
   readonly parentKey?: string;
+  /**
+   * For kinds addressed under their parent's path (routes): the live parent's id, on operations on
+   * an existing object (update, adopt, delete), so its path is known even when it left the config.
+   */
+  readonly liveParentId?: string;
   /** Field-level changes; for a create every set field, for a delete none. */
   readonly changes: readonly FieldChange[];
   /** Operation ids that must succeed before this one starts. */

@@ -1,0 +1,319 @@
+/**
+ * Computes the plan from a desired state and the live state: pairs objects, diffs them, decides
+ * create / update / adopt / replace / delete, writes the ownership marker, masks secrets, orders.
+ */
+import {
+  descriptorOf,
+  isObjectKey,
+  type DesiredObject,
+  type DesiredState,
+  type FieldPath,
+  type KindDescriptor,
+} from '../resources/index.js';
+import { byteLength, charLength } from '../resources/formats/index.js';
+import { UserError } from '../errors.js';
+import { diffObject, isUnder } from './diff.js';
+import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
+import type { LiveObject, LiveState } from './live.js';
+import { matchObjects, type Match } from './match.js';
+import { naturalIdentity } from './natural-key.js';
+import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
+import { orderOperations } from './order.js';
+import { formatMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
+import { hashKey, maskChange, secretPaths, writeOnlyHashes, writeOnlyValues } from './secrets.js';
+import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
+
+export interface BuildOptions {
+  readonly scope: string;
+  readonly adopt: boolean;
+  readonly noDelete: boolean;
+  readonly configPaths: readonly string[];
+  readonly now?: Date;
+}
+
+/** The changes of a paired object, before masking. */
+function changesOf(d: KindDescriptor, m: Match & { live: LiveObject }, resolve: ResolveRef): FieldChange[] {
+  const o = m.desired;
+  const changes = diffObject(d, normalizeLive(d, m.live, o), normalizeDesired(d, o, resolve));
+  const link = d.parent;
+  if (link?.via === 'path' && o.parentKey !== undefined) {
+    // Children addressed through their parent's path cannot move: another parent means a new object.
+    const parent = resolve(o.parentKey, { kinds: [link.kind], readShape: 'id' });
+    if (parent !== m.live.parentId) {
+      changes.push({ path: [link.field], before: m.live.parentId, after: parent, forcesReplace: true });
+    }
+  }
+  // Write-only values: compared through the salted hashes the marker keeps.
+  const { salt, hashes = {} } = m.live.marker ?? {};
+  const covered = (path: FieldPath) => changes.some((c) => isUnder(path, c.path));
+  const wanted = writeOnlyValues(d.fields, o.fields);
+  for (const { path, value } of wanted) {
+    const known = hashes[hashKey(path)];
+    if (salt !== undefined && known === hashSecret(salt, value)) continue;
+    if (covered(path)) continue;
+    const forcesReplace = d.fields[String(path[0])]?.write === 'immutable';
+    changes.push({
+      path,
+      ...(known === undefined ? {} : { before: sensitiveMask }),
+      after: sensitiveMask,
+      sensitive: true,
+      ...(forcesReplace ? { forcesReplace } : {}),
+    });
+  }
+  const wantedKeys = new Set(wanted.map((w) => hashKey(w.path)));
+  for (const key of Object.keys(hashes)) {
+    const path = key.split('.');
+    if (!wantedKeys.has(key) && !covered(path))
+      changes.push({ path, before: sensitiveMask, sensitive: true });
+  }
+  return changes;
+}
+
+/** Paths to mask in one object's changes: descriptor secrets on either side, and the loader's list. */
+function sensitivePathsOf(
+  d: KindDescriptor,
+  o: DesiredObject | undefined,
+  live: LiveObject | undefined,
+): FieldPath[] {
+  return [
+    ...(o ? [...secretPaths(d.fields, o.fields), ...o.sensitive] : []),
+    ...(live ? secretPaths(d.fields, live.record) : []),
+  ];
+}
+
+function moduleChanges(d: KindDescriptor, o: DesiredObject, changes: readonly FieldChange[]): ModuleChange[] {
+  const names = new Set(changes.map((c) => String(c.path[0])));
+  return Object.entries(d.fields)
+    .filter(([name, f]) => f.type.type === 'module' && names.has(name))
+    .map(([name]) => ({ name, action: o.fields[name] == null ? ('delete' as const) : ('put' as const) }));
+}
+
+function metadataLimit(d: KindDescriptor): { limit: number; measure: (s: string) => number; unit: string } {
+  const type = d.fields.metadata?.type;
+  if (type?.type === 'string' && type.maxChars !== undefined)
+    return { limit: type.maxChars, measure: charLength, unit: 'characters' };
+  const limit = type?.type === 'string' && type.maxBytes !== undefined ? type.maxBytes : Infinity;
+  return { limit, measure: byteLength, unit: 'bytes' };
+}
+
+/** `liveParentId` for objects addressed under their parent's path. */
+function pathParent(d: KindDescriptor, live: LiveObject): { liveParentId?: string } {
+  return d.parent?.via === 'path' && live.parentId !== undefined ? { liveParentId: live.parentId } : {};
+}
+
+/** Computes the plan. Throws a `UserError` when a final metadata value would exceed its limit. */
+export function buildPlan(desired: DesiredState, live: LiveState, options: BuildOptions): Plan {
+  const { scope } = options;
+  const matching = matchObjects(desired, live, { scope, adopt: options.adopt });
+  const paired = matching.matches.filter((m): m is Match & { live: LiveObject } => m.live !== undefined);
+  const desiredByKey = new Map(desired.objects.map((o) => [o.key, o]));
+
+  // Replaces are found to a fixpoint: a replaced object's referrers see its key unresolved, and a
+  // reference in an immutable field (a rule's policy) makes the referrer a replace in turn.
+  const replaced = new Set<string>();
+  let resolve: ResolveRef = (ref) => ref;
+  let changes = new Map<Match, FieldChange[]>();
+  for (;;) {
+    const ids = new Map(
+      paired.filter((m) => !replaced.has(m.desired.key)).map((m) => [m.desired.key, m.live.id]),
+    );
+    resolve = (ref) => (isObjectKey(ref) ? (ids.get(ref) ?? ref) : ref);
+    changes = new Map(paired.map((m) => [m, changesOf(descriptorOf(m.desired.kind), m, resolve)]));
+    const before = replaced.size;
+    for (const [m, c] of changes) if (c.some((x) => x.forcesReplace)) replaced.add(m.desired.key);
+    if (replaced.size === before) break;
+  }
+
+  const ops: Operation[] = [];
+  const deleteFirst = new Set<string>();
+  const tooLong: string[] = [];
+  let unchanged = 0;
+  const finalMetadata = (d: KindDescriptor, o: DesiredObject, liveMarker: OwnershipMarker | undefined) => {
+    const secrets = writeOnlyValues(d.fields, o.fields);
+    const salt = secrets.length === 0 ? undefined : (liveMarker?.salt ?? newSalt());
+    const marker: OwnershipMarker = {
+      scope,
+      key: o.key,
+      ...(salt === undefined ? {} : { salt, hashes: writeOnlyHashes(salt, secrets) }),
+    };
+    const user = typeof o.fields.metadata === 'string' ? o.fields.metadata : '';
+    const value = formatMetadata(user, marker);
+    const { limit, measure, unit } = metadataLimit(d);
+    const size = measure(value);
+    if (size > limit) {
+      tooLong.push(
+        `${o.key}: metadata is ${size} ${unit} with the ownership marker (${size - measure(user)} of them), over the ${limit}-${unit.replace(/s$/, '')} limit: shorten it by ${size - limit}`,
+      );
+    }
+    return value;
+  };
+
+  for (const m of matching.matches) {
+    const o = m.desired;
+    const d = descriptorOf(o.kind);
+    const mask = (c: FieldChange) => maskChange(c, sensitivePathsOf(d, o, m.live));
+    const parent = o.parentKey === undefined ? {} : { parentKey: o.parentKey };
+    if (m.live === undefined) {
+      const values = resolvedFields(d, o, resolve);
+      const created = Object.keys(d.fields)
+        .filter((name) => name in values && !(name === 'metadata' && values[name] === ''))
+        .map((name) => mask({ path: [name], after: values[name] }));
+      ops.push({
+        id: `create ${o.key}`,
+        action: 'create',
+        kind: o.kind,
+        key: o.key,
+        ...parent,
+        changes: created,
+        dependsOn: [],
+        metadata: finalMetadata(d, o, undefined),
+      });
+      continue;
+    }
+    const live = m.live;
+    const liveParent = pathParent(d, live);
+    const own = (changes.get(m) ?? []).map(mask);
+    if (replaced.has(o.key)) {
+      const forcing = [...new Set(own.filter((c) => c.forcesReplace).map((c) => String(c.path[0])))];
+      const reason = `${forcing.join(', ')} cannot change in place`;
+      const link = d.parent;
+      const parentRef = link?.via === 'field' ? o.fields[link.field] : o.parentKey;
+      const newParent =
+        typeof parentRef === 'string' ? resolve(parentRef, { kinds: [], readShape: 'id' }) : undefined;
+      const collides =
+        d.naturalKey?.conflictCode !== undefined &&
+        naturalIdentity(d, resolvedFields(d, o, resolve), newParent) ===
+          naturalIdentity(d, live.record, live.parentId);
+      if (collides) deleteFirst.add(o.key);
+      ops.push({
+        id: `create ${o.key}`,
+        action: 'create',
+        kind: o.kind,
+        key: o.key,
+        ...parent,
+        changes: own,
+        dependsOn: [],
+        replaces: o.key,
+        reason,
+        metadata: finalMetadata(d, o, live.marker),
+      });
+      ops.push({
+        id: `delete ${o.key}#${live.id}`,
+        action: 'delete',
+        kind: o.kind,
+        key: o.key,
+        liveId: live.id,
+        ...parent,
+        ...liveParent,
+        changes: [],
+        dependsOn: [],
+        replaces: o.key,
+        reason,
+      });
+      continue;
+    }
+    const metadata = finalMetadata(d, o, live.marker);
+    const rewrite = metadata !== live.record.metadata;
+    if (own.length === 0 && !rewrite && !m.adopted) {
+      unchanged++;
+      continue;
+    }
+    const modules = moduleChanges(d, o, own);
+    ops.push({
+      id: `${m.adopted ? 'adopt' : 'update'} ${o.key}`,
+      action: m.adopted ? 'adopt' : 'update',
+      kind: o.kind,
+      key: o.key,
+      liveId: live.id,
+      ...parent,
+      ...liveParent,
+      changes: own,
+      dependsOn: [],
+      ...(m.adopted
+        ? { reason: 'unmanaged object with the same natural key' }
+        : own.length === 0
+          ? { reason: 'ownership marker refreshed' }
+          : {}),
+      ...(rewrite ? { metadata } : {}),
+      ...(modules.length > 0 ? { modules } : {}),
+    });
+  }
+
+  if (tooLong.length > 0) {
+    throw new UserError('metadata too long once the ownership marker is added', { details: tooLong });
+  }
+
+  if (!options.noDelete) {
+    for (const { live: l, reason } of matching.orphans) {
+      const key = l.marker?.key ?? l.id;
+      ops.push({
+        id: `delete ${key}#${l.id}`,
+        action: 'delete',
+        kind: l.kind,
+        key,
+        liveId: l.id,
+        ...pathParent(descriptorOf(l.kind), l),
+        changes: [],
+        dependsOn: [],
+        reason,
+      });
+    }
+  }
+  // The service deletes children with their parent (rules with a policy, routes with an edge).
+  const deleted = new Set(ops.filter((op) => op.action === 'delete').map((op) => op.liveId));
+  const liveById = new Map(live.objects.map((l) => [l.id, l]));
+  const cascaded = (op: Operation): boolean => {
+    const l = op.liveId === undefined ? undefined : liveById.get(op.liveId);
+    return l?.parentId !== undefined && descriptorOf(l.kind).parent !== undefined && deleted.has(l.parentId);
+  };
+  const planned = ops.filter((op) => !(op.action === 'delete' && cascaded(op)));
+
+  const { operations, blocked } = orderOperations(planned, {
+    desired: desiredByKey,
+    live: live.objects,
+    deleteFirst,
+  });
+
+  const resolvedIds = Object.fromEntries(
+    paired.filter((m) => !replaced.has(m.desired.key)).map((m) => [m.desired.key, m.live.id]),
+  );
+  const count = (action: Operation['action']) =>
+    operations.filter((op) => op.action === action && op.replaces === undefined).length;
+  const tokenKinds = [
+    ...new Set(
+      operations
+        .filter((op) => op.action === 'create' && descriptorOf(op.kind).tokenField !== undefined)
+        .map((op) => descriptorOf(op.kind).title),
+    ),
+  ];
+  const notes = [
+    ...(tokenKinds.length > 0
+      ? [
+          `tokens of new ${tokenKinds.map((t) => `${t}s`).join(' and ')} are shown only once, by the create response: they are saved only with --token-output FILE`,
+        ]
+      : []),
+    ...matching.notes,
+    ...blocked,
+  ];
+  return {
+    formatVersion: 1,
+    createdAt: (options.now ?? new Date()).toISOString(),
+    scope,
+    configPaths: options.configPaths,
+    desiredFingerprint: desiredFingerprint(desired, scope),
+    liveFingerprint: liveFingerprint(live),
+    resolvedIds,
+    operations,
+    summary: {
+      create: count('create'),
+      update: count('update'),
+      replace: replaced.size,
+      delete: count('delete'),
+      adopt: count('adopt'),
+      unchanged,
+      managed: live.objects.filter((l) => l.marker?.scope === scope).length,
+    },
+    notes,
+    liveKinds: live.kinds,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Canonical forms, so that two values the service treats as the same compare equal: the canonical
+ * CIDR, lower-cased header names, unordered lists sorted, JSON metadata with sorted members. Both
+ * sides of a diff go through the same functions, driven by the field descriptors.
+ */
+import { parseCidr } from '../resources/formats/index.js';
+import type { FieldType, Fields } from '../resources/index.js';
+
+type Plain = Record<string, unknown>;
+
+export function isPlainObject(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** JSON with object members sorted: equal values give equal strings, whatever the member order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortMembers(value));
+}
+
+function sortMembers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortMembers);
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortMembers(value[k])]),
+  );
+}
+
+/** Every member of `values` in its canonical form (members without a descriptor are kept as is). */
+export function canonicalValues(fields: Fields, values: Plain): Plain {
+  const out: Plain = {};
+  for (const [name, value] of Object.entries(values)) {
+    const f = fields[name];
+    out[name] = f === undefined ? value : canonicalValue(f.type, value);
+  }
+  return out;
+}
+
+function canonicalValue(type: FieldType, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  switch (type.type) {
+    case 'string': {
+      if (type.format !== 'cidr' || typeof value !== 'string') return value;
+      const cidr = parseCidr(value);
+      return cidr.ok ? cidr.value.canonical : value;
+    }
+    case 'list': {
+      if (!Array.isArray(value)) return value;
+      const items = value.map((item) => canonicalValue(type.items, item));
+      if (type.ordered) return items;
+      // Sorting by canonical JSON orders strings and objects alike, deterministically.
+      return items
+        .map((item) => [canonicalJson(item), item] as const)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([, item]) => item);
+    }
+    case 'map':
+      if (!isPlainObject(value)) return value;
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [
+          type.lowerCaseKeys ? k.toLowerCase() : k,
+          canonicalValue(type.values, v),
+        ]),
+      );
+    case 'object':
+      return isPlainObject(value) ? canonicalValues(type.fields, value) : value;
+    case 'module':
+      return isPlainObject(value) ? canonicalValues(type.module.fields, value) : value;
+    default:
+      return value;
+  }
+}
+
+/**
+ * User metadata in canonical form: JSON objects with sorted members (the marker is written with
+ * the user's members in any order), anything else verbatim.
+ */
+export function canonicalMetadata(user: string): string {
+  try {
+    const parsed: unknown = JSON.parse(user);
+    return isPlainObject(parsed) ? canonicalJson(parsed) : user;
+  } catch {
+    return user;
+  }
+}

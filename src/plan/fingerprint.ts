@@ -1,0 +1,54 @@
+/**
+ * Fingerprints of both inputs of a plan. The live one lets `apply plan.json` refuse when the
+ * account changed since review; the desired one identifies the config without holding a secret.
+ */
+import { createHash } from 'node:crypto';
+import { descriptorOf, writableValues, type DesiredState, type FieldPath } from '../resources/index.js';
+import { canonicalJson, isPlainObject } from './canonical.js';
+import type { LiveState } from './live.js';
+import { hashSecret } from './ownership.js';
+import { secretPaths } from './secrets.js';
+
+function sha256(text: string): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/**
+ * Hash of the writable state of every fetched object (metadata raw, marker included): read-only
+ * members the service updates on its own (certificate status, matching tunnels) do not count.
+ */
+export function liveFingerprint(live: LiveState): string {
+  const objects = live.objects.map((o) => ({
+    kind: o.kind,
+    id: o.id,
+    parent: o.parentId ?? null,
+    values: writableValues(descriptorOf(o.kind).fields, { ...o.record }),
+  }));
+  return sha256(canonicalJson({ kinds: live.kinds, objects }));
+}
+
+function replaceAt(value: unknown, path: FieldPath, replace: (v: unknown) => unknown): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return replace(value);
+  if (Array.isArray(value))
+    return value.map((v, i) => (String(i) === String(head) ? replaceAt(v, rest, replace) : v));
+  if (isPlainObject(value) && Object.hasOwn(value, String(head)))
+    return { ...value, [head]: replaceAt(value[String(head)], rest, replace) };
+  return value;
+}
+
+/** Hash of the desired state, every sensitive value folded in as a hash salted with its object's key. */
+export function desiredFingerprint(desired: DesiredState, scope: string): string {
+  const objects = [...desired.objects]
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((o) => {
+      const salt = `${scope}/${o.key}`;
+      const paths = [...secretPaths(descriptorOf(o.kind).fields, o.fields), ...o.sensitive];
+      const fields = paths.reduce<unknown>(
+        (values, path) => replaceAt(values, path, (v) => `hash:${hashSecret(salt, v)}`),
+        o.fields,
+      );
+      return { kind: o.kind, key: o.key, parentKey: o.parentKey ?? null, fields };
+    });
+  return sha256(canonicalJson({ scope, objects }));
+}

@@ -1,0 +1,80 @@
+/**
+ * The planner: desired state (YAML) vs live state (API) → a `Plan` of plain data, with renderers.
+ * `computePlan` is the one entry commands use; the stages are exported for the applier and tests.
+ */
+import type { ApiClient } from '../api/index.js';
+import { ConfigError, loadDesiredState } from '../config/index.js';
+import type { DesiredState } from '../resources/index.js';
+import { buildPlan } from './build.js';
+import { fetchLiveState, type LiveState } from './live.js';
+import type { Plan } from './types.js';
+
+export * from './types.js';
+export { buildPlan, type BuildOptions } from './build.js';
+export { fetchLiveState, kindsToFetch, type FetchOptions, type LiveObject, type LiveState } from './live.js';
+export { desiredFingerprint, liveFingerprint } from './fingerprint.js';
+export { formatMetadata, parseMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
+export { renderText, type TextOptions } from './render-text.js';
+export { renderJson } from './render-json.js';
+export { renderMarkdown, markdownLimit } from './render-markdown.js';
+
+export interface ComputePlanOptions {
+  /** Config files or directories; the loader's defaults when empty. */
+  readonly paths: readonly string[];
+  readonly client: ApiClient;
+  /** Where `{env}` values come from. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Base of relative config paths. */
+  readonly cwd?: string;
+  readonly adopt?: boolean;
+  readonly noDelete?: boolean;
+  /** Overrides the config's scope. */
+  readonly scope?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface ComputedPlan {
+  readonly plan: Plan;
+  readonly desired: DesiredState;
+  readonly live: LiveState;
+}
+
+/**
+ * Loads the config, fetches the live state and computes the plan. Throws `ConfigError` for an
+ * invalid config, `ApiError`/`NetworkError` from the API, `UserError` for a metadata value that
+ * the ownership marker would push over its limit.
+ */
+export async function computePlan(options: ComputePlanOptions): Promise<ComputedPlan> {
+  const loaded = await loadDesiredState([...options.paths], {
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  if (!loaded.ok) throw new ConfigError(loaded.diagnostics);
+  const desired: DesiredState =
+    options.scope === undefined ? loaded.state : { ...loaded.state, scope: options.scope };
+  return planFor(desired, options.client, { ...options, configPaths: options.paths });
+}
+
+/** The plan for a desired state already loaded (tests, `watch`). */
+export async function planFor(
+  desired: DesiredState,
+  client: ApiClient,
+  options: {
+    readonly adopt?: boolean;
+    readonly noDelete?: boolean;
+    readonly configPaths?: readonly string[];
+    readonly signal?: AbortSignal;
+  } = {},
+): Promise<ComputedPlan> {
+  const live = await fetchLiveState(client, desired, {
+    noDelete: options.noDelete ?? false,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const plan = buildPlan(desired, live, {
+    scope: desired.scope,
+    adopt: options.adopt ?? false,
+    noDelete: options.noDelete ?? false,
+    configPaths: options.configPaths ?? [],
+  });
+  return { plan, desired, live };
+}

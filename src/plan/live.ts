@@ -1,0 +1,144 @@
+/**
+ * The live state: every object of the collections a plan can touch, fetched with one list walk per
+ * collection (all pages), collections in parallel within the client's concurrency limit. Routes come
+ * embedded in their HTTPS edge, so they cost no request of their own.
+ */
+import type { ApiClient } from '../api/index.js';
+import {
+  descriptorOf,
+  managedDescriptors,
+  referencedKinds,
+  type DesiredState,
+  type KindDescriptor,
+  type KindName,
+} from '../resources/index.js';
+import { parseMetadata, type OwnershipMarker } from './ownership.js';
+
+/** One live object as the API returned it, with its ownership marker read out of `metadata`. */
+export interface LiveObject {
+  readonly kind: KindName;
+  readonly id: string;
+  /** The parent's id for children (a route's edge, a rule's policy). */
+  readonly parentId?: string;
+  /** The record exactly as listed. */
+  readonly record: Readonly<Record<string, unknown>>;
+  /** Absent on objects acctsync does not manage: those are only ever candidates for adoption. */
+  readonly marker?: OwnershipMarker;
+  /** The `metadata` the user wrote, the marker stripped. */
+  readonly userMetadata: string;
+}
+
+export interface LiveState {
+  /** The collections fetched, in descriptor order. */
+  readonly kinds: readonly KindName[];
+  /** Every object of those collections, sorted by kind (descriptor order) then id. */
+  readonly objects: readonly LiveObject[];
+}
+
+export interface FetchOptions {
+  /** With deletes off, only the desired kinds (and their referrers) can be touched. */
+  readonly noDelete?: boolean;
+  /** Exactly these collections (a saved plan's `liveKinds`), overriding the computed set. */
+  readonly kinds?: readonly KindName[];
+  readonly signal?: AbortSignal;
+}
+
+const kindOrder = new Map(managedDescriptors.map((d, i) => [d.kind, i]));
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The managed kinds a plan may touch. With deletes on, any managed kind may hold an object marked
+ * with this scope, so every one is listed; with `noDelete`, the desired kinds plus the kinds that
+ * reference them (referrers of a replaced object are repointed).
+ */
+export function kindsToFetch(desired: DesiredState, options: FetchOptions = {}): KindName[] {
+  if (options.kinds) return sortKinds(options.kinds);
+  if (!options.noDelete) return managedDescriptors.map((d) => d.kind);
+  const wanted = new Set(desired.objects.map((o) => o.kind));
+  for (const d of managedDescriptors) {
+    if ([...referencedKinds(d)].some((k) => wanted.has(k))) wanted.add(d.kind);
+  }
+  return sortKinds([...wanted]);
+}
+
+function sortKinds(kinds: Iterable<KindName>): KindName[] {
+  return [...new Set(kinds)].sort((a, b) => (kindOrder.get(a) ?? 99) - (kindOrder.get(b) ?? 99));
+}
+
+/** The request that lists `d`: its own collection, or its parent's when embedded there. */
+function listedThrough(d: KindDescriptor): KindDescriptor {
+  return d.listMember === undefined && d.parent?.embeddedAs !== undefined ? descriptorOf(d.parent.kind) : d;
+}
+
+function liveObject(d: KindDescriptor, record: Record<string, unknown>, parentId?: string): LiveObject {
+  const { marker, user } = parseMetadata(typeof record.metadata === 'string' ? record.metadata : null);
+  const linked = d.parent?.via === 'field' ? record[d.parent.field] : undefined;
+  const fieldParent = isRecord(linked) && typeof linked.id === 'string' ? linked.id : linked;
+  const parent = parentId ?? (typeof fieldParent === 'string' ? fieldParent : undefined);
+  return {
+    kind: d.kind,
+    id: String(record.id),
+    ...(parent === undefined ? {} : { parentId: parent }),
+    record,
+    ...(marker === undefined ? {} : { marker }),
+    userMetadata: user,
+  };
+}
+
+/** Lists the collections a plan for `desired` can touch; each collection once, all pages. */
+export async function fetchLiveState(
+  client: ApiClient,
+  desired: DesiredState,
+  options: FetchOptions = {},
+): Promise<LiveState> {
+  const kinds = kindsToFetch(desired, options);
+  const lists = new Map<KindDescriptor, KindName[]>();
+  for (const kind of kinds) {
+    const via = listedThrough(descriptorOf(kind));
+    lists.set(via, [...(lists.get(via) ?? []), kind]);
+  }
+  const listOptions = options.signal ? { signal: options.signal } : {};
+  const results = await Promise.all(
+    [...lists].map(async ([via, wanted]) => {
+      const records = await client.listAll<Record<string, unknown>>(
+        via.path,
+        via.listMember ?? '',
+        listOptions,
+      );
+      return objectsOf(via, records, new Set(wanted));
+    }),
+  );
+  const objects = results
+    .flat()
+    .sort((a, b) => (kindOrder.get(a.kind) ?? 99) - (kindOrder.get(b.kind) ?? 99) || compare(a.id, b.id));
+  return { kinds, objects };
+}
+
+/** The objects of `records` (and of the children they embed) whose kinds are `wanted`. */
+function objectsOf(
+  via: KindDescriptor,
+  records: Record<string, unknown>[],
+  wanted: Set<KindName>,
+): LiveObject[] {
+  const out: LiveObject[] = [];
+  const embedded = managedDescriptors.filter(
+    (c) => c.parent?.kind === via.kind && c.parent.embeddedAs !== undefined && wanted.has(c.kind),
+  );
+  for (const record of records) {
+    if (wanted.has(via.kind)) out.push(liveObject(via, record));
+    for (const child of embedded) {
+      const items = record[child.parent?.embeddedAs ?? ''];
+      if (!Array.isArray(items)) continue;
+      for (const item of items) if (isRecord(item)) out.push(liveObject(child, item, String(record.id)));
+    }
+  }
+  return out;
+}
+
+/** Code-unit order: the same in every locale, so plans are byte-identical everywhere. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,120 @@
+/**
+ * Pairs desired objects with live ones: by ownership marker (this scope, same key), and with
+ * `adopt` by natural key among unmarked objects. Objects of other scopes are never paired; marked
+ * objects of this scope that no desired object claims are the candidates for deletion.
+ */
+import { descriptorOf, isObjectKey, type DesiredObject, type DesiredState } from '../resources/index.js';
+import { compare, type LiveObject, type LiveState } from './live.js';
+import { naturalIdentity } from './natural-key.js';
+
+export interface Match {
+  readonly desired: DesiredObject;
+  /** Absent when the object does not exist yet. */
+  readonly live?: LiveObject;
+  /** The live object is unmarked and taken over by natural key. */
+  readonly adopted: boolean;
+}
+
+/** A marked live object no desired object claims. */
+export interface Orphan {
+  readonly live: LiveObject;
+  readonly reason: string;
+}
+
+export interface Matching {
+  /** One per desired object, sorted by key. */
+  readonly matches: readonly Match[];
+  readonly orphans: readonly Orphan[];
+  readonly notes: readonly string[];
+}
+
+export interface MatchOptions {
+  readonly scope: string;
+  readonly adopt: boolean;
+}
+
+/** The parent id a desired object's natural key is scoped by, once its parent is matched. */
+function parentIdOf(o: DesiredObject, matchedIds: ReadonlyMap<string, string>): string | undefined {
+  const link = descriptorOf(o.kind).parent;
+  if (link === undefined) return undefined;
+  const ref = link.via === 'field' ? o.fields[link.field] : o.parentKey;
+  if (typeof ref !== 'string') return undefined;
+  return isObjectKey(ref) ? matchedIds.get(ref) : ref;
+}
+
+export function matchObjects(desired: DesiredState, live: LiveState, options: MatchOptions): Matching {
+  const byMarker = new Map<string, LiveObject[]>();
+  const unmarked: LiveObject[] = [];
+  for (const o of live.objects) {
+    if (o.marker === undefined) unmarked.push(o);
+    else if (o.marker.scope === options.scope) {
+      const k = `${o.kind} ${o.marker.key}`;
+      byMarker.set(k, [...(byMarker.get(k) ?? []), o]);
+    }
+  }
+
+  const sorted = [...desired.objects].sort((a, b) => compare(a.key, b.key));
+  const claimed = new Set<LiveObject>();
+  const matchedIds = new Map<string, string>();
+  const found = new Map<DesiredObject, LiveObject>();
+  for (const o of sorted) {
+    const live = byMarker.get(`${o.kind} ${o.key}`)?.[0];
+    if (live === undefined) continue;
+    found.set(o, live);
+    claimed.add(live);
+    matchedIds.set(o.key, live.id);
+  }
+
+  // Parents before children: a child's natural key is unique only within its (matched) parent.
+  const notes: string[] = [];
+  const adopted = new Set<DesiredObject>();
+  const unmatched = sorted.filter((o) => !found.has(o));
+  const byDepth = [...unmatched].sort(
+    (a, b) => Number(a.parentKey !== undefined) - Number(b.parentKey !== undefined),
+  );
+  for (const o of byDepth) {
+    const d = descriptorOf(o.kind);
+    const identity = naturalIdentity(d, o.fields, parentIdOf(o, matchedIds));
+    if (identity === undefined) continue;
+    const candidates = unmarked.filter(
+      (l) => l.kind === o.kind && !claimed.has(l) && naturalIdentity(d, l.record, l.parentId) === identity,
+    );
+    const by = d.naturalKey ? d.naturalKey.fields.join(' and ') : 'description';
+    const [only] = candidates;
+    if (only === undefined) continue;
+    if (!options.adopt) {
+      notes.push(
+        `${o.key}: an unmanaged ${d.title} with the same ${by} exists (${candidates.map((c) => c.id).join(', ')}); ` +
+          'run with --adopt to take it over instead of creating a new one',
+      );
+    } else if (candidates.length > 1) {
+      notes.push(
+        `${o.key}: not adopted: ${candidates.length} unmanaged ${d.title}s have the same ${by} (${candidates.map((c) => c.id).join(', ')})`,
+      );
+    } else {
+      found.set(o, only);
+      adopted.add(o);
+      claimed.add(only);
+      matchedIds.set(o.key, only.id);
+    }
+  }
+
+  const matches = sorted.map((o) => {
+    const l = found.get(o);
+    return l === undefined
+      ? { desired: o, adopted: false }
+      : { desired: o, live: l, adopted: adopted.has(o) };
+  });
+  const orphans: Orphan[] = [];
+  for (const group of byMarker.values()) {
+    for (const l of group) {
+      if (claimed.has(l)) continue;
+      const duplicate = group.some((other) => claimed.has(other));
+      orphans.push({ live: l, reason: duplicate ? 'a duplicate of the managed object' : 'left the config' });
+    }
+  }
+  orphans.sort(
+    (a, b) => compare(a.live.marker?.key ?? '', b.live.marker?.key ?? '') || compare(a.live.id, b.live.id),
+  );
+  return { matches, orphans, notes };
+}

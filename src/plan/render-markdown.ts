@@ -1,0 +1,55 @@
+/**
+ * The pull-request comment: summary and destructive changes first, then every change in a diff
+ * block, cut at a line boundary with a note so the whole stays under GitHub's comment limit.
+ */
+import { changeText, entriesOf, summaryLine, type Entry } from './render-common.js';
+import type { Plan } from './types.js';
+
+/** GitHub refuses comments (and step summaries) longer than this many characters. */
+export const markdownLimit = 65_536;
+
+/** Table cells cannot hold `|` or line breaks. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function diffLine(e: Entry): string[] {
+  const sign = e.symbol === '~' || e.symbol === '<=' ? '!' : e.symbol === '+' ? '+' : '-';
+  const head = `${sign} ${e.symbol} ${e.key} (${e.title}${e.liveId === undefined ? '' : ` ${e.liveId}`})${e.reason === undefined ? '' : `: ${e.reason}`}`;
+  return [head, ...e.changes.map((c) => `${sign}     ${changeText(c)}`)];
+}
+
+export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
+  const entries = entriesOf(plan);
+  const head: string[] = [`### acctsync plan: scope \`${plan.scope}\``, '', `**${summaryLine(plan)}**`, ''];
+  const destructive = entries.filter((e) => e.destructive);
+  if (destructive.length > 0) {
+    head.push('#### Destructive changes', '', '| | Object | Kind | Id | Why |', '|---|---|---|---|---|');
+    for (const e of destructive) {
+      head.push(
+        `| \`${e.symbol}\` | \`${cell(e.key)}\` | ${cell(e.title)} | ${e.liveId ?? ''} | ${cell(e.reason ?? '')} |`,
+      );
+    }
+    head.push('');
+  }
+  if (plan.notes.length > 0) head.push('#### Notes', '', ...plan.notes.map((n) => `- ${cell(n)}`), '');
+  if (entries.length === 0) return `${head.join('\n')}\n`;
+
+  const open = ['#### All changes', '', '```diff'];
+  const close = ['```', ''];
+  const body = entries.flatMap(diffLine);
+  const full = [...head, ...open, ...body, ...close].join('\n');
+  if (full.length <= limit) return full;
+
+  // Keep whole lines while the note and the closing fence still fit.
+  const fixed = [...head, ...open].join('\n').length + close.join('\n').length + 400;
+  const kept: string[] = [];
+  let size = fixed;
+  for (const line of body) {
+    if (size + line.length + 1 > limit) break;
+    kept.push(line);
+    size += line.length + 1;
+  }
+  const note = `_Truncated: ${body.length - kept.length} of ${body.length} lines left out to stay under ${limit} characters. Run \`acctsync plan\` (or \`--output json\`) for the whole plan._`;
+  return [...head, ...open, ...kept, '```', '', note, ''].join('\n');
+}

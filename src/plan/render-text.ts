@@ -1,0 +1,28 @@
+/** The terminal rendering: Terraform-like `+ ~ - -/+` lines, field-level `old -> new`, a summary. */
+import { changeText, entriesOf, summaryLine, type Entry } from './render-common.js';
+import type { Plan } from './types.js';
+
+export interface TextOptions {
+  /** ANSI colours; the CLI turns them on for a TTY unless `NO_COLOR` is set. */
+  readonly color: boolean;
+}
+
+const colors: Record<Entry['symbol'], number> = { '+': 32, '~': 33, '-': 31, '-/+': 35, '<=': 36 };
+
+export function renderText(plan: Plan, options: TextOptions): string {
+  const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[0m` : text);
+  const lines: string[] = [`acctsync plan for scope ${plan.scope}`, ''];
+  const entries = entriesOf(plan);
+  for (const e of entries) {
+    const where = e.liveId === undefined ? e.title : `${e.title} ${e.liveId}`;
+    const why = e.reason === undefined ? '' : `  (${e.reason})`;
+    lines.push(`${paint(colors[e.symbol], e.symbol.padStart(3))} ${bold(e.key)}  ${where}${why}`);
+    for (const c of e.changes) lines.push(`      ${changeText(c)}`);
+  }
+  if (entries.length > 0) lines.push('');
+  for (const note of plan.notes) lines.push(`Note: ${note}`);
+  if (plan.notes.length > 0) lines.push('');
+  lines.push(bold(summaryLine(plan)));
+  return `${lines.join('\n')}\n`;
+}
