@@ -1,0 +1,73 @@
+/**
+ * Safety checks run before the first API write: a plan that would delete much of what this config
+ * manages is far more often a mistake (a wrong path, a half-merged branch, an empty file) than an
+ * intent, so it needs `--force`.
+ */
+import { UserError } from '../errors.js';
+import type { Plan } from '../plan/types.js';
+import type { DesiredState } from '../resources/index.js';
+
+export interface GuardOptions {
+  /** Skip every guard. */
+  readonly force: boolean;
+  /** Refuse when deletes (replaces included) exceed this share of the managed objects. Default 30. */
+  readonly maxDeletePercent: number;
+  /** The percentage guard applies only from this many managed objects up. Default 10. */
+  readonly maxDeleteMinManaged: number;
+}
+
+export const defaultGuardOptions: GuardOptions = {
+  force: false,
+  maxDeletePercent: 30,
+  maxDeleteMinManaged: 10,
+};
+
+/** Lists at most this many objects in the refusal; the rest are counted. */
+const listedMax = 20;
+
+function describeDeletes(plan: Plan): string[] {
+  const deletes = plan.operations.filter((op) => op.action === 'delete');
+  const lines = deletes
+    .slice(0, listedMax)
+    .map(
+      (op) => `  - ${op.key} (${op.liveId ?? 'unknown id'})${op.replaces === undefined ? '' : ', replaced'}`,
+    );
+  if (deletes.length > listedMax) lines.push(`  ... and ${deletes.length - listedMax} more`);
+  return lines;
+}
+
+/**
+ * @throws {UserError} when the plan deletes everything while the config is empty, or more than the
+ *   allowed share of the managed objects; the message lists what would go and how to proceed
+ */
+export function checkGuards(plan: Plan, desired: DesiredState, options: GuardOptions): void {
+  if (options.force) return;
+  const managed = plan.summary.managed;
+  const deletes = plan.operations.filter((op) => op.action === 'delete').length;
+  if (desired.objects.length === 0 && managed > 0) {
+    throw new UserError(
+      `refusing to sync: the config is empty but ${managed} objects in scope '${plan.scope}' are managed by it`,
+      {
+        details: [
+          'Every managed object would be deleted:',
+          ...describeDeletes(plan),
+          `Check the config paths (${plan.configPaths.join(', ') || 'none given'}). To really delete everything, run again with --force.`,
+        ],
+      },
+    );
+  }
+  if (managed < options.maxDeleteMinManaged || deletes === 0) return;
+  const percent = (deletes / managed) * 100;
+  if (percent > options.maxDeletePercent) {
+    throw new UserError(
+      `refusing to sync: the plan deletes or replaces ${deletes} of ${managed} managed objects (${Math.round(percent)}%, the limit is ${options.maxDeletePercent}%)`,
+      {
+        details: [
+          'Objects that would be deleted:',
+          ...describeDeletes(plan),
+          'Review the plan (acctsync plan). If it is what you want, run again with --force, or raise --max-delete-percent; --no-delete applies everything else.',
+        ],
+      },
+    );
+  }
+}

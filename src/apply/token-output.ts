@@ -1,0 +1,71 @@
+/**
+ * Tokens the API returns once, at creation (API keys, tunnel credentials), kept in the one place
+ * the user asked for: a JSON file only its owner can read. Never printed, never logged.
+ */
+import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
+import { UserError } from '../errors.js';
+
+/** One entry per logical key. */
+export interface TokenEntry {
+  readonly kind: string;
+  readonly id: string;
+  readonly token: string;
+  readonly createdAt: string;
+}
+
+export type TokenFile = Readonly<Record<string, TokenEntry>>;
+
+/** Receives each created token as soon as the create response arrives. */
+export interface TokenSink {
+  save(key: string, entry: TokenEntry): Promise<void>;
+}
+
+async function readExisting(path: string): Promise<Record<string, TokenEntry>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new UserError(
+      `cannot read the token file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, TokenEntry>;
+  } catch {
+    // fall through to the error below
+  }
+  throw new UserError(`the token file ${path} exists but is not a JSON object`, {
+    details: [
+      'Move it away or pass another --token-output file; acctsync will not overwrite tokens it cannot read.',
+    ],
+  });
+}
+
+/**
+ * A sink writing `path` after every token (a run that fails later keeps the tokens it got), merging
+ * with entries already in the file so a later sync does not lose an earlier one's tokens. Each write
+ * goes to a 0600 temporary file renamed over the target, so the file is never readable by others,
+ * not even for a moment, and never half-written.
+ * @throws {UserError} at creation when an existing file cannot be read: checked before any API write
+ */
+export async function fileTokenSink(path: string): Promise<TokenSink> {
+  const entries = await readExisting(path);
+  let queue = Promise.resolve();
+  const write = async (): Promise<void> => {
+    const tmp = `${path}.${process.pid}.tmp`;
+    await writeFile(tmp, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600 });
+    await chmod(tmp, 0o600);
+    await rename(tmp, path);
+  };
+  return {
+    save(key, entry) {
+      entries[key] = entry;
+      // Writes are serialized: two creates finishing together must not interleave their files.
+      queue = queue.then(write, write);
+      return queue;
+    },
+  };
+}
