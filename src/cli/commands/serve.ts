@@ -1,0 +1,80 @@
+/** `acctsync serve`: the Account Management API emulator on a local port. */
+import { UsageError, UserError } from '../../errors.js';
+import { parseCommandArgs } from '../args.js';
+import type { Command } from '../command.js';
+
+const usage = `Usage: acctsync serve [--host 127.0.0.1] [--port 4010] [--token T] [--data FILE] [--rate-limit N/m]
+
+Serves the whole Account Management API locally, with a control surface under /_emulator/.
+
+Options:
+  --host HOST        address to listen on (default 127.0.0.1)
+  --port PORT        port to listen on; 0 picks a free one (default 4010)
+  --token T          token of the bootstrap API key (default: generated and printed)
+  --data FILE        keep the state in FILE, loaded at start and saved atomically
+  --rate-limit N/m   answer 429 beyond N requests per rolling minute`;
+
+function parsePort(value: string): number {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : -1;
+  if (port < 0 || port > 65_535) throw new UsageError(`serve: --port must be 0..65535, found ${value}`);
+  return port;
+}
+
+function parseRate(value: string): number {
+  const match = /^(\d+)(?:\/m)?$/.exec(value);
+  const rate = match === null ? 0 : Number(match[1]);
+  if (rate < 1) throw new UsageError(`serve: --rate-limit must look like 120/m, found ${value}`);
+  return rate;
+}
+
+export const command: Command = {
+  summary: 'Serve the Account Management API emulator locally',
+  usage,
+  async run(argv) {
+    const { values } = parseCommandArgs('serve', argv, {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      token: { type: 'string' },
+      data: { type: 'string' },
+      'rate-limit': { type: 'string' },
+    });
+    const { startEmulator, StateFileError } = await import('../../emulator/index.js');
+    const rate = values['rate-limit'];
+    let emulator;
+    try {
+      emulator = await startEmulator({
+        host: values.host ?? '127.0.0.1',
+        port: parsePort(values.port ?? '4010'),
+        ...(values.token === undefined ? {} : { token: values.token }),
+        ...(values.data === undefined ? {} : { dataFile: values.data }),
+        ...(rate === undefined ? {} : { rateLimitPerMinute: parseRate(rate) }),
+      });
+    } catch (err) {
+      if (err instanceof StateFileError) throw new UserError(err.message, { cause: err });
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE' || code === 'EACCES') {
+        throw new UserError(`serve: cannot listen: ${(err as Error).message}`, { cause: err });
+      }
+      throw err;
+    }
+    console.log(`acctsync emulator listening on ${emulator.url}`);
+    if (values.token === undefined) console.log(`API key token: ${emulator.token}`);
+    const running = emulator;
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        void running.close().then(resolve, (err: unknown) => {
+          console.error(
+            `error: saving the state failed: ${err instanceof Error ? err.message : String(err)}`,
+          );
+          process.exitCode = 1;
+          resolve();
+        });
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    return process.exitCode === 1 ? 1 : 0;
+  },
+};
