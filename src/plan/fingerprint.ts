@@ -31,7 +31,7 @@ function replaceAt(value: unknown, path: FieldPath, replace: (v: unknown) => unk
   const [head, ...rest] = path;
   if (head === undefined) return replace(value);
   if (Array.isArray(value))
-    return value.map((v, i) => (String(i) === String(head) ? replaceAt(v, rest, replace) : v));
+    return (value as unknown[]).map((v, i) => (String(i) === String(head) ? replaceAt(v, rest, replace) : v));
   if (isPlainObject(value) && Object.hasOwn(value, String(head)))
     return { ...value, [head]: replaceAt(value[String(head)], rest, replace) };
   return value;

@@ -75,7 +75,9 @@ function maskInside(value: unknown, inner: FieldPath): unknown {
   if (head === undefined) return value === undefined ? value : sensitiveMask;
   if (Array.isArray(value)) {
     const i = Number(head);
-    return i in value ? value.map((item, j) => (j === i ? maskInside(item, rest) : item)) : value;
+    return i in value
+      ? (value as unknown[]).map((item, j) => (j === i ? maskInside(item, rest) : item))
+      : value;
   }
   if (isPlainObject(value) && Object.hasOwn(value, String(head))) {
     return { ...value, [head]: maskInside(value[String(head)], rest) };
