@@ -10,7 +10,7 @@ import { debounce } from './debounce.js';
  * keystroke of an open editor.
  */
 const scratchFile = [
-  /\.sw[a-p]x?$/i,
+  /\.(sw[a-p]|swx|swpx)$/i,
   /~$/,
   /^\.#/,
   /^#.*#$/,

@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReadinessState, startHealthServer, type HealthServer } from '../../src/watch/health.js';
+import type { ReconcileRecord } from '../../src/watch/loop.js';
+import { WatchMetrics } from '../../src/watch/metrics.js';
+import type { ReconcileResult } from '../../src/watch/types.js';
+import { parseExposition, samplesOf } from './prometheus.js';
+
+function record(result: ReconcileResult, extra: Partial<ReconcileRecord> = {}): ReconcileRecord {
+  return {
+    id: 'abcd1234',
+    trigger: 'start',
+    result,
+    startedAt: new Date(),
+    durationMs: 120,
+    failures: 0,
+    drift: false,
+    ...extra,
+  };
+}
+
+describe('health endpoints', () => {
+  let server: HealthServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+  });
+
+  async function start() {
+    const readiness = new ReadinessState();
+    const metrics = new WatchMetrics();
+    server = await startHealthServer({ host: '127.0.0.1', port: 0, readiness, metrics });
+    return { readiness, metrics, url: server.url };
+  }
+
+  it('answers /healthz at once and /readyz 503 until a reconcile succeeded', async () => {
+    const { readiness, url } = await start();
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const before = await fetch(`${url}/readyz`);
+    expect(before.status).toBe(503);
+    expect(await before.json()).toMatchObject({ ready: false, reason: 'no reconcile has finished yet' });
+
+    readiness.record(record({ status: 'success', planned: 2, applied: [] }));
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      ready: true,
+      lastReconcile: { status: 'success', planned: 2 },
+    });
+
+    readiness.record(
+      record(
+        {
+          status: 'invalid_config',
+          planned: 0,
+          applied: [],
+          reason: '1 error in the config',
+          details: ['a.yaml:1:1: bad'],
+        },
+        { failures: 1 },
+      ),
+    );
+    const broken = await fetch(`${url}/readyz`);
+    expect(broken.status).toBe(503);
+    expect(await broken.json()).toMatchObject({
+      ready: false,
+      reason: 'invalid_config: 1 error in the config',
+      details: ['a.yaml:1:1: bad'],
+      failures: 1,
+      lastSuccessAt: expect.any(String) as string,
+    });
+    expect((await fetch(`${url}/nope`)).status).toBe(404);
+    expect((await fetch(`${url}/healthz`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('serves every metric in Prometheus text format', async () => {
+    const { metrics, url } = await start();
+    metrics.recordReconcile(
+      record({
+        status: 'success',
+        planned: 2,
+        applied: [
+          { kind: 'ip_policy', action: 'create' },
+          { kind: 'ip_policy', action: 'create' },
+        ],
+      }),
+    );
+    metrics.recordReconcile(
+      record(
+        { status: 'success', planned: 1, applied: [{ kind: 'api_key', action: 'update' }] },
+        { trigger: 'interval', drift: true },
+      ),
+    );
+    metrics.recordReconcile(
+      record({ status: 'refused', planned: 12, applied: [], reason: 'mass delete' }, { failures: 1 }),
+    );
+    metrics.recordResponse({ method: 'GET', path: '/ip_policies', status: 200, durationMs: 3, attempt: 1 });
+    metrics.recordResponse({ method: 'POST', path: '/ip_policies', status: 429, durationMs: 3, attempt: 1 });
+    metrics.recordResponse({
+      method: 'POST',
+      path: '/ip_policies',
+      status: 'error',
+      durationMs: 3,
+      attempt: 2,
+    });
+
+    const res = await fetch(`${url}/metrics`);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const exposition = parseExposition(await res.text());
+
+    const reconciles = samplesOf(exposition, 'acctsync_reconciles_total');
+    expect(Object.fromEntries(reconciles.map((s) => [s.labels.result, s.value]))).toEqual({
+      success: 2,
+      invalid_config: 0,
+      refused: 1,
+      failed: 0,
+    });
+    expect(exposition.types.get('acctsync_reconcile_duration_seconds')).toBe('histogram');
+    expect(samplesOf(exposition, 'acctsync_reconcile_duration_seconds_count')[0]?.value).toBe(3);
+    expect(samplesOf(exposition, 'acctsync_operations_applied_total')).toEqual(
+      expect.arrayContaining([
+        {
+          name: 'acctsync_operations_applied_total',
+          labels: { kind: 'ip_policy', action: 'create' },
+          value: 2,
+        },
+        {
+          name: 'acctsync_operations_applied_total',
+          labels: { kind: 'api_key', action: 'update' },
+          value: 1,
+        },
+      ]),
+    );
+    expect(samplesOf(exposition, 'acctsync_drift_detected_total')[0]?.value).toBe(1);
+    const lastSuccess = samplesOf(exposition, 'acctsync_last_success_timestamp_seconds')[0]?.value ?? 0;
+    expect(Math.abs(lastSuccess - Date.now() / 1000)).toBeLessThan(60);
+    expect(
+      samplesOf(exposition, 'acctsync_api_requests_total').map((s) => [
+        s.labels.method,
+        s.labels.status,
+        s.value,
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['GET', '200', 1],
+        ['POST', '429', 1],
+        ['POST', 'error', 1],
+      ]),
+    );
+    expect(exposition.types.get('acctsync_process_resident_memory_bytes')).toBe('gauge');
+  });
+});
