@@ -3,5 +3,6 @@ import type { Command } from './command.js';
 
 export const commands: Readonly<Record<string, () => Promise<{ command: Command }>>> = {
   validate: () => import('./commands/validate.js'),
+  plan: () => import('./commands/plan.js'),
   serve: () => import('./commands/serve.js'),
 };

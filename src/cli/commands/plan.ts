@@ -1,0 +1,55 @@
+/** `acctsync plan`: what a sync would change, without changing anything. */
+import { computePlan } from '../../plan/index.js';
+import { parseCommandArgs } from '../args.js';
+import type { Command } from '../command.js';
+import { connectionOptions, openConnection } from '../connection.js';
+import { parsePlanFormat, planExitCode, planOutputOptions, writePlanOutput } from '../plan-output.js';
+
+const options = {
+  ...connectionOptions,
+  ...planOutputOptions,
+  adopt: { type: 'boolean', default: false },
+  'no-delete': { type: 'boolean', default: false },
+  scope: { type: 'string' },
+} as const;
+
+export const command: Command = {
+  summary: 'Show what a sync would change (also: sync --dry-run).',
+  usage: `Usage: acctsync plan [PATH...] [options]
+
+Compares the desired state in PATH (files or directories; default account/ or acctsync.yaml)
+with the live account and prints the changes a sync would make. Changes nothing.
+
+Options:
+  --output text|json|markdown  Rendering on stdout (default text; json is documented in docs/plan-output.md)
+  --out FILE                   Also save the JSON plan, for 'acctsync apply FILE'
+  --detailed-exitcode          Exit 0 without changes, 2 with changes, 1 on error
+  --adopt                      Take over unmanaged objects matching a desired one by natural key
+  --no-delete                  Plan no deletion of managed objects that left the config
+  --scope S                    Ownership scope (default: the config's scope)
+  --api-url URL                API address, or 'embedded' (default: SVC_API_URL, else embedded)
+  --api-key-file FILE          File holding the API key (default: SVC_API_KEY)
+  --rate-limit N/m             Pace requests below N per minute
+
+With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
+
+  async run(argv) {
+    const { values, positionals } = parseCommandArgs('plan', argv, options);
+    const format = parsePlanFormat(values.output);
+    const connection = await openConnection({ flags: values, env: process.env });
+    try {
+      const { plan } = await computePlan({
+        paths: positionals,
+        client: connection.client,
+        env: process.env,
+        adopt: values.adopt,
+        noDelete: values['no-delete'],
+        ...(values.scope === undefined ? {} : { scope: values.scope }),
+      });
+      await writePlanOutput(plan, { format, out: values.out, env: process.env, stdout: process.stdout });
+      return planExitCode(plan, values['detailed-exitcode']);
+    } finally {
+      await connection.close();
+    }
+  },
+};

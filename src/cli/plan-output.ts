@@ -1,0 +1,78 @@
+/**
+ * How a plan leaves the process, shared by `acctsync plan` and `acctsync sync --dry-run` so both
+ * print exactly the same: the chosen rendering on stdout, the JSON plan saved with `--out`, the
+ * markdown appended to `GITHUB_STEP_SUMMARY`, and the `--detailed-exitcode` convention.
+ */
+import { appendFile, writeFile } from 'node:fs/promises';
+import { UserError, UsageError } from '../errors.js';
+import { renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+import type { Options } from './args.js';
+
+/** Options of every command that prints a plan. */
+export const planOutputOptions = {
+  output: { type: 'string', default: 'text' },
+  'detailed-exitcode': { type: 'boolean', default: false },
+  out: { type: 'string' },
+} as const satisfies Options;
+
+export type PlanFormat = 'text' | 'json' | 'markdown';
+
+export function parsePlanFormat(value: string | undefined): PlanFormat {
+  const format = value ?? 'text';
+  if (format === 'text' || format === 'json' || format === 'markdown') return format;
+  throw new UsageError(`--output ${format} is not a plan format: use text, json or markdown`);
+}
+
+export interface PlanOutputSettings {
+  readonly format: PlanFormat;
+  /** `--out`: where the JSON plan is saved for `acctsync apply`. */
+  readonly out?: string | undefined;
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+}
+
+/** Colour only on a terminal, and never when `NO_COLOR` is set to anything non-empty. */
+export function useColor(env: NodeJS.ProcessEnv, isTTY: boolean | undefined): boolean {
+  return isTTY === true && (env.NO_COLOR ?? '') === '' && env.TERM !== 'dumb';
+}
+
+/** The plan in `format`. */
+export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string {
+  if (format === 'json') return renderJson(plan);
+  if (format === 'markdown') return renderMarkdown(plan);
+  return renderText(plan, { color });
+}
+
+async function writeOrFail(what: string, path: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    throw new UserError(
+      `cannot write ${what} to ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
+/** Prints the plan, saves it with `--out`, appends the markdown to the GitHub step summary. */
+export async function writePlanOutput(plan: Plan, settings: PlanOutputSettings): Promise<void> {
+  settings.stdout.write(renderPlan(plan, settings.format, useColor(settings.env, settings.stdout.isTTY)));
+  const out = settings.out;
+  if (out !== undefined) await writeOrFail('the plan', out, () => writeFile(out, renderJson(plan), 'utf8'));
+  const summary = settings.env.GITHUB_STEP_SUMMARY;
+  if (summary !== undefined && summary !== '') {
+    await writeOrFail('the step summary', summary, () => appendFile(summary, renderMarkdown(plan), 'utf8'));
+  }
+}
+
+/** True when the plan would change anything. */
+export function hasChanges(plan: Plan): boolean {
+  return plan.operations.length > 0;
+}
+
+/** 0 without `--detailed-exitcode`; with it 0 for no changes and 2 for changes (errors exit 1). */
+export function planExitCode(plan: Plan, detailed: boolean): number {
+  return detailed && hasChanges(plan) ? 2 : 0;
+}
