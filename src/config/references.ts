@@ -64,8 +64,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** "backend" for the kinds of a shared map, else the kinds' titles. */
 function titles(kinds: readonly KindName[]): string {
+  const map = kinds.length > 1 ? mapOfKind(kinds[0]!) : undefined;
+  if (map?.variants && kinds.every((k) => mapOfKind(k) === map)) return map.key.replace(/s$/, '');
   return kinds.map((k) => descriptorOf(k).title).join(' or ');
+}
+
+/** "an IP policy", "a backend". */
+function aOrAn(noun: string): string {
+  return /^([aeio]|HTTP|IP|SSH|OIDC|OAuth)/i.test(noun) ? `an ${noun}` : `a ${noun}`;
 }
 
 /** Resolves the references of every object; returns the fields with references as keys or raw ids. */
@@ -89,18 +97,18 @@ export function resolveReferences(
         return value;
       };
       if (found) {
-        return finding(`${value} is a ${found.descriptor.title}, not a ${titles(target.kinds)}`);
+        return finding(`${value} is ${aOrAn(found.descriptor.title)}, not ${aOrAn(titles(target.kinds))}`);
       }
       if (idKind !== undefined) {
         return finding(
-          `${value} is the id of a ${descriptorOf(idKind).title}; expected a ${titles(target.kinds)}`,
+          `${value} is the id of ${aOrAn(descriptorOf(idKind).title)}; expected ${aOrAn(titles(target.kinds))}`,
         );
       }
       const prefixes = target.kinds.flatMap((k) => descriptorOf(k).idPrefix ?? []).map((p) => `${p}...`);
       if (!map) {
         return finding(
-          `${value} is not an id of a ${titles(target.kinds)}`,
-          `${titles(target.kinds)}s are not managed in the config; reference one by its id (${prefixes.join(', ')})`,
+          `${value} is not the id of ${aOrAn(titles(target.kinds))}: ${titles(target.kinds)}s are not managed in the config`,
+          `reference one by its id (${prefixes.join(', ')})`,
         );
       }
       const names = objects

@@ -108,7 +108,7 @@ export function parseSource(file: string, absolute: string, text: string): ReadR
     });
   }
 
-  findings.push(...structuralFindings(doc, placeAt));
+  findings.push(...structuralFindings(doc, text, placeAt));
   if (findings.length > 0) return { ok: false, findings };
 
   const source: SourceFile = { file, absolute, text, doc, lineCounter, value: doc.toJS() };
@@ -141,6 +141,7 @@ function parserMessage(code: string, message: string): { message: string; hint?:
  */
 function structuralFindings(
   doc: Document,
+  text: string,
   placeAt: (offset: number) => { line: number; column: number },
 ): PlacedFinding[] {
   const out: PlacedFinding[] = [];
@@ -156,9 +157,12 @@ function structuralFindings(
     },
     Node(_key, node, path) {
       if (!isAlias(node) && node.anchor) {
+        // The node starts after its `&name` (often on the next line): point at the anchor itself.
+        const start = node.range?.[0] ?? 0;
+        const anchorAt = text.lastIndexOf(`&${node.anchor}`, start);
         out.push({
           path: [],
-          ...at(node),
+          ...placeAt(anchorAt >= 0 ? anchorAt : start),
           message: `anchor &${node.anchor} is not supported`,
           hint: 'write each value out in full; anchors and aliases are not allowed in acctsync files',
         });
