@@ -1,0 +1,82 @@
+/** Command-line flags shared by `sync` and `apply`, and their conversion into run settings. */
+import type { Options } from '../cli/args.js';
+import { UsageError } from '../errors.js';
+import { defaultGuardOptions } from './guards.js';
+import { defaultParallelism } from './index.js';
+import type { RunSettings } from './run.js';
+
+export const executionFlags = {
+  parallelism: { type: 'string' },
+  'continue-on-error': { type: 'boolean', default: false },
+  force: { type: 'boolean', default: false },
+  'max-delete-percent': { type: 'string' },
+  'max-delete-min-managed': { type: 'string' },
+  'token-output': { type: 'string' },
+  output: { type: 'string', default: 'text' },
+} as const satisfies Options;
+
+export interface ExecutionValues {
+  readonly parallelism?: string | undefined;
+  readonly 'continue-on-error'?: boolean | undefined;
+  readonly force?: boolean | undefined;
+  readonly 'max-delete-percent'?: string | undefined;
+  readonly 'max-delete-min-managed'?: string | undefined;
+  readonly 'token-output'?: string | undefined;
+  readonly output?: string | undefined;
+}
+
+export const executionUsage = `  --parallelism N             operations running at once (default ${defaultParallelism})
+  --continue-on-error         after a failure, keep running what does not depend on it
+  --force                     skip the mass-delete and empty-config guards
+  --max-delete-percent P      refuse when deletes and replaces exceed P% of the managed objects (default ${defaultGuardOptions.maxDeletePercent})
+  --max-delete-min-managed N  apply that percentage only from N managed objects up (default ${defaultGuardOptions.maxDeleteMinManaged})
+  --token-output FILE         write tokens of created API keys and credentials to FILE (JSON, mode 0600)
+  --output text|json          result format (json: see docs/apply.md)`;
+
+function wholeNumber(
+  command: string,
+  flag: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value < min) {
+    throw new UsageError(`${command}: --${flag} must be a whole number of at least ${min}, not '${text}'`);
+  }
+  return value;
+}
+
+/** @throws {UsageError} for a malformed number or output format */
+export function runSettingsFrom(command: string, values: ExecutionValues): RunSettings {
+  const output = values.output ?? 'text';
+  if (output !== 'text' && output !== 'json')
+    throw new UsageError(`${command}: --output must be text or json, not '${output}'`);
+  const maxDeletePercent = wholeNumber(
+    command,
+    'max-delete-percent',
+    values['max-delete-percent'],
+    defaultGuardOptions.maxDeletePercent,
+    0,
+  );
+  if (maxDeletePercent > 100)
+    throw new UsageError(`${command}: --max-delete-percent is a percentage, at most 100`);
+  return {
+    parallelism: wholeNumber(command, 'parallelism', values.parallelism, defaultParallelism, 1),
+    continueOnError: values['continue-on-error'] ?? false,
+    guards: {
+      force: values.force ?? false,
+      maxDeletePercent,
+      maxDeleteMinManaged: wholeNumber(
+        command,
+        'max-delete-min-managed',
+        values['max-delete-min-managed'],
+        defaultGuardOptions.maxDeleteMinManaged,
+        0,
+      ),
+    },
+    tokenOutput: values['token-output'],
+    output,
+  };
+}

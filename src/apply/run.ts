@@ -1,0 +1,73 @@
+/**
+ * The part of `sync` and `apply` that is the same: open the token file, pick a progress reporter,
+ * apply, print the outcome. Everything is checked before the first write: guards, then the token
+ * file (an unreadable one must not be found out after keys were created).
+ */
+import type { ApiClient } from '../api/index.js';
+import type { Plan } from '../plan/types.js';
+import type { DesiredState } from '../resources/index.js';
+import { checkGuards, type GuardOptions } from './guards.js';
+import { applyPlan } from './index.js';
+import { lineProgress, ttyProgress } from './progress.js';
+import { renderResultJson, renderResultText } from './render-result.js';
+import { fileTokenSink } from './token-output.js';
+import type { ApplyResult } from './types.js';
+
+/** What the command line decided. */
+export interface RunSettings {
+  readonly parallelism: number;
+  readonly continueOnError: boolean;
+  readonly guards: GuardOptions;
+  readonly tokenOutput: string | undefined;
+  readonly output: 'text' | 'json';
+}
+
+export interface RunStreams {
+  readonly stdout: { write(chunk: string): unknown };
+  readonly stderr: { write(chunk: string): unknown; readonly isTTY?: boolean };
+  /** Printed before applying, after the guards passed (the plan text, for `sync`). */
+  readonly beforeApply?: () => void;
+}
+
+/**
+ * Applies `plan` as a command does, printing progress on stderr and the result on stdout.
+ * Stops starting operations on Ctrl-C (those running finish, so the account is never left with a
+ * request in doubt that nobody will report).
+ * @returns the process exit code: 0 when every operation is done, 1 otherwise
+ */
+export async function runApply(
+  plan: Plan,
+  desired: DesiredState,
+  client: ApiClient,
+  settings: RunSettings,
+  streams: RunStreams,
+): Promise<{ exitCode: number; result: ApplyResult }> {
+  checkGuards(plan, desired, settings.guards);
+  const tokens = settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
+  streams.beforeApply?.();
+  const total = plan.operations.length;
+  const progress =
+    streams.stderr.isTTY === true ? ttyProgress(streams.stderr, total) : lineProgress(streams.stderr, total);
+  const interrupt = new AbortController();
+  const onSigint = (): void => {
+    streams.stderr.write('\nInterrupted: finishing the operations in flight, starting no more.\n');
+    interrupt.abort();
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    const result = await applyPlan(plan, desired, client, {
+      parallelism: settings.parallelism,
+      continueOnError: settings.continueOnError,
+      guards: settings.guards,
+      progress,
+      signal: interrupt.signal,
+      ...(tokens === undefined ? {} : { tokens }),
+    });
+    if (settings.output === 'json') streams.stdout.write(renderResultJson(plan, result));
+    // An empty plan already said "No changes"; a line of zero counts would only add noise.
+    else if (plan.operations.length > 0) streams.stdout.write(renderResultText(result));
+    return { exitCode: result.status === 'succeeded' ? 0 : 1, result };
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Reviewed == applied: a plan saved by `acctsync plan --out` runs only against the live state and
+ * config it was computed from. The fresh plan computed at apply time is compared with the saved one,
+ * so a refusal can say which operations appeared, disappeared or changed, not only that a hash moved.
+ */
+import { readFile } from 'node:fs/promises';
+import { UserError } from '../errors.js';
+import type { Operation, Plan } from '../plan/types.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads a plan saved with `acctsync plan --out`.
+ * @throws {UserError} when the file is missing, not JSON, or not a plan of a format this version runs
+ */
+export async function readSavedPlan(path: string): Promise<Plan> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UserError(
+      `cannot read the plan file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UserError(`${path} is not JSON: save a plan with acctsync plan --out ${path}`);
+  }
+  if (
+    !isRecord(parsed) ||
+    parsed.formatVersion !== 1 ||
+    !Array.isArray(parsed.operations) ||
+    typeof parsed.liveFingerprint !== 'string' ||
+    typeof parsed.desiredFingerprint !== 'string' ||
+    !Array.isArray(parsed.configPaths)
+  ) {
+    throw new UserError(
+      `${path} is not a plan this acctsync can apply (expected formatVersion 1 from acctsync plan --out)`,
+    );
+  }
+  return parsed as unknown as Plan;
+}
+
+function changesText(op: Operation): string {
+  return JSON.stringify([op.changes, op.modules ?? [], op.liveId ?? null]);
+}
+
+/** Lines saying how the operations of `fresh` differ from those of `saved`. */
+function operationDifferences(saved: Plan, fresh: Plan): string[] {
+  const before = new Map(saved.operations.map((op) => [op.id, op]));
+  const after = new Map(fresh.operations.map((op) => [op.id, op]));
+  const lines: string[] = [];
+  for (const [id, op] of after) {
+    const old = before.get(id);
+    if (old === undefined) lines.push(`  + now also needed: ${id}`);
+    else if (changesText(old) !== changesText(op)) lines.push(`  ~ now different: ${id}`);
+  }
+  for (const id of before.keys()) if (!after.has(id)) lines.push(`  - no longer needed: ${id}`);
+  return lines;
+}
+
+/**
+ * @throws {UserError} when the config or the live state changed since `saved` was made, saying what
+ *   changed and how to proceed
+ */
+export function checkSavedPlanCurrent(saved: Plan, fresh: Plan): void {
+  const what: string[] = [];
+  if (saved.scope !== fresh.scope) what.push(`the scope changed from '${saved.scope}' to '${fresh.scope}'`);
+  if (saved.desiredFingerprint !== fresh.desiredFingerprint)
+    what.push(`the config (${saved.configPaths.join(', ') || 'default paths'}) changed`);
+  if (saved.liveFingerprint !== fresh.liveFingerprint) what.push('the live account changed');
+  if (what.length === 0) return;
+  const differences = operationDifferences(saved, fresh);
+  throw new UserError(
+    `refusing to apply a stale plan: since it was made (${saved.createdAt}), ${what.join(' and ')}`,
+    {
+      details: [
+        ...(differences.length === 0
+          ? ['The operations would be the same, but objects they read or reference changed.']
+          : ['A plan made now differs:', ...differences]),
+        'Review a fresh plan (acctsync plan --out plan.json) and apply that one.',
+      ],
+    },
+  );
+}

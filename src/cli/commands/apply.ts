@@ -1,0 +1,62 @@
+/** `acctsync apply plan.json`: runs a reviewed plan, only if nothing changed since it was made. */
+import { executionFlags, executionUsage, runSettingsFrom } from '../../apply/flags.js';
+import { runApply } from '../../apply/run.js';
+import { checkSavedPlanCurrent, readSavedPlan } from '../../apply/saved-plan.js';
+import { UsageError } from '../../errors.js';
+import { computePlan } from '../../plan/index.js';
+import { parseCommandArgs } from '../args.js';
+import type { Command } from '../command.js';
+import { connectionOptions, openConnection } from '../connection.js';
+import { renderPlan, useColor } from '../plan-output.js';
+
+const options = { ...connectionOptions, ...executionFlags } as const;
+
+export const command: Command = {
+  summary: 'Apply a plan saved by plan --out, if the config and the account did not change since.',
+  usage: `Usage: acctsync apply PLAN.json [options]
+
+Re-reads the config paths recorded in the plan and the live account, and refuses when either
+changed since the plan was made (saying what changed); otherwise runs exactly the saved plan.
+Secrets are taken from the config, never from the plan file (which holds none).
+
+Options:
+${executionUsage}
+  --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
+  --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
+  --rate-limit N/m            pace requests below N per minute`,
+
+  async run(argv) {
+    const { values, positionals } = parseCommandArgs('apply', argv, options);
+    const [file, ...extra] = positionals;
+    if (file === undefined || extra.length > 0) {
+      throw new UsageError('apply takes exactly one argument, the plan file', {
+        details: ['Save one with: acctsync plan --out plan.json'],
+      });
+    }
+    const settings = runSettingsFrom('apply', values);
+    const saved = await readSavedPlan(file);
+    const connection = await openConnection({ flags: values, env: process.env });
+    try {
+      const fresh = await computePlan({
+        paths: saved.configPaths,
+        client: connection.client,
+        env: process.env,
+        scope: saved.scope,
+        // The plan does not record its options; this only shapes the "what changed" listing.
+        adopt: saved.operations.some((op) => op.action === 'adopt'),
+      });
+      checkSavedPlanCurrent(saved, fresh.plan);
+      const { exitCode } = await runApply(saved, fresh.desired, connection.client, settings, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        beforeApply: () => {
+          if (settings.output === 'text')
+            process.stdout.write(renderPlan(saved, 'text', useColor(process.env, process.stdout.isTTY)));
+        },
+      });
+      return exitCode;
+    } finally {
+      await connection.close();
+    }
+  },
+};

@@ -1,0 +1,86 @@
+/** `acctsync sync`: plan, check the guards, apply. `--dry-run` prints the plan exactly as `plan` does. */
+import { executionFlags, executionUsage, runSettingsFrom } from '../../apply/flags.js';
+import { runApply } from '../../apply/run.js';
+import { computePlan } from '../../plan/index.js';
+import { parseCommandArgs } from '../args.js';
+import type { Command } from '../command.js';
+import { connectionOptions, openConnection } from '../connection.js';
+import {
+  parsePlanFormat,
+  planExitCode,
+  planOutputOptions,
+  renderPlan,
+  useColor,
+  writePlanOutput,
+} from '../plan-output.js';
+
+const options = {
+  ...connectionOptions,
+  ...planOutputOptions,
+  ...executionFlags,
+  'dry-run': { type: 'boolean', default: false },
+  adopt: { type: 'boolean', default: false },
+  'no-delete': { type: 'boolean', default: false },
+  scope: { type: 'string' },
+} as const;
+
+export const command: Command = {
+  summary: 'Make the live account equal to the desired state (plan, then apply).',
+  usage: `Usage: acctsync sync [PATH...] [options]
+
+Plans like 'acctsync plan', refuses risky plans (see --force), prints the plan, then applies it:
+independent operations run concurrently, dependants after what they depend on. Exit 0 when every
+operation is done, 1 when any failed or was not attempted.
+
+Options:
+  --dry-run                   print the plan and change nothing (same output as 'acctsync plan')
+  --adopt                     take over unmanaged objects matching a desired one by natural key
+  --no-delete                 delete nothing, apply everything else
+  --scope S                   ownership scope (default: the config's scope)
+${executionUsage}
+  --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
+  --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
+  --rate-limit N/m            pace requests below N per minute (the live API allows about 120)
+
+With --dry-run, --output also takes markdown, and --out FILE and --detailed-exitcode work as for plan.`,
+
+  async run(argv) {
+    const { values, positionals } = parseCommandArgs('sync', argv, options);
+    // Checked before connecting: a usage mistake must not cost an API call.
+    const mode = values['dry-run']
+      ? { dryRun: true as const, format: parsePlanFormat(values.output) }
+      : { dryRun: false as const, settings: runSettingsFrom('sync', values) };
+    const connection = await openConnection({ flags: values, env: process.env });
+    try {
+      const { plan, desired } = await computePlan({
+        paths: positionals,
+        client: connection.client,
+        env: process.env,
+        adopt: values.adopt,
+        noDelete: values['no-delete'],
+        ...(values.scope === undefined ? {} : { scope: values.scope }),
+      });
+      if (mode.dryRun) {
+        await writePlanOutput(plan, {
+          format: mode.format,
+          out: values.out,
+          env: process.env,
+          stdout: process.stdout,
+        });
+        return planExitCode(plan, values['detailed-exitcode']);
+      }
+      const { settings } = mode;
+      const { exitCode } = await runApply(plan, desired, connection.client, settings, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        beforeApply: () => {
+          if (settings.output === 'text')
+            process.stdout.write(renderPlan(plan, 'text', useColor(process.env, process.stdout.isTTY)));
+        },
+      });
+      return exitCode;
+    } finally {
+      await connection.close();
+    }
+  },
+};
