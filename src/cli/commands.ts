@@ -5,4 +5,6 @@ export const commands: Readonly<Record<string, () => Promise<{ command: Command 
   validate: () => import('./commands/validate.js'),
   plan: () => import('./commands/plan.js'),
   serve: () => import('./commands/serve.js'),
+  sync: () => import('./commands/sync.js'),
+  apply: () => import('./commands/apply.js'),
 };
