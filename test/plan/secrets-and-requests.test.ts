@@ -1,0 +1,84 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadDesiredState } from '../../src/config/index.js';
+import { planFor, renderJson, renderMarkdown, renderText, sensitiveMask } from '../../src/plan/index.js';
+import type { DesiredState } from '../../src/resources/index.js';
+import { applyPlan, startHarness, type Harness } from './helpers.js';
+
+let examples: DesiredState;
+let h: Harness;
+beforeAll(async () => {
+  const loaded = await loadDesiredState(['examples/account'], { env: {} });
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics));
+  examples = loaded.state;
+});
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+const routeKey = 'https_edges/web/routes/path_prefix:/admin';
+
+function withSecret(state: DesiredState, secret: string): DesiredState {
+  return {
+    ...state,
+    objects: state.objects.map((o) =>
+      o.key === routeKey
+        ? { ...o, fields: { ...o.fields, oidc: { ...(o.fields.oidc as object), client_secret: secret } } }
+        : o,
+    ),
+  };
+}
+
+describe('write-only values and request counts', () => {
+  it('plans an update for a changed secret, nothing for an unchanged one, and never prints it', async () => {
+    await applyPlan(h.client, (await planFor(examples, h.client)).plan, examples);
+    expect((await planFor(examples, h.client)).plan.operations).toEqual([]);
+
+    const secret = 'a-brand-new-client-secret';
+    const { plan } = await planFor(withSecret(examples, secret), h.client);
+    expect(plan.operations.map((op) => op.id)).toEqual([`update ${routeKey}`]);
+    const [op] = plan.operations;
+    expect(op?.changes).toEqual([
+      { path: ['oidc', 'client_secret'], before: sensitiveMask, after: sensitiveMask, sensitive: true },
+    ]);
+    expect(op?.modules).toEqual([{ name: 'oidc', action: 'put' }]);
+    expect(op?.metadata).toBeDefined();
+    for (const out of [renderJson(plan), renderMarkdown(plan), renderText(plan, { color: false })]) {
+      expect(out).not.toContain(secret);
+    }
+    // Every secret of the examples stays masked in a from-scratch plan too.
+    const fresh = await startHarness();
+    try {
+      const { plan: all } = await planFor(examples, fresh.client);
+      const secrets = examples.objects.flatMap((o) =>
+        o.sensitive.map((p) =>
+          p.reduce<unknown>((v, k) => (v as Record<string, unknown>)[String(k)], o.fields),
+        ),
+      );
+      expect(secrets.length).toBeGreaterThan(0);
+      for (const out of [renderJson(all), renderMarkdown(all), renderText(all, { color: false })]) {
+        for (const s of secrets)
+          if (typeof s === 'string' && s.length > 8) expect(out).not.toContain(s.trim());
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('lists each collection once and never fetches an object twice', async () => {
+    await applyPlan(h.client, (await planFor(examples, h.client)).plan, examples);
+    h.requests.length = 0;
+    await planFor(examples, h.client);
+    const paths = h.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`);
+    expect(h.requests.every((r) => r.method === 'GET')).toBe(true);
+    expect(new Set(paths).size).toBe(paths.length);
+    // Lists only: no GET of a single object.
+    expect(
+      paths.filter((p) =>
+        /\/(ak|cr|sshcr|ipp|ipr|ipx|ra|rd|bkd[a-z]+|edg[a-z]+|agin|ca|cert|ed|esb)_/.test(p),
+      ),
+    ).toEqual([]);
+  });
+});
