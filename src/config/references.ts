@@ -40,8 +40,7 @@ export function uniqueObjects(objects: readonly DeclaredObject[], out: FileFindi
       byKey.set(o.key, o);
       continue;
     }
-    const what =
-      o.parentKey === undefined ? `${o.key.split('/')[0]} ${o.name}` : `${o.descriptor.title} ${o.name}`;
+    const what = `${titles([o.descriptor.kind], true)} ${o.name}`;
     const within = o.parentKey === undefined ? '' : ` in ${o.parentKey}`;
     out.push({
       source: o.source,
@@ -65,8 +64,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** "backend" for the kinds of a shared map, else the kinds' titles. */
-function titles(kinds: readonly KindName[]): string {
-  const map = kinds.length > 1 ? mapOfKind(kinds[0]!) : undefined;
+function titles(kinds: readonly KindName[], sharedMapNoun = kinds.length > 1): string {
+  const map = sharedMapNoun ? mapOfKind(kinds[0]!) : undefined;
   if (map?.variants && kinds.every((k) => mapOfKind(k) === map)) return map.key.replace(/s$/, '');
   return kinds.map((k) => descriptorOf(k).title).join(' or ');
 }

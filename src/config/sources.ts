@@ -62,7 +62,8 @@ function resolveField(
         ctx.sensitive.push(path);
         return readSource(value, path, ctx);
       }
-      if (f.secret && typeof value === 'string') {
+      // Read-only members are refused by the schema pass; no need to also warn about them.
+      if (f.secret && f.write !== 'read-only' && typeof value === 'string') {
         ctx.sensitive.push(path);
         if (value !== '') {
           ctx.findings.push({

@@ -35,7 +35,9 @@ describe('broken configs', () => {
     if (result.ok) return;
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     for (const e of expected.errors) {
-      const match = errors.find((d) => d.file === e.file && d.line === e.line && d.message.includes(e.message));
+      const match = errors.find(
+        (d) => d.file === e.file && d.line === e.line && d.message.includes(e.message),
+      );
       expect(match, `expected ${e.file}:${e.line} "${e.message}" among:\n${summary(errors)}`).toBeDefined();
       expect(match!.column).toBeGreaterThanOrEqual(1);
     }

@@ -1,0 +1,43 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+
+function validate(args: string[], env: Record<string, string> = {}) {
+  const { GITHUB_ACTIONS: _, ...base } = process.env;
+  return spawnSync(process.execPath, ['dist/cli/main.js', 'validate', ...args], {
+    cwd: repo,
+    env: { ...base, ...env },
+    encoding: 'utf8',
+  });
+}
+
+describe('acctsync validate', () => {
+  it('exits 0 with a summary for the examples', () => {
+    const run = validate(['examples/']);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^valid: \d+ objects in 6 files\n$/);
+    expect(run.status).toBe(0);
+  });
+
+  it('exits 1 with code frames on stderr', () => {
+    const run = validate(['test/fixtures/config/broken/unknown-field']);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      'test/fixtures/config/broken/unknown-field/account.yaml:4:5: error: unknown field descripton',
+    );
+    expect(run.stderr).toContain('> 4 |     descripton: Office');
+  });
+
+  it('adds workflow annotations under GitHub Actions', () => {
+    const run = validate(['test/fixtures/config/broken/missing-reference-suggestion'], {
+      GITHUB_ACTIONS: 'true',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(
+      '::error file=test/fixtures/config/broken/missing-reference-suggestion/account.yaml,line=7,col=19::',
+    );
+  });
+});
