@@ -174,6 +174,9 @@ function resolveValue(type: FieldType, value: unknown, path: FieldPath, r: Resol
   }
 }
 
+/** The map holding the backends (children of failover and weighted backends are its names). */
+const backendsKey = mapOfKind('failover_backends')?.key ?? 'backends';
+
 /**
  * The backends a backend routes to (failover list, weighted map keys) by key, with where each is
  * written. Raw ids are left out: an unmanaged backend cannot be part of a cycle this config makes.
@@ -182,18 +185,22 @@ function childBackends(o: DeclaredObject): Array<{ key: string; path: FieldPath;
   const children = o.values.backends;
   if (Array.isArray(children)) {
     return children.flatMap((c, i) =>
-      typeof c === 'string' ? [{ key: `backends/${c}`, path: ['backends', i], atKey: false }] : [],
+      typeof c === 'string' ? [{ key: `${backendsKey}/${c}`, path: ['backends', i], atKey: false }] : [],
     );
   }
   if (isPlainObject(children)) {
-    return Object.keys(children).map((c) => ({ key: `backends/${c}`, path: ['backends', c], atKey: true }));
+    return Object.keys(children).map((c) => ({
+      key: `${backendsKey}/${c}`,
+      path: ['backends', c],
+      atKey: true,
+    }));
   }
   return [];
 }
 
 /** Backends that reach themselves through their children: the platform could never route such traffic. */
 export function findCycles(objects: readonly DeclaredObject[], out: FileFinding[]): void {
-  const backends = objects.filter((o) => o.key.startsWith('backends/'));
+  const backends = objects.filter((o) => o.key.startsWith(`${backendsKey}/`));
   const byKey = new Map(backends.map((o) => [o.key, { o, edges: childBackends(o) }]));
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];
@@ -207,7 +214,7 @@ export function findCycles(objects: readonly DeclaredObject[], out: FileFinding[
       const s = state.get(edge.key);
       if (s === 'visiting') {
         const cycle = [...stack.slice(stack.indexOf(edge.key)), edge.key].map((k) =>
-          k.slice('backends/'.length),
+          k.slice(backendsKey.length + 1),
         );
         out.push({
           source: node.o.source,

@@ -39,7 +39,7 @@ function decodePath(pointer: string, data: unknown): DocPath {
 }
 
 /** A short description of a value for "found ..." */
-export function describeFound(value: unknown): string {
+function describeFound(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a map';
@@ -66,7 +66,7 @@ function bound(value: unknown, fallback: string): string {
   return typeof value === 'number' ? String(value) : fallback;
 }
 
-function toFinding(e: ErrorObject, data: unknown): Finding | undefined {
+function toFinding(e: ErrorObject, data: unknown): Finding {
   const path = decodePath(e.instancePath, data);
   const found = describeFound(e.data);
   const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
@@ -178,5 +178,5 @@ function isNoise(e: ErrorObject): boolean {
 export function checkStructure(data: unknown): Finding[] {
   const validate = validator();
   if (validate(data)) return [];
-  return (validate.errors ?? []).filter((e) => !isNoise(e)).flatMap((e) => toFinding(e, data) ?? []);
+  return (validate.errors ?? []).filter((e) => !isNoise(e)).map((e) => toFinding(e, data));
 }

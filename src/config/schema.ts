@@ -9,7 +9,7 @@ import { configLayout, namePattern, readOnlyFields, writableFields, type MapLayo
 type Schema = Record<string, unknown>;
 
 /** The `$defs` entry every string value may be replaced with. */
-export const sourceDef = 'source';
+const sourceDef = 'source';
 
 function sourceSchema(): Schema {
   return {

@@ -22,7 +22,7 @@ import type { DocPath, Finding } from './diagnostic.js';
 export const maxFileBytes = 5 * 1024 * 1024;
 
 /** Deeper than any real config; stops pathological input before it reaches recursive code. */
-export const maxDepth = 64;
+const maxDepth = 64;
 
 /** A parsed file, ready for position lookups. */
 export interface SourceFile {
@@ -77,8 +77,8 @@ function refuse(message: string, extra: { hint?: string } = {}): ReadResult {
   return { ok: false, findings: [{ ...atStart, message, ...extra }] };
 }
 
-/** Parses YAML text; exported for tests and for callers that already hold the text. */
-export function parseSource(file: string, absolute: string, text: string): ReadResult {
+/** Parses YAML text into a document with positions, or the findings that stop it. */
+function parseSource(file: string, absolute: string, text: string): ReadResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, {
     lineCounter,

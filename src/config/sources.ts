@@ -9,7 +9,7 @@ import type { Field, FieldPath, FieldType, Fields } from '../resources/index.js'
 import type { Finding } from './diagnostic.js';
 
 /** Files named by `{file}` hold a certificate or a secret, never more. */
-export const maxValueFileBytes = 1024 * 1024;
+const maxValueFileBytes = 1024 * 1024;
 
 export interface SourceContext {
   readonly env: NodeJS.ProcessEnv;
@@ -137,7 +137,7 @@ function readSource(source: Record<string, unknown>, path: FieldPath, ctx: Sourc
  * A one-line file loses its final newline (an editor adds it; a secret never ends with one).
  * Multi-line content (PEM) is kept byte for byte, final newline included.
  */
-export function fileValue(text: string): string {
+function fileValue(text: string): string {
   const trimmed = text.replace(/\r?\n$/, '');
   return trimmed.includes('\n') ? text : trimmed;
 }
