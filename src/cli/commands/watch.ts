@@ -1,0 +1,158 @@
+/** `acctsync watch`: the daemon. Reconciles on config changes and on an interval; see docs/watch.md. */
+import { resolve } from 'node:path';
+import { runSettingsFrom } from '../../apply/flags.js';
+import { defaultGuardOptions, defaultParallelism } from '../../apply/index.js';
+import { defaultPaths } from '../../config/index.js';
+import { UsageError } from '../../errors.js';
+import { startDaemon } from '../../watch/daemon.js';
+import { formatDuration, parseDuration } from '../../watch/duration.js';
+import { parseListen } from '../../watch/health.js';
+import { createLogger, type LogFormat } from '../../watch/logger.js';
+import { WatchMetrics } from '../../watch/metrics.js';
+import { createReconcileStep } from '../../watch/reconcile.js';
+import { parseCommandArgs } from '../args.js';
+import type { Command } from '../command.js';
+import { connectionOptions, openConnection } from '../connection.js';
+
+const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
+/** First retry delay after a failure; doubles per failure up to the interval. */
+const backoffBaseMs = 2000;
+/** After the grace period requests are aborted; this long again and the process exits regardless. */
+const exitDeadlineMs = 5000;
+
+const options = {
+  ...connectionOptions,
+  interval: { type: 'string', default: defaults.interval },
+  debounce: { type: 'string', default: defaults.debounce },
+  listen: { type: 'string', default: defaults.listen },
+  'log-format': { type: 'string', default: 'json' },
+  'log-level': { type: 'string', default: 'info' },
+  'shutdown-grace': { type: 'string', default: defaults.grace },
+  adopt: { type: 'boolean', default: false },
+  'no-delete': { type: 'boolean', default: false },
+  scope: { type: 'string' },
+  parallelism: { type: 'string' },
+  'continue-on-error': { type: 'boolean', default: false },
+  'max-delete-percent': { type: 'string' },
+  'max-delete-min-managed': { type: 'string' },
+  'token-output': { type: 'string' },
+} as const;
+
+const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+
+export const command: Command = {
+  summary: 'Keep the account equal to the config: reconcile on every change and on an interval.',
+  usage: `Usage: acctsync watch [PATH...] [options]
+
+Runs until SIGTERM or SIGINT. Reconciles once at start, after every change to the config files
+(debounced), and every --interval to undo changes made by hand. A config that fails to load changes
+nothing; the mass-delete and empty-config guards always hold (there is no --force). See docs/watch.md.
+
+Options:
+  --interval D                full resync period, jittered by 10% (default ${defaults.interval})
+  --debounce D                wait this long after the last file event (default ${defaults.debounce})
+  --listen HOST:PORT          serve /healthz, /readyz and /metrics (default ${defaults.listen})
+  --log-format json|pretty    JSON lines (default) or one readable line per entry
+  --log-level L               ${logLevels.join(', ')} (default info)
+  --shutdown-grace D          on SIGTERM let running operations finish this long, then abort them (default ${defaults.grace})
+  --adopt                     take over unmanaged objects matching a desired one by natural key
+  --no-delete                 delete nothing, apply everything else
+  --scope S                   ownership scope (default: the config's scope)
+  --parallelism N             operations running at once (default ${defaultParallelism})
+  --continue-on-error         after a failure, keep running what does not depend on it
+  --max-delete-percent P      refuse plans deleting more than P% of the managed objects (default ${defaultGuardOptions.maxDeletePercent})
+  --max-delete-min-managed N  apply that percentage only from N managed objects up (default ${defaultGuardOptions.maxDeleteMinManaged})
+  --token-output FILE         write tokens of created API keys and credentials to FILE (JSON, mode 0600)
+  --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
+  --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
+  --rate-limit N/m            pace requests below N per minute (the live API allows about 120)
+
+Durations are written like 500ms, 30s, 5m or 1h.`,
+
+  async run(argv) {
+    const { values, positionals } = parseCommandArgs('watch', argv, options);
+    // Everything the command line can get wrong is checked before connecting or listening.
+    const intervalMs = parseDuration(values.interval, '--interval');
+    const debounceMs = parseDuration(values.debounce, '--debounce');
+    const graceMs = parseDuration(values['shutdown-grace'], '--shutdown-grace');
+    const listen = parseListen(values.listen);
+    const format = values['log-format'];
+    if (format !== 'json' && format !== 'pretty') {
+      throw new UsageError(`watch: --log-format must be json or pretty, not '${format}'`);
+    }
+    if (!logLevels.includes(values['log-level'])) {
+      throw new UsageError(`watch: --log-level must be one of ${logLevels.join(', ')}`);
+    }
+    const run = runSettingsFrom('watch', values);
+    const cwd = process.cwd();
+    const paths = positionals.length > 0 ? positionals : defaultPaths(cwd);
+
+    // Listening from the start: a SIGTERM during startup must stop the daemon cleanly too, not kill it.
+    const stopRequested = new Promise<NodeJS.Signals>((done) => {
+      process.once('SIGTERM', () => done('SIGTERM'));
+      process.once('SIGINT', () => done('SIGINT'));
+    });
+    const log = createLogger({ format: format satisfies LogFormat, level: values['log-level'] });
+    const metrics = new WatchMetrics();
+    // Aborts requests in flight once the shutdown grace period is over.
+    const abort = new AbortController();
+    const connection = await openConnection({
+      flags: values,
+      env: process.env,
+      cwd,
+      client: { signal: abort.signal, onResponse: (event) => metrics.recordResponse(event) },
+      announce: (line) => log.info(line),
+    });
+    try {
+      const daemon = await startDaemon({
+        paths: paths.map((p) => resolve(cwd, p)),
+        log,
+        metrics,
+        intervalMs,
+        debounceMs,
+        backoff: { baseMs: Math.min(backoffBaseMs, intervalMs), maxMs: intervalMs },
+        listen,
+        reconcile: createReconcileStep({
+          paths,
+          cwd,
+          env: process.env,
+          client: connection.client,
+          adopt: values.adopt,
+          noDelete: values['no-delete'],
+          ...(values.scope === undefined ? {} : { scope: values.scope }),
+          parallelism: run.parallelism,
+          continueOnError: run.continueOnError,
+          guards: {
+            maxDeletePercent: run.guards.maxDeletePercent,
+            maxDeleteMinManaged: run.guards.maxDeleteMinManaged,
+          },
+          ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
+        }),
+      });
+      log.info({ api: connection.url, interval: formatDuration(intervalMs) }, 'acctsync watch started');
+
+      const signal = await stopRequested;
+      log.info({ signal, graceMs }, 'stopping: no new reconciles, letting running operations finish');
+      const abortNow = (reason: string): void => {
+        if (abort.signal.aborted) return;
+        log.warn(`${reason}: aborting the requests in flight`);
+        abort.abort(new Error(reason));
+      };
+      const grace = setTimeout(() => abortNow('the shutdown grace period is over'), graceMs);
+      const again = (): void => abortNow('a second signal arrived');
+      process.on('SIGTERM', again).on('SIGINT', again);
+      try {
+        await daemon.stop();
+      } finally {
+        clearTimeout(grace);
+        process.off('SIGTERM', again).off('SIGINT', again);
+      }
+      log.info('stopped');
+      return 0;
+    } finally {
+      await connection.close();
+      // A handle something leaked must not keep a stopped daemon alive past its bounded shutdown.
+      setTimeout(() => process.exit(), exitDeadlineMs).unref();
+    }
+  },
+};

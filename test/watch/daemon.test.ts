@@ -1,0 +1,135 @@
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it, type TestContext } from 'vitest';
+import { parseExposition, samplesOf } from './prometheus.js';
+import { policyFile, startWatch, waitFor, type WatchedDaemon } from './daemon-harness.js';
+
+const descriptions = async (d: WatchedDaemon): Promise<string[]> =>
+  (await d.policies()).map((p) => p.description).sort();
+
+// Each test has its own emulator, config directory and daemon process. Most of a test's time is
+// the daemon's start and first config load (schema compilation); deadlines are generous for busy CI.
+describe('acctsync watch against the emulator', { timeout: 30_000 }, () => {
+  async function startReady(
+    context: TestContext,
+    options: Parameters<typeof startWatch>[0],
+  ): Promise<WatchedDaemon> {
+    const d = await startWatch(options);
+    context.onTestFinished(() => d.close());
+    await waitFor('the first reconcile to succeed', async () => (await d.readyz()).status === 200, 20_000);
+    return d;
+  }
+
+  it('applies the config at start and then every edit', async (context) => {
+    const d = await startReady(context, { files: { 'policies.yaml': policyFile('one') } });
+    expect(await descriptions(d)).toEqual(['one']);
+    await d.writeConfig('policies.yaml', policyFile('two', 'three'));
+    await waitFor(
+      'the edit to reach the account',
+      async () => (await descriptions(d)).join() === 'three,two',
+    );
+    expect(d.reconciles().map((r) => r.trigger)).toEqual(['start', 'change']);
+  });
+
+  it('applies an atomic save (temp file renamed over the original) exactly once', async (context) => {
+    const d = await startReady(context, { files: { 'policies.yaml': policyFile('one') } });
+    const target = join(d.configDir, 'policies.yaml');
+    await writeFile(`${target}.tmp`, policyFile('saved'));
+    await rename(`${target}.tmp`, target);
+    await waitFor('the save to reach the account', async () => (await descriptions(d)).join() === 'saved');
+    // The burst is over once the debounce (100 ms) passed with no new reconcile: give it a few.
+    const settled = Date.now() + 500;
+    await waitFor('the burst to settle', () => Date.now() > settled);
+    expect(d.reconciles().filter((r) => r.trigger === 'change')).toHaveLength(1);
+    expect(d.requests('PATCH', '/ip_policies')).toBe(1);
+  });
+
+  it.for([
+    ['emptied', '', /the file is empty/],
+    ['syntactically broken', 'version: 1\nip_policies:\n  p0: [unclosed\n', /error/],
+  ] as const)('an %s file deletes nothing and /readyz says why', async ([, text, why], context) => {
+    const d = await startReady(context, { files: { 'policies.yaml': policyFile('one', 'two') } });
+    await d.writeConfig('policies.yaml', text);
+    const { body } = await waitFor('/readyz to report the broken config', async () => {
+      const r = await d.readyz();
+      return r.status === 503 ? r : undefined;
+    });
+    expect(body).toMatchObject({
+      ready: false,
+      reason: expect.stringMatching(/^invalid_config: the config failed to load/) as string,
+    });
+    expect((body.details as string[]).join('\n')).toMatch(why);
+    expect(body.reason).toMatch(/nothing was changed, keeping the desired state loaded at/);
+    expect(await descriptions(d)).toEqual(['one', 'two']);
+    expect(d.requests('DELETE')).toBe(0);
+
+    await d.writeConfig('policies.yaml', policyFile('one', 'two'));
+    await waitFor('recovery', async () => (await d.readyz()).status === 200);
+    expect(d.logs.some((e) => e.msg === 'reconcile recovered')).toBe(true);
+  });
+
+  it('reverts a manual change in the account on the next interval and counts the drift', async (context) => {
+    const d = await startReady(context, { files: { 'policies.yaml': policyFile('one') }, interval: '1s' });
+    const [policy] = await d.policies();
+    await d.api.patch(`/ip_policies/${policy?.id ?? ''}`, { description: 'changed by hand' });
+    await waitFor('the drift to be reverted', async () => (await descriptions(d)).join() === 'one', 5000);
+    const drift = await waitFor('the drift to be logged', () =>
+      d.logs.find((e) => e.msg?.startsWith('drift detected')),
+    );
+    expect(drift).toMatchObject({ level: 40, reconcile: expect.stringMatching(/^[0-9a-f]{8}$/) as string });
+
+    const exposition = parseExposition(await (await fetch(`${d.url}/metrics`)).text());
+    expect(samplesOf(exposition, 'acctsync_drift_detected_total')[0]?.value).toBeGreaterThanOrEqual(1);
+    expect(samplesOf(exposition, 'acctsync_operations_applied_total')).toEqual(
+      expect.arrayContaining([
+        {
+          name: 'acctsync_operations_applied_total',
+          labels: { kind: 'ip_policies', action: 'create' },
+          value: 1,
+        },
+        {
+          name: 'acctsync_operations_applied_total',
+          labels: { kind: 'ip_policies', action: 'update' },
+          value: 1,
+        },
+      ]),
+    );
+    const reconciles = Object.fromEntries(
+      samplesOf(exposition, 'acctsync_reconciles_total').map((s) => [s.labels.result, s.value]),
+    );
+    expect(reconciles.success).toBeGreaterThanOrEqual(2);
+    expect(
+      samplesOf(exposition, 'acctsync_reconcile_duration_seconds_count')[0]?.value,
+    ).toBeGreaterThanOrEqual(2);
+    expect(samplesOf(exposition, 'acctsync_last_success_timestamp_seconds')[0]?.value).toBeGreaterThan(0);
+    const byStatus = samplesOf(exposition, 'acctsync_api_requests_total');
+    expect(
+      byStatus.find((s) => s.labels.method === 'GET' && s.labels.status === '200')?.value,
+    ).toBeGreaterThan(0);
+    expect(byStatus.find((s) => s.labels.method === 'POST' && s.labels.status === '201')?.value).toBe(1);
+  });
+
+  it('exits 0 on SIGTERM in the middle of a reconcile, finishing the operation in flight', async (context) => {
+    const d = await startReady(context, { files: { 'policies.yaml': policyFile('one') } });
+    d.emulator.setFaults({ latencyMs: 400 });
+    await d.writeConfig('policies.yaml', policyFile('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'));
+    const change = await waitFor('the change reconcile', () =>
+      d.logs.find((e) => e.msg === 'reconcile started' && e.trigger === 'change'),
+    );
+    await waitFor('the apply to start', () =>
+      d.logs.some((e) => e.msg === 'plan has changes' && e.reconcile === change.reconcile),
+    );
+    const patchesBefore = d.requests('PATCH') + d.requests('POST');
+    d.child.kill('SIGTERM');
+    const started = Date.now();
+    expect(await d.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(d.logs.some((e) => e.msg === 'stopped')).toBe(true);
+    const last = d.reconciles().at(-1);
+    expect(last).toMatchObject({ trigger: 'change', status: 'failed' });
+    // Operations that started finished; the rest were never sent.
+    expect(d.requests('PATCH') + d.requests('POST')).toBeGreaterThanOrEqual(patchesBefore);
+    expect(d.requests('POST') + d.requests('PATCH')).toBeLessThan(10);
+    expect(d.emulator.stats().routes.some((r) => r.status === 'dropped')).toBe(false);
+  });
+});
