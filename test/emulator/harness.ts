@@ -40,7 +40,11 @@ export async function callEmulator(
     ...(payload === undefined ? {} : { body: payload }),
   });
   const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text), headers: res.headers };
+  return {
+    status: res.status,
+    body: text === '' ? undefined : (JSON.parse(text) as unknown),
+    headers: res.headers,
+  };
 }
 
 /** Starts one emulator for the file's tests and stops it afterwards. */

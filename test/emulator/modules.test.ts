@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- responses are arbitrary JSON read member by member */
 import { describe, expect, it } from 'vitest';
 import { caPem } from './fixtures.js';
 import { useEmulator } from './harness.js';

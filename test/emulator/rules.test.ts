@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- responses are arbitrary JSON read member by member */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leafEcdsaPem, leafRsaKey, leafRsaPem, sshEd25519, unrelatedKey } from './fixtures.js';
 import { useEmulator } from './harness.js';

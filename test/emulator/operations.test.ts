@@ -1,0 +1,155 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call -- responses are arbitrary JSON read member by member */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { callEmulator, useEmulator } from './harness.js';
+
+const h = useEmulator();
+
+describe('owners', () => {
+  it('lets only admins name another owner', async () => {
+    const user = (await h.call('POST', '/_emulator/users', { admin: false })).body.id;
+    const bot = (await h.call('POST', '/_emulator/bots', {})).body.id;
+    expect(bot).toMatch(/^bot_/);
+    const key = await h.call('POST', '/api_keys', { owner_id: user });
+    expect(key.body.owner_id).toBe(user);
+    const asUser = { token: key.body.token as string };
+    expect((await h.call('POST', '/api_keys', {}, asUser)).body.owner_id).toBe(user);
+    const denied = await h.call(
+      'POST',
+      '/ssh_credentials',
+      { owner_id: h.emulator.adminUserId, public_key: 'x' },
+      asUser,
+    );
+    const forbidden = await h.call('POST', '/api_keys', { owner_id: bot }, asUser);
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.error_code).toBe('ERR_SVC_102');
+    expect(denied.status).toBe(400);
+    expect((await h.call('POST', '/credentials', { owner_id: 'usr_nobody' })).body.error_code).toBe(
+      'ERR_SVC_223',
+    );
+  });
+});
+
+describe('faults and limits', () => {
+  it('injects 500, 503 and 429, latency, and drops connections after the write', async () => {
+    for (const [fault, status] of [
+      ['error500', 500],
+      ['error503', 503],
+      ['error429', 429],
+    ] as const) {
+      h.emulator.setFaults({ [fault]: 1 });
+      const res = await h.call('GET', '/ip_policies');
+      expect(res.status).toBe(status);
+    }
+    h.emulator.setFaults({ latencyMs: 150 });
+    const started = Date.now();
+    await h.call('GET', '/ip_policies');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    const set = await h.call('PUT', '/_emulator/faults', { dropAfterWrite: 1 });
+    expect(set.body).toEqual({ dropAfterWrite: 1 });
+    await expect(h.call('POST', '/ip_policies', { description: 'dropped' })).rejects.toThrow();
+    h.emulator.setFaults({});
+    const list = await h.call('GET', '/ip_policies');
+    expect(list.body.ip_policies.some((p: { description: string }) => p.description === 'dropped')).toBe(
+      true,
+    );
+    expect((await h.call('PUT', '/_emulator/faults', { error500: 2 })).status).toBe(400);
+  });
+
+  it('counts requests by method, route and status', async () => {
+    h.emulator.resetStats();
+    await h.call('GET', '/ip_policies/ipp_00000000000');
+    await h.call('GET', '/ip_policies/ipp_00000000001');
+    expect(h.emulator.stats().routes).toEqual([
+      { method: 'GET', route: '/ip_policies/{id}', status: 404, count: 2 },
+    ]);
+  });
+
+  it('rate limits with 429 and Retry-After', async () => {
+    const emulator = await startEmulator({ rateLimitPerMinute: 3 });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await callEmulator(emulator, 'GET', '/ip_policies')).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const limited = await callEmulator(emulator, 'GET', '/ip_policies');
+      expect(limited.body.error_code).toBe('ERR_SVC_226');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await callEmulator(emulator, 'GET', '/_emulator/stats')).status).toBe(200);
+    } finally {
+      await emulator.close();
+    }
+  });
+});
+
+describe('persistence', () => {
+  it('saves atomically and loads the state back', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'acctsync-emu-'));
+    const file = join(dir, 'state.json');
+    const first = await startEmulator({ dataFile: file, token: 'persist' });
+    const policy = (await callEmulator(first, 'POST', '/ip_policies', { description: 'kept' })).body;
+    const key = (await callEmulator(first, 'POST', '/api_keys', {})).body;
+    await first.close();
+    expect(await readdir(dir)).toEqual(['state.json']);
+    expect(await readFile(file, 'utf8')).not.toContain(key.token);
+    // A torn temp file from a crash is ignored: only the renamed file counts.
+    await writeFile(`${file}.999.tmp`, '{"format":');
+    const second = await startEmulator({ dataFile: file, token: 'persist' });
+    try {
+      expect((await callEmulator(second, 'GET', `/ip_policies/${policy.id}`)).body.description).toBe('kept');
+      expect((await callEmulator(second, 'GET', '/api_keys', undefined, { token: key.token })).status).toBe(
+        200,
+      );
+      const next = (await callEmulator(second, 'POST', '/ip_policies', {})).body.id;
+      expect(next > policy.id).toBe(true);
+    } finally {
+      await second.close();
+    }
+    await writeFile(file, 'not json');
+    await expect(startEmulator({ dataFile: file })).rejects.toThrow(/not an emulator state file/);
+  });
+});
+
+function bareNodeStartMs(): number {
+  const started = Date.now();
+  spawnSync(process.execPath, ['-e', '0']);
+  return Date.now() - started;
+}
+
+describe('acctsync serve', () => {
+  it('is ready in under a second and lists the bootstrap key with token null', async () => {
+    // The budget is 1 s on an idle machine; on a busy one (parallel test files) the time a bare
+    // node process takes to start right now is added, so the test measures acctsync, not the load.
+    const budget = 1000 + bareNodeStartMs();
+    const started = Date.now();
+    const child = spawn(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--token', 't'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /listening on (http:\/\/\S+)/.exec(out);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+      });
+      const res = await fetch(`${url}/api_keys`, {
+        headers: { Authorization: 'Bearer t', 'Svc-Version': '2' },
+      });
+      expect(Date.now() - started).toBeLessThan(budget);
+      const body = (await res.json()) as { keys: Array<{ token: unknown }> };
+      expect(res.status).toBe(200);
+      expect(body.keys).toHaveLength(1);
+      expect(body.keys[0]?.token).toBeNull();
+    } finally {
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+});
