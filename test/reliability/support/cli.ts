@@ -1,0 +1,100 @@
+/**
+ * Running the built CLI (`dist/cli/main.js`, built by vitest's global setup) as a child process, and
+ * `acctsync serve` as a standalone emulator.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+export const cliPath = new URL('../../../dist/cli/main.js', import.meta.url).pathname;
+export const repoRoot = new URL('../../../', import.meta.url).pathname;
+export const examplesDir = new URL('../../../examples/', import.meta.url).pathname;
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Environment for a child: no inherited SVC_* variables, colour off. */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+  delete env.SVC_API_URL;
+  delete env.SVC_API_KEY;
+  delete env.GITHUB_ACTIONS;
+  return { ...env, ...extra };
+}
+
+/** Runs the CLI to completion (killed after `timeoutMs`). */
+export async function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<CliResult> {
+  const child = spawn(process.execPath, [cliPath, ...args], {
+    cwd: options.cwd,
+    env: childEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collect(child, options.timeoutMs ?? 60_000);
+}
+
+/** Waits for a child to exit, with its output; SIGKILLs it after `timeoutMs`. */
+export async function collect(child: ChildProcess, timeoutMs: number): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  try {
+    const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+    return { code, signal, stdout, stderr };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface ServeProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Output so far. */
+  output(): string;
+  /** SIGKILL (or another signal) and wait for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `acctsync serve --port 0` and resolves once it prints its URL. */
+export async function startServe(args: readonly string[], cwd: string): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [cliPath, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+    cwd,
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
+  const exited = once(child, 'exit');
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
+    const check = (): void => {
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', check);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited early: ${out}`));
+    });
+  });
+  return {
+    child,
+    url,
+    output: () => out,
+    async stop(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
