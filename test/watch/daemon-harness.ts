@@ -102,14 +102,14 @@ export async function startWatch(options: {
   );
   const logs: LogEntry[] = [];
   const stderr: string[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => {
+  createInterface({ input: child.stdout }).on('line', (line) => {
     try {
       logs.push(JSON.parse(line) as LogEntry);
     } catch {
       logs.push({ msg: `(not JSON) ${line}` });
     }
   });
-  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const close = async (): Promise<void> => {

@@ -96,7 +96,7 @@ describe('logger', () => {
     const { log, lines } = capture('pretty');
     log.child({ reconcile: 'abcd1234' }).warn({ planned: 2, reason: 'two words' }, 'drift detected');
     expect(lines[0]).toMatch(
-      /^\d\d:\d\d:\d\d WARN  \[abcd1234\] drift detected planned=2 reason="two words"\n$/,
+      /^\d\d:\d\d:\d\d WARN {2}\[abcd1234\] drift detected planned=2 reason="two words"\n$/,
     );
   });
 
