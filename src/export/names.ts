@@ -45,6 +45,16 @@ function formatOf(f: Field): FormatName | undefined {
   return type.type === 'string' ? type.format : undefined;
 }
 
+/**
+ * For an object of alternatives (an event destination's `target`: exactly one member set, enforced by
+ * its rules), the member that is set: a destination reads as `monitoring` or `log_group`.
+ */
+function chosenMember(f: Field, value: unknown): string | undefined {
+  if (f.type.type !== 'object' || (f.type.rules ?? []).length === 0) return undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  return Object.entries(value).find(([, v]) => v !== null && v !== undefined)?.[0];
+}
+
 /** Candidate names of a record, best first; the kind's own name last so there always is one. */
 export function nameCandidates(d: KindDescriptor, record: LiveRecord): string[] {
   const texts: unknown[] = [record.description];
@@ -55,6 +65,7 @@ export function nameCandidates(d: KindDescriptor, record: LiveRecord): string[] 
     const value = record[name];
     texts.push(read(Array.isArray(value) ? value[0] : value, record));
   }
+  texts.push(...Object.entries(d.fields).map(([name, f]) => chosenMember(f, record[name])));
   texts.push(d.config?.variant ?? d.title);
   return texts.flatMap((t) => (typeof t === 'string' ? [slugify(t)] : [])).filter((s) => s !== '');
 }

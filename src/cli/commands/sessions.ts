@@ -1,0 +1,87 @@
+/** `acctsync sessions`: list, inspect and command the account's tunnel sessions. */
+import { UsageError } from '../../errors.js';
+import { tunnelSessionCommands, type TunnelSessionCommand } from '../../resources/index.js';
+import { commandSession, getSession, listSessions, restartAfterUpdateSeconds } from '../../sessions/index.js';
+import { sessionDetails, sessionsTable } from '../../sessions/render.js';
+import { parseCommandArgs } from '../args.js';
+import type { Command } from '../command.js';
+import { connectionOptions, openConnection, type Connection } from '../connection.js';
+
+const usage = `Usage: acctsync sessions <list | show ID | restart ID | stop ID | update ID> [--output table|json]
+
+  list          online tunnel sessions
+  show ID       one session
+  restart ID    restart the agent (not on Windows); it reconnects with a new session id
+  stop ID       stop the agent
+  update ID     update the agent within its major version; restart it at least
+                ${restartAfterUpdateSeconds} seconds later to run the new version
+
+Options:
+  --output F    table (default) or json
+  --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)`;
+
+const options = { ...connectionOptions, output: { type: 'string', default: 'table' } } as const;
+
+/** What each command's success means for the operator. */
+const done: Record<TunnelSessionCommand, (id: string) => string> = {
+  restart: (id) => `restart sent to session ${id}: the agent reconnects with a new session id`,
+  stop: (id) => `stop sent to session ${id}: the agent exits`,
+  update: (id) =>
+    `update started on session ${id}. Wait at least ${restartAfterUpdateSeconds} seconds, then run: acctsync sessions restart ${id}`,
+};
+
+function isCommand(value: string): value is TunnelSessionCommand {
+  return (tunnelSessionCommands as readonly string[]).includes(value);
+}
+
+async function run(
+  connection: Connection,
+  action: string,
+  id: string | undefined,
+  json: boolean,
+): Promise<void> {
+  const needId = (): string => {
+    if (id === undefined)
+      throw new UsageError(`sessions ${action}: missing the session id`, { details: [usage] });
+    return id;
+  };
+  if (action === 'list') {
+    const sessions = await listSessions(connection.client);
+    process.stdout.write(
+      json ? `${JSON.stringify({ tunnel_sessions: sessions }, null, 2)}\n` : sessionsTable(sessions),
+    );
+  } else if (action === 'show') {
+    const session = await getSession(connection.client, needId());
+    process.stdout.write(json ? `${JSON.stringify(session, null, 2)}\n` : sessionDetails(session));
+  } else if (isCommand(action)) {
+    const sessionId = needId();
+    await commandSession(connection.client, sessionId, action);
+    const message = done[action](sessionId);
+    process.stdout.write(
+      json ? `${JSON.stringify({ session: sessionId, command: action, message })}\n` : `${message}\n`,
+    );
+  } else {
+    throw new UsageError(`sessions: unknown action ${action}`, { details: [usage] });
+  }
+}
+
+export const command: Command = {
+  summary: 'list, inspect, restart, stop and update tunnel sessions',
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseCommandArgs('sessions', argv, options);
+    const [action = 'list', id, extra] = positionals;
+    if (extra !== undefined)
+      throw new UsageError(`sessions: unexpected argument ${extra}`, { details: [usage] });
+    if (values.output !== 'table' && values.output !== 'json') {
+      throw new UsageError(`sessions: --output must be table or json, not ${values.output}`);
+    }
+    const connection = await openConnection({ flags: values, env: process.env });
+    try {
+      await run(connection, action, id, values.output === 'json');
+    } finally {
+      await connection.close();
+    }
+    return 0;
+  },
+};

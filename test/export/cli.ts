@@ -1,0 +1,31 @@
+/** Runs the built CLI (`dist/cli/main.js`, built by the global setup) as a user would. */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const main = join(import.meta.dirname, '../../dist/cli/main.js');
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `acctsync ...args` against `api` with its key in the environment. */
+export function runCli(
+  args: readonly string[],
+  api: { readonly url: string; readonly token: string },
+  options: { readonly env?: Record<string, string>; readonly cwd?: string } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [main, ...args], {
+      cwd: options.cwd ?? process.cwd(),
+      env: { PATH: process.env.PATH ?? '', SVC_API_URL: api.url, SVC_API_KEY: api.token, ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

