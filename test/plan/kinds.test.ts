@@ -101,7 +101,7 @@ function mutated(name: string, f: Field, value: unknown): unknown {
     case 'module':
       return current === null || current === undefined
         ? undefined
-        : { ...(current as object), enabled: (current as { enabled?: boolean }).enabled === false };
+        : { ...current, enabled: (current as { enabled?: boolean }).enabled === false };
     default:
       return undefined;
   }
