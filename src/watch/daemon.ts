@@ -27,7 +27,6 @@ export interface DaemonOptions {
 export interface Daemon {
   /** The endpoints' base URL, when listening. */
   readonly url: string | undefined;
-  readonly readiness: ReadinessState;
   /**
    * Stops watching and scheduling, lets the running reconcile finish what it started (its signal
    * tells the applier to start nothing new), then closes the endpoints. Bounding the wait is the
@@ -73,7 +72,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   return {
     url: server?.url,
-    readiness,
     async stop() {
       await watcher.close();
       await loop.stop();

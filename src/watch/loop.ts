@@ -84,11 +84,6 @@ export class ReconcileLoop {
     await this.#running;
   }
 
-  /** True while a reconcile runs. */
-  get busy(): boolean {
-    return this.#running !== undefined;
-  }
-
   async #run(trigger: Trigger): Promise<void> {
     const id = randomUUID().slice(0, 8);
     const log = this.#options.log.child({ reconcile: id });

@@ -11,40 +11,40 @@ const durationBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 
 
 /** Metrics of one daemon; `record*` methods feed them, {@link WatchMetrics.render} exposes them. */
 export class WatchMetrics {
-  readonly registry = new Registry();
+  readonly #registry = new Registry();
   readonly #reconciles = new Counter({
     name: 'acctsync_reconciles_total',
     help: 'Reconciles finished, by result (success, invalid_config, refused, failed).',
     labelNames: ['result'] as const,
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #duration = new Histogram({
     name: 'acctsync_reconcile_duration_seconds',
     help: 'Wall time of a reconcile: load, plan, guards and apply.',
     buckets: durationBuckets,
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #operations = new Counter({
     name: 'acctsync_operations_applied_total',
     help: 'Plan operations carried out, by resource kind and action.',
     labelNames: ['kind', 'action'] as const,
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #drift = new Counter({
     name: 'acctsync_drift_detected_total',
     help: 'Interval resyncs, with no config change since the last success, that found the account changed.',
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #lastSuccess = new Gauge({
     name: 'acctsync_last_success_timestamp_seconds',
     help: 'Unix time at which the last successful reconcile finished; 0 before the first.',
-    registers: [this.registry],
+    registers: [this.#registry],
   });
   readonly #requests = new Counter({
     name: 'acctsync_api_requests_total',
     help: 'API request attempts (retries included), by method and HTTP status ("error" when no response arrived).',
     labelNames: ['method', 'status'] as const,
-    registers: [this.registry],
+    registers: [this.#registry],
   });
 
   constructor() {
@@ -53,7 +53,7 @@ export class WatchMetrics {
       this.#reconciles.inc({ result }, 0);
     this.#drift.inc(0);
     this.#lastSuccess.set(0);
-    collectDefaultMetrics({ register: this.registry, prefix: 'acctsync_' });
+    collectDefaultMetrics({ register: this.#registry, prefix: 'acctsync_' });
   }
 
   /** Counts a finished reconcile. */
@@ -72,6 +72,6 @@ export class WatchMetrics {
 
   /** The exposition text and its content type. */
   async render(): Promise<{ readonly contentType: string; readonly text: string }> {
-    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+    return { contentType: this.#registry.contentType, text: await this.#registry.metrics() };
   }
 }

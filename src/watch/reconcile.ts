@@ -35,10 +35,10 @@ export interface ReconcileSettings {
   readonly tokenOutput?: string;
 }
 
-/** The desired state the daemon last loaded without error, and when. */
+/** The last desired state the account was made equal to, and when. */
 interface LastGood {
   readonly state: DesiredState;
-  readonly loadedAt: Date;
+  readonly reconciledAt: Date;
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -51,9 +51,9 @@ function appliedOf(result: ApplyResult): ReconcileResult['applied'] {
 }
 
 /**
- * Builds the reconcile step. It keeps the last desired state that loaded cleanly: when the tree
- * fails to load (a broken or half-written file), the step plans nothing and changes nothing, and
- * reports the diagnostics along with what it is holding on to.
+ * Builds the reconcile step. It keeps the last good desired state (the last one reconciled
+ * successfully): when the tree fails to load (a broken or half-written file), the step plans nothing
+ * and changes nothing, and reports the diagnostics along with the state the account stays at.
  */
 export function createReconcileStep(settings: ReconcileSettings): ReconcileStep {
   let lastGood: LastGood | undefined;
@@ -65,8 +65,8 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       const errors = loaded.diagnostics.filter((d) => d.severity === 'error').length;
       const kept =
         lastGood === undefined
-          ? 'no config has loaded yet'
-          : `keeping the desired state loaded at ${lastGood.loadedAt.toISOString()} (${lastGood.state.objects.length} objects)`;
+          ? 'no config has been applied yet'
+          : `keeping the desired state last applied at ${lastGood.reconciledAt.toISOString()} (${lastGood.state.objects.length} objects)`;
       return {
         status: 'invalid_config',
         planned: 0,
@@ -79,7 +79,10 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       log.warn({ diagnostic: renderDiagnostic(warning) }, 'config warning');
     const desired: DesiredState =
       settings.scope === undefined ? loaded.state : { ...loaded.state, scope: settings.scope };
-    lastGood = { state: desired, loadedAt: new Date() };
+    const succeeded = (planned: number, applied: ReconcileResult['applied']): ReconcileResult => {
+      lastGood = { state: desired, reconciledAt: new Date() };
+      return { status: 'success', planned, applied };
+    };
 
     let plan;
     try {
@@ -101,7 +104,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       };
     }
     const planned = plan.operations.length;
-    if (planned === 0) return { status: 'success', planned, applied: [] };
+    if (planned === 0) return succeeded(0, []);
     log.info({ summary: plan.summary, notes: plan.notes }, 'plan has changes');
 
     try {
@@ -144,7 +147,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       };
     }
     const applied = appliedOf(result);
-    if (result.status === 'succeeded') return { status: 'success', planned, applied };
+    if (result.status === 'succeeded') return succeeded(planned, applied);
     const { failed, notAttempted } = result.counts;
     return {
       status: 'failed',

@@ -59,7 +59,9 @@ describe('acctsync watch against the emulator', { timeout: 30_000 }, () => {
       reason: expect.stringMatching(/^invalid_config: the config failed to load/) as string,
     });
     expect((body.details as string[]).join('\n')).toMatch(why);
-    expect(body.reason).toMatch(/nothing was changed, keeping the desired state loaded at/);
+    expect(body.reason).toMatch(
+      /nothing was changed, keeping the desired state last applied at .* \(2 objects\)/,
+    );
     expect(await descriptions(d)).toEqual(['one', 'two']);
     expect(d.requests('DELETE')).toBe(0);
 

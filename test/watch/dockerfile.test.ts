@@ -24,7 +24,9 @@ const dockerignore = readFileSync(new URL('.dockerignore', root), 'utf8')
   .split('\n')
   .map((l) => l.trim())
   .filter((l) => l !== '' && !l.startsWith('#'));
-const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+  bin: Record<string, string>;
+};
 
 function parse(text: string): Instruction[] {
   const out: Instruction[] = [];
@@ -65,7 +67,8 @@ for (const ins of instructions) {
 }
 const runtime = stages.at(-1) as Stage;
 const build = stages[0] as Stage;
-const all = (stage: Stage, keyword: string): Instruction[] => stage.instructions.filter((i) => i.keyword === keyword);
+const all = (stage: Stage, keyword: string): Instruction[] =>
+  stage.instructions.filter((i) => i.keyword === keyword);
 const last = (stage: Stage, keyword: string): Instruction | undefined => all(stage, keyword).at(-1);
 const execForm = (ins: Instruction | undefined): unknown => JSON.parse(ins?.args ?? 'null');
 
@@ -127,6 +130,8 @@ describe('Dockerfile', () => {
       expect(ins.args, `line ${ins.line}`).not.toMatch(/\.env|\.pem|\.key|token|\.acctsync|(^|\s)\.\s/);
     }
     expect(instructions.some((i) => i.keyword === 'ADD')).toBe(false);
-    expect(dockerignore).toEqual(expect.arrayContaining(['.git', 'node_modules', '.acctsync', '**/.env', '**/*.pem']));
+    expect(dockerignore).toEqual(
+      expect.arrayContaining(['.git', 'node_modules', '.acctsync', '**/.env', '**/*.pem']),
+    );
   });
 });

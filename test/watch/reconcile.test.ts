@@ -1,0 +1,101 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/index.js';
+import { defaultGuardOptions } from '../../src/apply/index.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { createReconcileStep } from '../../src/watch/reconcile.js';
+import type { ReconcileStep } from '../../src/watch/types.js';
+import { policyFile } from './daemon-harness.js';
+import { captureLog } from './log-capture.js';
+
+describe('the reconcile step', () => {
+  let emulator: RunningEmulator;
+  let client: ApiClient;
+  let dir: string;
+  let step: ReconcileStep;
+  const file = (): string => join(dir, 'policies.yaml');
+  const run = () =>
+    step({ id: 'test', trigger: 'change', log: captureLog().log, signal: new AbortController().signal });
+  const policyCount = async (): Promise<number> => {
+    let n = 0;
+    for await (const _ of client.list('/ip_policies', 'ip_policies')) n++;
+    return n;
+  };
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: 'step-token' });
+    client = new ApiClient({ baseUrl: emulator.url, apiKey: emulator.token });
+    dir = await mkdtemp(join(tmpdir(), 'acctsync-step-'));
+    step = createReconcileStep({
+      paths: [dir],
+      cwd: dir,
+      env: {},
+      client,
+      adopt: false,
+      noDelete: false,
+      parallelism: 4,
+      continueOnError: false,
+      guards: defaultGuardOptions,
+    });
+  });
+  afterAll(async () => {
+    await client.close();
+    await emulator.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const twelve = Array.from({ length: 12 }, (_, i) => `policy ${i}`);
+
+  it('applies a config and reports the operations by kind and action', async () => {
+    await writeFile(file(), policyFile(...twelve));
+    const result = await run();
+    expect(result).toMatchObject({ status: 'success', planned: 12 });
+    expect(result.applied).toHaveLength(12);
+    expect(result.applied[0]).toEqual({ kind: 'ip_policies', action: 'create' });
+    expect(await run()).toEqual({ status: 'success', planned: 0, applied: [] });
+  });
+
+  it('refuses a mass delete with the guard of sync, deleting nothing', async () => {
+    await writeFile(file(), policyFile(...twelve.slice(0, 6)));
+    const result = await run();
+    expect(result).toMatchObject({ status: 'refused', planned: 6, applied: [] });
+    expect(result.reason).toMatch(/refusing to sync: the plan deletes or replaces 6 of 12 managed objects/);
+    expect(await policyCount()).toBe(12);
+  });
+
+  it('refuses an empty desired state while objects are managed', async () => {
+    await writeFile(file(), 'version: 1\nscope: watch-test\n');
+    const result = await run();
+    expect(result).toMatchObject({ status: 'refused', applied: [] });
+    expect(result.reason).toMatch(/the config is empty but 12 objects/);
+    expect(await policyCount()).toBe(12);
+  });
+
+  it('changes nothing when the tree fails to load, and says what it keeps', async () => {
+    await writeFile(file(), 'version: 1\nip_policies: [\n');
+    const result = await run();
+    expect(result).toMatchObject({ status: 'invalid_config', planned: 0, applied: [] });
+    expect(result.reason).toMatch(
+      /nothing was changed, keeping the desired state last applied at .* \(12 objects\)/,
+    );
+    expect(result.details?.[0]).toMatch(/policies\.yaml:\d+:\d+: error/);
+    expect(await policyCount()).toBe(12);
+  });
+
+  it('applies nothing once the daemon is stopping', async () => {
+    await writeFile(file(), policyFile(...twelve, 'one more'));
+    const stopping = new AbortController();
+    stopping.abort();
+    const result = await step({
+      id: 'test',
+      trigger: 'change',
+      log: captureLog().log,
+      signal: stopping.signal,
+    });
+    expect(result.status).toBe('failed');
+    expect(result.applied).toEqual([]);
+    expect(await policyCount()).toBe(12);
+  });
+});
