@@ -10,4 +10,5 @@ export const commands: Readonly<Record<string, () => Promise<{ command: Command 
   serve: () => import('./commands/serve.js'),
   sync: () => import('./commands/sync.js'),
   apply: () => import('./commands/apply.js'),
+  watch: () => import('./commands/watch.js'),
 };
