@@ -1,0 +1,56 @@
+/**
+ * `npm run bench [-- --quick] [-- --only NAME[,NAME]]`: runs the scenarios one after the other,
+ * each printing a `BENCH {json}` line and a table. Not part of `npm test`. See docs/performance.md.
+ */
+import { parseArgs } from 'node:util';
+import { print, type ScenarioResult } from './lib/report.js';
+import { applyThroughput } from './scenarios/apply-throughput.js';
+import { emulatorThroughput } from './scenarios/emulator-throughput.js';
+import { planAtScale } from './scenarios/plan-at-scale.js';
+import { plannerScaling } from './scenarios/planner-scaling.js';
+import { rateLimited } from './scenarios/rate-limited.js';
+import { watchLatency } from './scenarios/watch-latency.js';
+
+const scenarios: Record<string, (quick: boolean) => Promise<ScenarioResult>> = {
+  'planner-scaling': plannerScaling,
+  'plan-at-scale': planAtScale,
+  'apply-throughput': applyThroughput,
+  'rate-limited-apply': rateLimited,
+  'emulator-throughput': emulatorThroughput,
+  'watch-latency': (quick) => watchLatency(quick),
+};
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+  });
+  const only = values.only?.split(',').map((s) => s.trim());
+  const unknown = only?.filter((name) => !(name in scenarios)) ?? [];
+  if (unknown.length > 0) {
+    console.error(`unknown scenario ${unknown.join(', ')}; known: ${Object.keys(scenarios).join(', ')}`);
+    return 2;
+  }
+  const load = (await import('node:os')).loadavg();
+  console.log(
+    `acctsync bench ${values.quick ? '(quick) ' : ''}node ${process.version}, ` +
+      `${(await import('node:os')).cpus().length} cores, load average ${load.map((l) => l.toFixed(1)).join(' ')}`,
+  );
+  let failed = 0;
+  for (const [name, run] of Object.entries(scenarios)) {
+    if (only !== undefined && !only.includes(name)) continue;
+    const t0 = performance.now();
+    try {
+      print(await run(values.quick));
+    } catch (err) {
+      failed++;
+      console.log(
+        `BENCH ${JSON.stringify({ scenario: name, error: err instanceof Error ? err.message : String(err) })}`,
+      );
+      console.error(err);
+    }
+    console.log(`(${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+  }
+  return failed === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();
