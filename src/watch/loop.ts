@@ -4,6 +4,7 @@
  * more" (requests that arrive while one runs collapse into a single follow-up).
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { backoffDelay, jitteredInterval, type BackoffPolicy, type Random } from './backoff.js';
 import type { ReconcileResult, ReconcileStep, Trigger } from './types.js';
@@ -49,6 +50,8 @@ export class ReconcileLoop {
 
   constructor(options: LoopOptions) {
     this.#options = options;
+    // The planner's concurrent requests each listen on it while they run: many at once is not a leak.
+    setMaxListeners(0, this.#stopping.signal);
   }
 
   /** Runs the start reconcile. */

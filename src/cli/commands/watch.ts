@@ -1,4 +1,5 @@
 /** `acctsync watch`: the daemon. Reconciles on config changes and on an interval; see docs/watch.md. */
+import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { runSettingsFrom } from '../../apply/flags.js';
 import { defaultGuardOptions, defaultParallelism } from '../../apply/index.js';
@@ -96,6 +97,8 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
     const metrics = new WatchMetrics();
     // Aborts requests in flight once the shutdown grace period is over.
     const abort = new AbortController();
+    // Every request in flight listens on it (and detaches when done): many at once is not a leak.
+    setMaxListeners(0, abort.signal);
     const connection = await openConnection({
       flags: values,
       env: process.env,
