@@ -43,7 +43,11 @@ function changesOf(d: KindDescriptor, m: Match & { live: LiveObject }, resolve: 
       changes.push({ path: [link.field], before: m.live.parentId, after: parent, forcesReplace: true });
     }
   }
-  // Write-only values: compared through the salted hashes the marker keeps.
+  // Write-only values: compared through the salted hashes the marker keeps. An object being
+  // adopted has no hashes yet and the API never returns these values, so they are taken to be as
+  // configured (the adopt writes their hashes); rewriting them would replace every adopted TLS
+  // certificate, whose private key cannot change in place.
+  if (m.adopted) return changes;
   const { salt, hashes = {} } = m.live.marker ?? {};
   const covered = (path: FieldPath) => changes.some((c) => isUnder(path, c.path));
   const wanted = writeOnlyValues(d.fields, o.fields);
@@ -290,6 +294,15 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     ...(tokenKinds.length > 0
       ? [
           `tokens of new ${tokenKinds.map((t) => `${t}s`).join(' and ')} are shown only once, by the create response: they are saved only with --token-output FILE`,
+        ]
+      : []),
+    ...(operations.some(
+      (op) =>
+        op.action === 'adopt' &&
+        writeOnlyValues(descriptorOf(op.kind).fields, desiredByKey.get(op.key)?.fields ?? {}).length > 0,
+    )
+      ? [
+          'adopted objects keep their secrets and private keys as they are: the API never returns them, so acctsync records the configured ones without rewriting; change a secret in the config to have it written',
         ]
       : []),
     ...matching.notes,

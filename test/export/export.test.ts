@@ -7,7 +7,7 @@ import { ApiClient } from '../../src/api/index.js';
 import { loadDesiredState } from '../../src/config/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { exportAccount, renderExport, type AccountExport } from '../../src/export/index.js';
-import { computePlan, type Operation, type Plan } from '../../src/plan/index.js';
+import { computePlan, type Plan } from '../../src/plan/index.js';
 import { populate, secretsEnv, type Populated } from './account.js';
 import { runCli } from './cli.js';
 
@@ -191,17 +191,7 @@ describe('round trip: export, then sync --adopt', () => {
   const lines = (plan: Plan): string[] =>
     plan.operations.map((op) => `${op.action} ${op.key} ${JSON.stringify(op.changes)}`);
 
-  // Blocked on the planner: an adopted object's marker has no hash of its write-only values yet, so
-  // the planner writes client secrets again and replaces the TLS certificate (its private key is
-  // immutable). Unskip when adoption records those hashes without a change.
-  it.skip('plans only adoptions without changes', async () => {
-    const out = join(dir, 'strict');
-    expect((await runCli(['export', '--out', out], emulator)).code).toBe(0);
-    const dry = await computePlan({ paths: [out], client, env: secretsEnv(), adopt: true });
-    expect(lines(dry.plan).filter((line) => !line.startsWith('adopt ') || !line.endsWith(' []'))).toEqual([]);
-  });
-
-  it('adopts every exported object, changes nothing but write-only secrets, and plans nothing once synced', async () => {
+  it('plans only adoption markers for every exported object, then nothing once synced', async () => {
     const out = join(dir, 'roundtrip');
     const exported = await runCli(['export', '--out', out], emulator);
     expect(exported.stderr).toContain('exported');
@@ -209,17 +199,7 @@ describe('round trip: export, then sync --adopt', () => {
     const env = secretsEnv();
     const dry = await computePlan({ paths: [out], client, env, adopt: true });
     expect(dry.plan.operations.length).toBeGreaterThan(20);
-    // Write-only secrets, and the domain repointed to the replaced certificate.
-    const secretsOnly = (op: Operation) =>
-      op.changes.every((c) => c.sensitive === true || c.after === 'tls_certificates/api.example.com');
-    const unexpected = dry.plan.operations.filter(
-      (op) => !secretsOnly(op) && !(op.action === 'adopt' && op.changes.length === 0),
-    );
-    expect(unexpected.map((op) => `${op.action} ${op.key} ${JSON.stringify(op.changes)}`)).toEqual([]);
-    // The one replace is the TLS certificate, for the planner gap above.
-    expect(
-      dry.plan.operations.filter((op) => op.action !== 'adopt').map((op) => `${op.action} ${op.key}`),
-    ).toEqual(['create tls_certificates/api.example.com', 'delete tls_certificates/api.example.com']);
+    expect(lines(dry.plan).filter((line) => !line.startsWith('adopt ') || !line.endsWith(' []'))).toEqual([]);
 
     const synced = await runCli(['sync', out, '--adopt'], emulator, { env });
     expect(synced.code, synced.stderr).toBe(0);
