@@ -96,6 +96,11 @@ export async function checkAccount(client: ApiClient, scope: string): Promise<Ac
   };
 }
 
+/** A thrown value as one line. */
+export function describeError(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : JSON.stringify(err);
+}
+
 /** Plans `paths` and applies the plan once; a thrown error (API, network) is returned, not thrown. */
 export async function syncOnce(
   client: ApiClient,
@@ -134,7 +139,7 @@ export async function syncUntilConverged(
     hooks.faultsOff?.();
     const pending = await pendingOperations(clean, paths);
     log.push(
-      `run ${run}: ${outcome.status}${outcome.error === undefined ? '' : ` (${String(outcome.error)})`}, ${pending} pending`,
+      `run ${run}: ${outcome.status}${outcome.error === undefined ? '' : ` (${describeError(outcome.error)})`}, ${pending} pending`,
     );
     if (pending === 0) return { runs: run, log };
   }

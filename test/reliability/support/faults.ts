@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ApiClient } from '../../../src/api/index.js';
 import { loadDesiredState } from '../../../src/config/index.js';
 import { startEmulator, type FaultOptions } from '../../../src/emulator/index.js';
-import { checkAccount, syncOnce, syncUntilConverged, testClient } from './account.js';
+import { checkAccount, describeError, syncOnce, syncUntilConverged, testClient } from './account.js';
 import { examplesDir } from './cli.js';
 import type { Rng } from './prng.js';
 import { startProxy, type ProxyFault } from './proxy.js';
@@ -87,7 +87,7 @@ export async function runFaultCase(c: FaultCase, rng: Rng): Promise<FaultOutcome
       join(examplesAccount, 'backends.yaml'),
     ]);
     if (first.status !== 'succeeded')
-      throw new Error(`the clean partial sync failed: ${String(first.error)}`);
+      throw new Error(`the clean partial sync failed: ${describeError(first.error)}`);
     const handMade = await clean.post<{ id: string }>('/ip_policies', { description: 'made by hand' });
     const before = await checkAccount(clean, 'example');
     const mustStay = [...before.managed.values(), handMade.body.id];
