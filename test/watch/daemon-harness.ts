@@ -110,7 +110,8 @@ export async function startWatch(options: {
     }
   });
   createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': it comes after stdout is drained, so every log line has been read.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
 
   const close = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -28,6 +28,8 @@ describe('acctsync watch against the emulator', { timeout: 30_000 }, () => {
       'the edit to reach the account',
       async () => (await descriptions(d)).join() === 'three,two',
     );
+    // The result line follows the last operation: wait for it rather than racing it.
+    await waitFor('the change reconcile to be logged', () => d.reconciles().length === 2);
     expect(d.reconciles().map((r) => r.trigger)).toEqual(['start', 'change']);
   });
 
@@ -37,7 +39,8 @@ describe('acctsync watch against the emulator', { timeout: 30_000 }, () => {
     await writeFile(`${target}.tmp`, policyFile('saved'));
     await rename(`${target}.tmp`, target);
     await waitFor('the save to reach the account', async () => (await descriptions(d)).join() === 'saved');
-    // The burst is over once the debounce (100 ms) passed with no new reconcile: give it a few.
+    await waitFor('the change reconcile to be logged', () => d.reconciles().length === 2);
+    // A second reconcile would follow within a debounce (100 ms) of the last event: give it a few.
     const settled = Date.now() + 500;
     await waitFor('the burst to settle', () => Date.now() > settled);
     expect(d.reconciles().filter((r) => r.trigger === 'change')).toHaveLength(1);
