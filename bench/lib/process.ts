@@ -18,18 +18,26 @@ export interface ChildServer {
 /** Waits for the first IPC message of `child`, failing when it exits first or after `timeoutMs`. */
 export function firstMessage<T>(child: ChildProcess, timeoutMs: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    const onMessage = (m: unknown): void => {
+      done();
+      resolve(m as T);
+    };
+    const onExit = (code: number | null): void => {
+      done();
+      reject(new Error(`${what}: exited with ${code} before answering`));
+    };
     const timer = setTimeout(() => {
+      done();
       child.kill('SIGKILL');
       reject(new Error(`${what}: no answer within ${timeoutMs} ms`));
     }, timeoutMs);
-    child.once('message', (m) => {
-      clearTimeout(timer);
-      resolve(m as T);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what}: exited with ${code} before answering`));
-    });
+    child.on('message', onMessage);
+    child.on('exit', onExit);
   });
 }
 

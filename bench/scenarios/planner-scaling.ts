@@ -24,7 +24,7 @@ function timePlan(n: number, shape: Shape): { ms: number; ops: number; unchanged
 }
 
 /** Above this projected time a size is skipped rather than run (the bench must stop by itself). */
-const budgetMs = 60_000;
+const budgetMs = 90_000;
 
 export async function plannerScaling(quick: boolean): Promise<ScenarioResult> {
   const sizes: Record<Shape, number[]> = quick
@@ -45,8 +45,9 @@ export async function plannerScaling(quick: boolean): Promise<ScenarioResult> {
     timePlan(200, shape); // warm up the JIT
     const points: Array<{ n: number; ms: number }> = [];
     for (const n of sizes[shape]) {
-      // Until two points give an exponent, assume quadratic growth: better skip than hang.
-      const k = points.length >= 2 ? growthExponent(points) : 2;
+      // Until two points give an exponent, assume n^1.5: between the linear hope and the quadratic
+      // worst case, so that a quadratic shape is still cut off before it hangs the bench.
+      const k = points.length >= 2 ? growthExponent(points) : 1.5;
       const last = points.at(-1);
       const projected = last === undefined ? 0 : last.ms * (n / last.n) ** Math.max(1, k);
       if (projected > budgetMs) {
