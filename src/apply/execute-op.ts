@@ -56,13 +56,12 @@ function parentIdOf(
   object?: DesiredObject,
 ): string | undefined {
   if (d.parent?.via !== 'path') return undefined;
-  const member = d.config?.nestedIn?.member;
-  const parentKey =
-    op.parentKey ??
-    object?.parentKey ??
-    (member === undefined ? undefined : ctx.ids.parentKeyOf(op.key, member));
+  // An object that exists lives under the parent the plan saw it under, even when that parent
+  // left the config or is being replaced; only a new object needs its parent's (possibly new) id.
+  if (op.liveParentId !== undefined) return op.liveParentId;
+  const parentKey = op.parentKey ?? object?.parentKey;
   if (parentKey === undefined) throw new PlanMismatchError(`${op.id}: a ${d.title} needs its parent's key`);
-  const id = op.action === 'delete' ? ctx.ids.parentForDelete(parentKey) : ctx.ids.lookup(parentKey);
+  const id = ctx.ids.lookup(parentKey);
   if (id === undefined) throw new PlanMismatchError(`${op.id}: no id for the parent '${parentKey}'`);
   return id;
 }

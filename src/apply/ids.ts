@@ -9,16 +9,11 @@ import type { Plan } from '../plan/types.js';
 export class IdTable {
   readonly #known: Readonly<Record<string, string>>;
   readonly #created = new Map<string, string>();
-  /** Ids of objects being deleted, by key: a child deleted with its parent lives under the old parent. */
-  readonly #deleted = new Map<string, string>();
   /** Every id that existed when the plan was made: never taken for an object this run created. */
   readonly #preexisting: ReadonlySet<string>;
 
   constructor(plan: Plan) {
     this.#known = plan.resolvedIds;
-    for (const op of plan.operations) {
-      if (op.action === 'delete' && op.liveId !== undefined) this.#deleted.set(op.key, op.liveId);
-    }
     this.#preexisting = new Set([
       ...Object.values(plan.resolvedIds),
       ...plan.operations.flatMap((op) => (op.liveId === undefined ? [] : [op.liveId])),
@@ -50,20 +45,5 @@ export class IdTable {
     if (id === undefined)
       throw new Error(`no id for '${ref}': it was neither live at plan time nor created in this run`);
     return id;
-  }
-
-  /**
-   * The parent key of a nested object from its own key (`<parent key>/<member>/<name>`), for a
-   * delete the plan gives no `parentKey` (an object that left the config): the longest known key
-   * that prefixes it. Names may contain `/`, so the key cannot simply be split.
-   */
-  parentKeyOf(key: string, member: string): string | undefined {
-    const candidates = [...Object.keys(this.#known), ...this.#deleted.keys()];
-    return candidates.filter((k) => key.startsWith(`${k}/${member}/`)).sort((a, b) => b.length - a.length)[0];
-  }
-
-  /** The parent id of a nested object being deleted: its old parent when that is being deleted too. */
-  parentForDelete(parentKey: string): string | undefined {
-    return this.#deleted.get(parentKey) ?? this.#known[parentKey] ?? this.#created.get(parentKey);
   }
 }

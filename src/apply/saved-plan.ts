@@ -36,7 +36,10 @@ export async function readSavedPlan(path: string): Promise<Plan> {
     !Array.isArray(parsed.operations) ||
     typeof parsed.liveFingerprint !== 'string' ||
     typeof parsed.desiredFingerprint !== 'string' ||
-    !Array.isArray(parsed.configPaths)
+    !Array.isArray(parsed.configPaths) ||
+    !isRecord(parsed.options) ||
+    typeof parsed.options.adopt !== 'boolean' ||
+    typeof parsed.options.noDelete !== 'boolean'
   ) {
     throw new UserError(
       `${path} is not a plan this acctsync can apply (expected formatVersion 1 from acctsync plan --out)`,

@@ -328,5 +328,6 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     },
     notes,
     liveKinds: live.kinds,
+    options: { adopt: options.adopt, noDelete: options.noDelete },
   };
 }

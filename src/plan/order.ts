@@ -47,7 +47,22 @@ export function orderOperations(ops: readonly Operation[], ctx: OrderContext): O
   const need = (op: Operation, on: string | undefined): void => {
     if (on !== undefined && on !== op.id && byId.has(on)) deps.get(op.id)?.add(on);
   };
-  const deleteOf = new Map(ops.filter((op) => op.action === 'delete').map((op) => [op.liveId, op.id]));
+  const explicitDeletes = new Map(ops.filter((op) => op.action === 'delete').map((op) => [op.liveId, op.id]));
+  const liveById = new Map(ctx.live.map((l) => [l.id, l]));
+  // A child the service deletes with its parent (a route with its edge) has no delete of its own:
+  // whatever it references must wait for the parent's delete instead.
+  const deleteOf = (id: string): string | undefined => {
+    for (
+      let l = liveById.get(id);
+      l !== undefined;
+      l = l.parentId === undefined ? undefined : liveById.get(l.parentId)
+    ) {
+      const op = explicitDeletes.get(l.id);
+      if (op !== undefined) return op;
+      if (descriptorOf(l.kind).parent === undefined) return undefined;
+    }
+    return explicitDeletes.get(id);
+  };
   const changeOf = new Map(
     ops.filter((op) => op.action === 'update' || op.action === 'adopt').map((op) => [op.liveId, op.id]),
   );
@@ -78,7 +93,7 @@ export function orderOperations(ops: readonly Operation[], ctx: OrderContext): O
         ? [target]
         : referencesIn(d.fields, writableValues(d.fields, { ...referrer.record }));
       if (!refs.includes(target)) continue;
-      const gone = deleteOf.get(referrer.id);
+      const gone = deleteOf(referrer.id);
       const moved = changeOf.get(referrer.id);
       if (gone !== undefined) need(op, gone);
       else if (moved !== undefined && !deleteFirst) need(op, moved);

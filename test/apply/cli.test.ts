@@ -75,6 +75,21 @@ it('apply plan.json refuses after drift, saying what changed, and applies a curr
   expect((await acctsync('sync', config, '--dry-run', '--detailed-exitcode')).code).toBe(0);
 });
 
+it('apply plan.json re-plans with the options the plan was made with (--no-delete)', async () => {
+  const config = join(examplesDir, 'account');
+  expect((await acctsync('sync', config)).code).toBe(0);
+  // An object of this scope that left the config: a plain plan would delete it, --no-delete keeps it.
+  const marker = JSON.stringify({ acctsync: { scope: 'example', key: 'ip_policies/retired' } });
+  await h.client.post('/ip_policies', { description: 'retired', metadata: marker });
+  const planFile = join(dir, 'keep.json');
+  expect((await acctsync('plan', config, '--no-delete', '--out', planFile)).code).toBe(0);
+  const applied = await acctsync('apply', planFile);
+  expect(applied.stderr).not.toContain('stale plan');
+  expect(applied.code).toBe(0);
+  const policies = await h.client.listAll<{ description: string }>('/ip_policies', 'ip_policies');
+  expect(policies.map((p) => p.description)).toContain('retired');
+});
+
 it('sync --output json prints the documented result and no token', async () => {
   const tokenFile = join(dir, 't.json');
   const result = await acctsync(

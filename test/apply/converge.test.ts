@@ -149,4 +149,27 @@ describe('convergence after examples/ is synced', () => {
     await expectConverged(h, desired);
     expect(h.requests.filter((r) => r.method === 'DELETE')).toHaveLength(3);
   });
+
+  it('deletes an edge and the backends only its routes use: the edge (and its routes) go first', async () => {
+    const usedOnlyByRoutes = (key: string) =>
+      key.startsWith('backends/') &&
+      base.objects
+        .filter((o) => JSON.stringify(o.fields).includes(`"${key}"`))
+        .every((o) => o.key.startsWith('https_edges/web/') || o.key.startsWith('backends/'));
+    const desired = {
+      ...base,
+      objects: base.objects.filter((o) => !o.key.startsWith('https_edges/web') && !usedOnlyByRoutes(o.key)),
+    };
+    expect(base.objects.length - desired.objects.length).toBeGreaterThan(5);
+    const { computed, result } = await syncState(h, desired, { guards: { force: true } });
+    expect(result.operations.filter((r) => r.status !== 'done')).toEqual([]);
+    expect(h.requests.filter((r) => r.status === 409)).toEqual([]);
+    const deletes = h.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
+    const edgeDelete = deletes.findIndex((p) => p.startsWith('/edges/https/'));
+    const firstBackendDelete = deletes.findIndex((p) => p.startsWith('/backends/'));
+    expect(edgeDelete).toBeGreaterThan(-1);
+    expect(firstBackendDelete).toBeGreaterThan(edgeDelete);
+    expect(computed.plan.operations.some((op) => op.kind === 'https_edge_routes')).toBe(false);
+    expect((await syncState(h, desired)).computed.plan.operations).toEqual([]);
+  });
 });

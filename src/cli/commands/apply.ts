@@ -42,8 +42,8 @@ ${executionUsage}
         client: connection.client,
         env: process.env,
         scope: saved.scope,
-        // The plan does not record its options; this only shapes the "what changed" listing.
-        adopt: saved.operations.some((op) => op.action === 'adopt'),
+        adopt: saved.options.adopt,
+        noDelete: saved.options.noDelete,
       });
       checkSavedPlanCurrent(saved, fresh.plan);
       const { exitCode } = await runApply(saved, fresh.desired, connection.client, settings, {
