@@ -15,6 +15,8 @@ export interface FaultOptions {
   readonly latencyMs?: number;
   /** Drop the connection after a write was committed, so the client cannot know it succeeded. */
   readonly dropAfterWrite?: number;
+  /** Seed of the fault dice, so a failing test run can be replayed exactly; random when unset. */
+  readonly seed?: number;
 }
 
 const probabilities = ['error500', 'error503', 'error429', 'dropAfterWrite'] as const;
@@ -24,10 +26,10 @@ export function parseFaults(value: unknown): FaultOptions {
   if (!isPlainObject(value)) throw badRequest(ErrorCode.invalidValue, 'faults must be a JSON object');
   const out: Record<string, number> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (key !== 'latencyMs' && !(probabilities as readonly string[]).includes(key)) {
+    if (key !== 'latencyMs' && key !== 'seed' && !(probabilities as readonly string[]).includes(key)) {
       throw badRequest(ErrorCode.unknownField, `unknown fault ${key}`, { field: key });
     }
-    const max = key === 'latencyMs' ? 60_000 : 1;
+    const max = key === 'latencyMs' ? 60_000 : key === 'seed' ? 2 ** 32 - 1 : 1;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > max) {
       throw badRequest(ErrorCode.invalidValue, `${key} must be a number between 0 and ${max}`, {
         field: key,
@@ -36,6 +38,22 @@ export function parseFaults(value: unknown): FaultOptions {
     out[key] = v;
   }
   return out;
+}
+
+/**
+ * The dice for the faults: seeded (mulberry32, small and uniform enough for fault rolls) when the
+ * options carry a seed, `Math.random` otherwise.
+ */
+export function faultDice(faults: FaultOptions): () => number {
+  if (faults.seed === undefined) return Math.random;
+  let state = faults.seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 /** The failure status to inject before handling, if any. */

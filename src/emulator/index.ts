@@ -9,7 +9,7 @@ import { descriptors, withDefaults } from '../resources/index.js';
 import { Account, hashToken } from './account.js';
 import { controlRoutes } from './control.js';
 import { decorators } from './decorators.js';
-import type { FaultOptions } from './faults.js';
+import { faultDice, type FaultOptions } from './faults.js';
 import { IdGenerator } from './ids.js';
 import { loadSnapshot, restore, SaveQueue, snapshot } from './persistence.js';
 import { newToken } from './platform.js';
@@ -64,14 +64,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const now = options.now ?? (() => new Date());
   const state = options.dataFile === undefined ? undefined : await loadSnapshot(options.dataFile);
   let faults: FaultOptions = options.faults ?? {};
+  let dice = faultDice(faults);
+  const setFaults = (f: FaultOptions): void => {
+    faults = f;
+    dice = faultDice(f);
+  };
   const stats = new RequestStats();
   const router = new Router();
   for (const route of apiRoutes()) router.add(route);
   for (const route of controlRoutes({
     getFaults: () => faults,
-    setFaults: (f) => {
-      faults = f;
-    },
+    setFaults,
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
   })) {
@@ -109,7 +112,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       faults: () => faults,
       rateLimiter:
         options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute),
-      random: Math.random,
+      random: () => dice(),
     }),
   );
 
@@ -117,9 +120,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url: account.origin,
     token,
     adminUserId,
-    setFaults(f) {
-      faults = f;
-    },
+    setFaults,
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     async close() {

@@ -3,19 +3,18 @@
  * committed), syncing examples/ converges within 3 runs and never leaves a duplicate object:
  * lost creates are found by their marker instead of being created twice.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { ApplyResult } from '../../src/apply/index.js';
 import { examplesState, markerCounts, startHarness, syncState, type Harness } from './harness.js';
 
 let h: Harness;
-beforeEach(async () => {
-  h = await startHarness({ faults: { error503: 0.07, error429: 0.07, dropAfterWrite: 0.07 } });
-});
 afterEach(async () => {
   await h.close();
 });
 
-it.each([1, 2, 3])('converges within 3 runs under faults, with no duplicate (round %i)', async () => {
+// Seeded dice: each round is a different, replayable sequence of faults.
+it.each([1, 2, 3])('converges within 3 runs under faults, with no duplicate (seed %i)', async (seed) => {
+  h = await startHarness({ faults: { error503: 0.07, error429: 0.07, dropAfterWrite: 0.07, seed } });
   const desired = await examplesState();
   const results: ApplyResult[] = [];
   for (let run = 0; run < 3; run++) {

@@ -60,6 +60,21 @@ describe('faults and limits', () => {
     expect((await h.call('PUT', '/_emulator/faults', { error500: 2 })).status).toBe(400);
   });
 
+  it('replays the same faults for the same seed, so a failing run can be reproduced', async () => {
+    const statuses = async (seed: number) => {
+      await h.call('PUT', '/_emulator/faults', { error503: 0.5, seed });
+      const out: number[] = [];
+      for (let i = 0; i < 24; i++) out.push((await h.call('GET', '/ip_policies')).status);
+      return out;
+    };
+    const first = await statuses(7);
+    expect(first).toContain(503);
+    expect(first).toContain(200);
+    expect(await statuses(7)).toEqual(first);
+    expect(await statuses(8)).not.toEqual(first);
+    h.emulator.setFaults({});
+  });
+
   it('counts requests by method, route and status', async () => {
     h.emulator.resetStats();
     await h.call('GET', '/ip_policies/ipp_00000000000');
