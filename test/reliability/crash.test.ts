@@ -13,7 +13,7 @@ describe('crashes', () => {
     for (let trial = 0; trial < 3; trial++) {
       const o = await killSyncTrial(rng);
       const context = `seed ${seed} trial ${trial}: ${o.label}`;
-      expect(o.killed, context).toBe(true);
+      expect(o.killed, `${context}\n${o.exit}`).toBe(true);
       expect(o.rerunStatus, context).toBe('succeeded');
       expect(o.pendingAfterRerun, context).toBe(0);
       expect(o.duplicateMarkers, context).toEqual([]);

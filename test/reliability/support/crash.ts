@@ -18,6 +18,8 @@ import { startProxy } from './proxy.js';
 export interface KillSyncOutcome {
   readonly label: string;
   readonly killed: boolean;
+  /** How the process ended, with the end of its output, when it was not killed. */
+  readonly exit: string;
   /** Writes the killed process had sent. */
   readonly writesBeforeKill: number;
   readonly rerunStatus: string;
@@ -41,18 +43,21 @@ export async function killSyncTrial(rng: Rng): Promise<KillSyncOutcome> {
   const killAt = 1 + rng.int(28);
   const afterCommit = rng.chance(0.5);
   let writes = 0;
+  /** The proxy's number of the request at which to kill. */
+  let killSeq = -1;
   let kill: () => void = () => undefined;
   const proxy = await startProxy({
     upstream: emulator.url,
     rng,
     faults: {},
-    onRequest: (method) => {
+    onRequest: (method, _path, seq) => {
       if (method === 'GET') return;
       writes++;
+      if (writes === killAt) killSeq = seq;
       if (writes === killAt && !afterCommit) kill();
     },
-    onUpstreamResponse: (method) => {
-      if (method !== 'GET' && writes === killAt && afterCommit) kill();
+    onUpstreamResponse: (_method, _path, seq) => {
+      if (seq === killSeq && afterCommit) kill();
     },
   });
   const label = `kill at write ${killAt} ${afterCommit ? 'after the commit' : 'before it reached the server'}`;
@@ -78,6 +83,7 @@ export async function killSyncTrial(rng: Rng): Promise<KillSyncOutcome> {
     return {
       label,
       killed: result.signal === 'SIGKILL',
+      exit: `code ${result.code} signal ${result.signal} writes ${writes}: ${(result.stdout + result.stderr).slice(-1500)}`,
       writesBeforeKill,
       rerunStatus: rerun.status,
       pendingAfterRerun,

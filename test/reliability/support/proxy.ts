@@ -37,9 +37,9 @@ export interface ProxyOptions {
   /** Only requests with these methods get faults (default: all). */
   readonly methods?: readonly string[];
   /** Called for each request before it is forwarded (the kill-sync test counts writes). */
-  readonly onRequest?: (method: string, path: string) => void | Promise<void>;
+  readonly onRequest?: (method: string, path: string, seq: number) => void | Promise<void>;
   /** Called after the upstream answered, before the answer is relayed. */
-  readonly onUpstreamResponse?: (method: string, path: string, status: number) => void | Promise<void>;
+  readonly onUpstreamResponse?: (method: string, path: string, seq: number) => void | Promise<void>;
 }
 
 export interface RunningProxy {
@@ -70,6 +70,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let faults = options.faults;
   const injected = new Map<ProxyFault, number>();
   const sockets = new Set<Socket>();
+  let requests = 0;
 
   const forward = (
     req: IncomingMessage,
@@ -97,6 +98,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     for await (const c of req) chunks.push(c as Buffer);
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
+    const seq = ++requests;
     const eligible = options.methods === undefined || options.methods.includes(method);
     const fault = eligible ? order.find((f) => options.rng.chance(faults[f] ?? 0)) : undefined;
     if (fault !== undefined) injected.set(fault, (injected.get(fault) ?? 0) + 1);
@@ -105,7 +107,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return;
     }
     if (fault === 'latency') await delay(20 + options.rng.int(150));
-    await options.onRequest?.(method, path);
+    await options.onRequest?.(method, path, seq);
     let answer;
     try {
       answer = await forward(req, Buffer.concat(chunks));
@@ -113,7 +115,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       reset(req.socket);
       return;
     }
-    await options.onUpstreamResponse?.(method, path, answer.status);
+    await options.onUpstreamResponse?.(method, path, seq);
     if (fault === 'reset-after-commit') {
       reset(req.socket);
       return;
