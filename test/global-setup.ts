@@ -8,4 +8,6 @@ import { spawnSync } from 'node:child_process';
 export default function setup(): void {
   const result = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'ignore' });
   if (result.error) throw result.error;
+  // The precompiled config validator, as `npm run build` makes it (the CLI compiles it otherwise).
+  spawnSync(process.execPath, ['dist/config/generate-validator.js'], { stdio: 'ignore' });
 }

@@ -7,16 +7,30 @@ import type { DocPath, Finding } from './diagnostic.js';
 import { buildConfigSchema } from './schema.js';
 import { didYouMean } from './suggest.js';
 
-let compiled: ValidateFunction | undefined;
+/** The ajv options of the structural pass, shared with the build step that precompiles it. */
+export const ajvOptions = {
+  allErrors: true,
+  verbose: true,
+  strict: true,
+  strictRequired: false,
+  allowUnionTypes: true,
+} as const;
+
+/** Where the build writes the precompiled validator, beside this module. */
+export const precompiledValidatorUrl = new URL('./schema-validator.generated.js', import.meta.url);
+
+/**
+ * Compiling the schema takes a second or two, paid by every command. The build precompiles it
+ * (`generate-validator.ts`); running from source, where no build ran, compiles it on first use.
+ */
+const precompiled = await import(precompiledValidatorUrl.href).then(
+  (m: { default?: ValidateFunction }) => m.default,
+  () => undefined,
+);
+let compiled: ValidateFunction | undefined = precompiled;
 
 function validator(): ValidateFunction {
-  compiled ??= new Ajv2020({
-    allErrors: true,
-    verbose: true,
-    strict: true,
-    strictRequired: false,
-    allowUnionTypes: true,
-  }).compile(buildConfigSchema());
+  compiled ??= new Ajv2020(ajvOptions).compile(buildConfigSchema());
   return compiled;
 }
 
