@@ -6,7 +6,7 @@
  */
 import {
   managedDescriptors,
-  type Field,
+  pickFields,
   type Fields,
   type KindDescriptor,
   type KindName,
@@ -39,18 +39,17 @@ export interface MapLayout {
 
 /** Fields a user writes: everything the service does not compute. */
 export function writableFields(fields: Fields): Fields {
-  return Object.fromEntries(Object.entries(fields).filter(([, f]) => f.write !== 'read-only'));
+  return pickFields(fields, (_name, f) => f.write !== 'read-only');
 }
 
 /** Fields the service computes: refused in the config with a message saying so. */
 export function readOnlyFields(fields: Fields): Fields {
-  return Object.fromEntries(Object.entries(fields).filter(([, f]) => f.write === 'read-only'));
+  return pickFields(fields, (_name, f) => f.write === 'read-only');
 }
 
 function childLayout(d: KindDescriptor, member: string): ChildLayout {
   const parentField = d.parent?.via === 'field' ? d.parent.field : undefined;
-  const fields: Record<string, Field> = { ...d.fields };
-  if (parentField !== undefined) delete fields[parentField];
+  const fields = pickFields(d.fields, (name) => name !== parentField);
   return parentField === undefined
     ? { descriptor: d, member, fields }
     : { descriptor: d, member, parentField, fields };
@@ -59,11 +58,9 @@ function childLayout(d: KindDescriptor, member: string): ChildLayout {
 /** Fields every variant of a shared map has alike (`description`, `metadata`): written beside the variant. */
 function sharedFields(kinds: readonly KindDescriptor[]): Fields {
   const [first, ...rest] = kinds;
-  if (first === undefined) return {};
-  return Object.fromEntries(
-    Object.entries(first.fields).filter(([name, f]) =>
-      rest.every((d) => JSON.stringify(d.fields[name]) === JSON.stringify(f)),
-    ),
+  if (first === undefined) return pickFields({}, () => false);
+  return pickFields(first.fields, (name, f) =>
+    rest.every((d) => JSON.stringify(d.fields[name]) === JSON.stringify(f)),
   );
 }
 

@@ -10,7 +10,16 @@ import { declaredObjects, type DeclaredObject } from './objects.js';
 import { findCycles, resolveReferences, uniqueObjects, type FileFinding } from './references.js';
 import { checkStructure } from './schema-check.js';
 import { checkObject } from './semantic.js';
-import { locate, readSource, type PlacedFinding, type SourceFile } from './source.js';
+import { locate, readSource, scalarSpan, type PlacedFinding, type SourceFile } from './source.js';
+
+/** Text offsets of a secret written literally in a file: code frames blank them. */
+export interface SecretSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Secret spans by file, named as diagnostics name files. */
+export type SecretSpans = Readonly<Record<string, readonly SecretSpan[]>>;
 
 export type LoadResult =
   | {
@@ -18,8 +27,14 @@ export type LoadResult =
       readonly state: DesiredState;
       readonly warnings: Diagnostic[];
       readonly files: string[];
+      readonly secretSpans: SecretSpans;
     }
-  | { readonly ok: false; readonly diagnostics: Diagnostic[]; readonly files: string[] };
+  | {
+      readonly ok: false;
+      readonly diagnostics: Diagnostic[];
+      readonly files: string[];
+      readonly secretSpans: SecretSpans;
+    };
 
 export interface LoadOptions {
   /** Where `{env}` values come from; defaults to `process.env`. */
@@ -113,6 +128,8 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   }
   for (const o of declared) report(o.source, checkObject(o));
 
+  // Before duplicates are dropped: a duplicate's secret is in its file all the same.
+  const secretSpans = literalSecrets(declared);
   const cross: FileFinding[] = [];
   declared = uniqueObjects(declared, cross);
   const resolved = resolveReferences(declared, cross);
@@ -120,9 +137,12 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   checkScopes(scopes, cross);
   for (const f of cross) report(f.source, [f]);
 
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  const warnings = diagnostics.filter((d) => d.severity === 'warning');
-  if (errors.length > 0) return { ok: false, diagnostics: [...errors, ...warnings], files: names };
+  const shown = diagnostics.map((d) => withoutSecretFound(d, secretSpans, sources));
+  const errors = shown.filter((d) => d.severity === 'error');
+  const warnings = shown.filter((d) => d.severity === 'warning');
+  if (errors.length > 0) {
+    return { ok: false, diagnostics: [...errors, ...warnings], files: names, secretSpans };
+  }
 
   const objects: DesiredObject[] = declared.map((o) => ({
     kind: o.descriptor.kind,
@@ -138,7 +158,33 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
     state: { scope: scopes[0]?.scope ?? defaultScope, objects },
     warnings,
     files: names,
+    secretSpans,
   };
+}
+
+/** Where secrets sit as plain text in the files (values from `{env}`/`{file}` are not in them). */
+function literalSecrets(declared: readonly DeclaredObject[]): SecretSpans {
+  const out: Record<string, SecretSpan[]> = {};
+  for (const o of declared) {
+    for (const path of o.sensitive) {
+      const span = scalarSpan(o.source, o.docPath(path));
+      if (span !== undefined) (out[o.source.file] ??= []).push(span);
+    }
+  }
+  return out;
+}
+
+/** A diagnostic about a secret value says what was expected, never what was found. */
+function withoutSecretFound(d: Diagnostic, spans: SecretSpans, sources: readonly SourceFile[]): Diagnostic {
+  const source = sources.find((s) => s.file === d.file);
+  const inFile = spans[d.file];
+  if (d.found === undefined || source === undefined || inFile === undefined) return d;
+  const offset = source.lineCounter.lineStarts[d.line - 1];
+  if (offset === undefined) return d;
+  const at = offset + d.column - 1;
+  if (!inFile.some((span) => at >= span.start && at < span.end)) return d;
+  const { found, ...rest } = d;
+  return { ...rest, message: rest.message.replaceAll(found, '(sensitive)') };
 }
 
 /** Files may repeat the scope; they may not disagree about it. */

@@ -1,5 +1,6 @@
 /** Diagnostics as text: a code frame for people, a workflow command for GitHub Actions. */
 import type { Diagnostic } from './diagnostic.js';
+import type { SecretSpan } from './load.js';
 
 /** Lines of context shown above the offending line. */
 const contextLines = 2;
@@ -14,12 +15,17 @@ function clip(line: string): string {
  * One diagnostic as `file:line:col: severity: message`, a code frame of the source around the
  * line with a caret under the column, then what was expected and found, and the hint.
  * `sourceText` may be undefined when the file cannot be shown (binary, too large, missing).
+ * `secrets` are the spans of secrets written in that text: the frame shows `*` in their place.
  */
-export function renderDiagnostic(d: Diagnostic, sourceText?: string): string {
+export function renderDiagnostic(
+  d: Diagnostic,
+  sourceText?: string,
+  secrets: readonly SecretSpan[] = [],
+): string {
   const where = d.path === '' ? '' : ` (at ${d.path})`;
   const out = [`${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}${where}`];
   if (sourceText !== undefined && sourceText !== '') {
-    const lines = sourceText.split(/\r?\n/);
+    const lines = masked(sourceText, secrets).split(/\r?\n/);
     const first = Math.max(1, d.line - contextLines);
     const last = Math.min(lines.length, d.line);
     const width = String(last).length;
@@ -36,6 +42,19 @@ export function renderDiagnostic(d: Diagnostic, sourceText?: string): string {
   if (d.found !== undefined) out.push(`  found: ${d.found}`);
   if (d.hint !== undefined) out.push(`  hint: ${d.hint}`);
   return out.join('\n');
+}
+
+/** The text with every secret span's characters (line breaks kept) replaced by `*`. */
+function masked(text: string, secrets: readonly SecretSpan[]): string {
+  if (secrets.length === 0) return text;
+  // Spans are the YAML parser's UTF-16 offsets: mask code units so they line up.
+  const units = text.split('');
+  for (const { start, end } of secrets) {
+    for (let i = start; i < end && i < units.length; i++) {
+      if (units[i] !== '\n' && units[i] !== '\r') units[i] = '*';
+    }
+  }
+  return units.join('');
 }
 
 /** Escapes a workflow command's message (data). */

@@ -198,29 +198,37 @@ function structuralFindings(
  * The line and column of the value at `path`, or of its key when `atKey`. A path that does not
  * exist (a missing member) resolves to the key of its deepest existing ancestor.
  */
-export function locate(source: SourceFile, path: DocPath, atKey = false): { line: number; column: number } {
+/** The node at `path` (or the deepest one found on the way) and the key node naming it. */
+function nodeAt(source: SourceFile, path: DocPath): { node: unknown; keyNode: unknown; found: boolean } {
   let node: unknown = source.doc.contents;
   let keyNode: unknown;
-  let found = true;
   for (const seg of path) {
     if (isMap(node)) {
       const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
-      if (!pair) {
-        found = false;
-        break;
-      }
+      if (!pair) return { node, keyNode, found: false };
       keyNode = pair.key;
       node = pair.value;
     } else if (isSeq(node) && typeof seg === 'number' && seg < node.items.length) {
       keyNode = undefined;
       node = node.items[seg];
     } else {
-      found = false;
-      break;
+      return { node, keyNode, found: false };
     }
   }
+  return { node, keyNode, found: true };
+}
+
+export function locate(source: SourceFile, path: DocPath, atKey = false): { line: number; column: number } {
+  const { node, keyNode, found } = nodeAt(source, path);
   const target = (!found || atKey) && keyNode !== undefined ? keyNode : node;
   const offset = (target as Node | null | undefined)?.range?.[0] ?? 0;
   const pos = source.lineCounter.linePos(offset);
   return { line: pos.line, column: pos.col };
+}
+
+/** The text offsets of the scalar written at `path`, when one is written there. */
+export function scalarSpan(source: SourceFile, path: DocPath): { start: number; end: number } | undefined {
+  const { node, found } = nodeAt(source, path);
+  if (!found || !isScalar(node) || node.range === undefined || node.range === null) return undefined;
+  return { start: node.range[0], end: node.range[1] };
 }

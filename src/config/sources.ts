@@ -62,10 +62,11 @@ function resolveField(
         ctx.sensitive.push(path);
         return readSource(value, path, ctx);
       }
-      // Read-only members are refused by the schema pass; no need to also warn about them.
-      if (f.secret && f.write !== 'read-only' && typeof value === 'string') {
+      // Read-only members are refused by the schema pass; no need to also warn about them. A
+      // secret of the wrong type (a number) is an error elsewhere, but still a secret to mask.
+      if (f.secret && f.write !== 'read-only') {
         ctx.sensitive.push(path);
-        if (value !== '') {
+        if (typeof value === 'string' && value !== '') {
           ctx.findings.push({
             severity: 'warning',
             path: ctx.docPath(path),

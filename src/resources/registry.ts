@@ -12,32 +12,69 @@ import { eventDestinations, eventSources, eventSubscriptions } from './kinds/eve
 import { ipPolicies, ipPolicyRules, ipRestrictions } from './kinds/ip.js';
 import { endpointConfigurations, reservedAddrs, reservedDomains } from './kinds/reserved.js';
 import { tunnelSessions } from './kinds/sessions.js';
-import type { Field, FieldType, KindDescriptor, KindName, ModuleDescriptor } from './types.js';
+import type { Field, FieldType, Fields, KindDescriptor, KindName, ModuleDescriptor } from './types.js';
+
+/**
+ * A copy of a field table, and of every table nested in it, without a prototype: callers look
+ * fields up by names that come from user input (`fields[name]`), and `constructor` or `__proto__`
+ * must then be unknown fields, not members of `Object.prototype`.
+ */
+function ownFields(fields: Fields): Fields {
+  const out = Object.create(null) as Record<string, Field>;
+  for (const [name, f] of Object.entries(fields)) out[name] = { ...f, type: ownType(f.type) };
+  return out;
+}
+
+function ownType(type: FieldType): FieldType {
+  switch (type.type) {
+    case 'object':
+      return { ...type, fields: ownFields(type.fields) };
+    case 'module':
+      return { ...type, module: { ...type.module, fields: ownFields(type.module.fields) } };
+    case 'list':
+      return { ...type, items: ownType(type.items) };
+    case 'map':
+      return { ...type, values: ownType(type.values) };
+    default:
+      return type;
+  }
+}
+
+/** The fields of `fields` that `keep` accepts, as a table without a prototype like the others. */
+export function pickFields(fields: Fields, keep: (name: string, f: Field) => boolean): Fields {
+  const out = Object.create(null) as Record<string, Field>;
+  for (const [name, f] of Object.entries(fields)) if (keep(name, f)) out[name] = f;
+  return out;
+}
+
+function described<K extends KindName>(kind: K, d: KindDescriptor): KindDescriptor & { readonly kind: K } {
+  return { ...d, kind, fields: ownFields(d.fields) };
+}
 
 export const descriptors: { readonly [K in KindName]-?: KindDescriptor & { readonly kind: K } } = {
-  api_keys: { ...apiKeys, kind: 'api_keys' },
-  credentials: { ...credentials, kind: 'credentials' },
-  ssh_credentials: { ...sshCredentials, kind: 'ssh_credentials' },
-  ip_policies: { ...ipPolicies, kind: 'ip_policies' },
-  ip_policy_rules: { ...ipPolicyRules, kind: 'ip_policy_rules' },
-  ip_restrictions: { ...ipRestrictions, kind: 'ip_restrictions' },
-  reserved_addrs: { ...reservedAddrs, kind: 'reserved_addrs' },
-  reserved_domains: { ...reservedDomains, kind: 'reserved_domains' },
-  endpoint_configurations: { ...endpointConfigurations, kind: 'endpoint_configurations' },
-  http_response_backends: { ...httpResponseBackends, kind: 'http_response_backends' },
-  failover_backends: { ...failoverBackends, kind: 'failover_backends' },
-  tunnel_group_backends: { ...tunnelGroupBackends, kind: 'tunnel_group_backends' },
-  weighted_backends: { ...weightedBackends, kind: 'weighted_backends' },
-  tls_edges: { ...tlsEdges, kind: 'tls_edges' },
-  https_edges: { ...httpsEdges, kind: 'https_edges' },
-  https_edge_routes: { ...httpsEdgeRoutes, kind: 'https_edge_routes' },
-  agent_ingresses: { ...agentIngresses, kind: 'agent_ingresses' },
-  certificate_authorities: { ...certificateAuthorities, kind: 'certificate_authorities' },
-  tls_certificates: { ...tlsCertificates, kind: 'tls_certificates' },
-  event_destinations: { ...eventDestinations, kind: 'event_destinations' },
-  event_subscriptions: { ...eventSubscriptions, kind: 'event_subscriptions' },
-  event_sources: { ...eventSources, kind: 'event_sources' },
-  tunnel_sessions: { ...tunnelSessions, kind: 'tunnel_sessions' },
+  api_keys: described('api_keys', apiKeys),
+  credentials: described('credentials', credentials),
+  ssh_credentials: described('ssh_credentials', sshCredentials),
+  ip_policies: described('ip_policies', ipPolicies),
+  ip_policy_rules: described('ip_policy_rules', ipPolicyRules),
+  ip_restrictions: described('ip_restrictions', ipRestrictions),
+  reserved_addrs: described('reserved_addrs', reservedAddrs),
+  reserved_domains: described('reserved_domains', reservedDomains),
+  endpoint_configurations: described('endpoint_configurations', endpointConfigurations),
+  http_response_backends: described('http_response_backends', httpResponseBackends),
+  failover_backends: described('failover_backends', failoverBackends),
+  tunnel_group_backends: described('tunnel_group_backends', tunnelGroupBackends),
+  weighted_backends: described('weighted_backends', weightedBackends),
+  tls_edges: described('tls_edges', tlsEdges),
+  https_edges: described('https_edges', httpsEdges),
+  https_edge_routes: described('https_edge_routes', httpsEdgeRoutes),
+  agent_ingresses: described('agent_ingresses', agentIngresses),
+  certificate_authorities: described('certificate_authorities', certificateAuthorities),
+  tls_certificates: described('tls_certificates', tlsCertificates),
+  event_destinations: described('event_destinations', eventDestinations),
+  event_subscriptions: described('event_subscriptions', eventSubscriptions),
+  event_sources: described('event_sources', eventSources),
+  tunnel_sessions: described('tunnel_sessions', tunnelSessions),
 };
 
 export const kindNames = Object.keys(descriptors) as KindName[];

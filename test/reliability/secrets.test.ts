@@ -4,4 +4,4 @@
  */
 import { defineSecretsSuite } from './support/secrets-suite.js';
 
-defineSecretsSuite({ full: false, literalSecrets: false });
+defineSecretsSuite({ full: false });

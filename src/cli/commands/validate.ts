@@ -8,6 +8,7 @@ import {
   renderDiagnostic,
   renderGithubAnnotation,
   type Diagnostic,
+  type SecretSpans,
 } from '../../config/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -39,9 +40,9 @@ function sourceText(file: string, cache: Map<string, string | undefined>): strin
   return cache.get(file);
 }
 
-function frames(diagnostics: readonly Diagnostic[]): string[] {
+function frames(diagnostics: readonly Diagnostic[], secrets: SecretSpans): string[] {
   const cache = new Map<string, string | undefined>();
-  return diagnostics.map((d) => `\n${renderDiagnostic(d, sourceText(d.file, cache))}`);
+  return diagnostics.map((d) => `\n${renderDiagnostic(d, sourceText(d.file, cache), secrets[d.file])}`);
 }
 
 export const command: Command = {
@@ -54,8 +55,8 @@ export const command: Command = {
     if (process.env.GITHUB_ACTIONS === 'true') {
       for (const d of diagnostics) console.log(renderGithubAnnotation(d));
     }
-    if (!result.ok) throw new ConfigError(diagnostics, { details: frames(diagnostics) });
-    for (const frame of frames(diagnostics)) console.error(frame);
+    if (!result.ok) throw new ConfigError(diagnostics, { details: frames(diagnostics, result.secretSpans) });
+    for (const frame of frames(diagnostics, result.secretSpans)) console.error(frame);
     const n = result.state.objects.length;
     const m = result.files.length;
     console.log(`valid: ${n} ${n === 1 ? 'object' : 'objects'} in ${m} ${m === 1 ? 'file' : 'files'}`);

@@ -39,7 +39,7 @@ const secrets = {
  * Defines the suite. `full`: every command and format and every error path (soak); otherwise the
  * commands where a secret is most at risk (a plan showing a changed secret, sync, export, a 401).
  */
-export function defineSecretsSuite(options: { full: boolean; literalSecrets: boolean }): void {
+export function defineSecretsSuite(options: { full: boolean }): void {
   const { full } = options;
   let dir: string;
   let serve: ServeProcess;
@@ -179,33 +179,29 @@ export function defineSecretsSuite(options: { full: boolean; literalSecrets: boo
       expect(leaks()).toEqual([]);
     }, 180_000);
 
-    it.runIf(options.literalSecrets)(
-      'a secret written literally in the YAML is not echoed by validate, plan or watch',
-      async () => {
-        const edges = await readFile(join(dir, 'account/edges.yaml'), 'utf8');
-        const literal = edges.replace('{ file: ../secrets/oidc-client-secret }', secrets.literal);
-        expect(literal).not.toBe(edges);
-        await writeFile(join(dir, 'account/edges.yaml'), literal);
-        try {
-          expect((await cli('validate literal', ['validate', 'account'])).code).toBe(0);
-          await cli('plan literal', ['plan', 'account']);
-          await cli('validate literal github', ['validate', 'account'], { GITHUB_ACTIONS: 'true' });
-          // And next to a real error in the same file.
-          const broken = literal.replace(
-            'scopes: [openid, email]',
-            'scopes: [openid, email]\n          bogus_member: 1',
-          );
-          await writeFile(join(dir, 'account/edges.yaml'), broken);
-          expect((await cli('validate broken', ['validate', 'account'])).code).not.toBe(0);
-          await cli('validate broken github', ['validate', 'account'], { GITHUB_ACTIONS: 'true' });
-          await cli('sync broken', ['sync', 'account']);
-        } finally {
-          await writeFile(join(dir, 'account/edges.yaml'), edges);
-        }
-        expect(leaks()).toEqual([]);
-      },
-      180_000,
-    );
+    it('a secret written literally in the YAML is not echoed by validate, plan or watch', async () => {
+      const edges = await readFile(join(dir, 'account/edges.yaml'), 'utf8');
+      const literal = edges.replace('{ file: ../secrets/oidc-client-secret }', secrets.literal);
+      expect(literal).not.toBe(edges);
+      await writeFile(join(dir, 'account/edges.yaml'), literal);
+      try {
+        expect((await cli('validate literal', ['validate', 'account'])).code).toBe(0);
+        await cli('plan literal', ['plan', 'account']);
+        await cli('validate literal github', ['validate', 'account'], { GITHUB_ACTIONS: 'true' });
+        // And next to a real error in the same file.
+        const broken = literal.replace(
+          'scopes: [openid, email]',
+          'scopes: [openid, email]\n          bogus_member: 1',
+        );
+        await writeFile(join(dir, 'account/edges.yaml'), broken);
+        expect((await cli('validate broken', ['validate', 'account'])).code).not.toBe(0);
+        await cli('validate broken github', ['validate', 'account'], { GITHUB_ACTIONS: 'true' });
+        await cli('sync broken', ['sync', 'account']);
+      } finally {
+        await writeFile(join(dir, 'account/edges.yaml'), edges);
+      }
+      expect(leaks()).toEqual([]);
+    }, 180_000);
 
     it('watch logs, at trace level, through a reconcile that changes secrets and a broken config', async () => {
       await writeFile(join(dir, 'secrets/oidc-client-secret'), `${secrets.oidc}\n`);
