@@ -2,6 +2,8 @@
  * `npm run bench [-- --quick] [-- --only NAME[,NAME]]`: runs the scenarios one after the other,
  * each printing a `BENCH {json}` line and a table. Not part of `npm test`. See docs/performance.md.
  */
+import { copyFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { print, type ScenarioResult } from './lib/report.js';
 import { applyThroughput } from './scenarios/apply-throughput.js';
@@ -20,7 +22,21 @@ const scenarios: Record<string, (quick: boolean) => Promise<ScenarioResult>> = {
   'watch-latency': (quick) => watchLatency(quick),
 };
 
+/**
+ * The bench compiles `src` again beside itself; the build also writes a precompiled config
+ * validator into `dist/`, which the CLI loads instead of compiling the schema. Copy it so that the
+ * bench's processes load configs exactly as `acctsync` does (the measured child processes start
+ * after this copy).
+ */
+async function usePrecompiledValidator(): Promise<void> {
+  const target = new URL('../src/config/schema-validator.generated.js', import.meta.url);
+  await copyFile(resolve('dist/config/schema-validator.generated.js'), target).catch((err: unknown) => {
+    console.log(`note: no precompiled validator in dist/ (${String(err)}): configs compile the schema`);
+  });
+}
+
 async function main(): Promise<number> {
+  await usePrecompiledValidator();
   const { values } = parseArgs({
     options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
   });
