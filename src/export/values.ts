@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { parseMetadata } from '../plan/ownership.js';
-import { configName, type Field, type FieldType, type Fields, type Rule } from '../resources/index.js';
+import { type Field, type FieldType, type Fields, type Rule } from '../resources/index.js';
 
 type Plain = Record<string, unknown>;
 type Path = readonly (string | number)[];
@@ -63,18 +63,17 @@ function convertFields(
   const out: Plain = {};
   for (const [name, f] of Object.entries(fields)) {
     if (f.write === 'read-only') continue;
-    const key = configName(name, f);
     if (f.writeOnly || f.secret) {
       if (secretNeeded(name, f, rules, record)) {
-        const variable = ctx.variableFor([...path, key]);
-        out[key] = { env: variable };
-        placeholders.push({ path: [...path, key], variable });
+        const variable = ctx.variableFor([...path, name]);
+        out[name] = { env: variable };
+        placeholders.push({ path: [...path, name], variable });
       }
       continue;
     }
     const raw = topLevel && name === 'metadata' ? parseMetadata(asString(record[name])).user : record[name];
     if (raw === null || raw === undefined || !keep(f, raw, ctx)) continue;
-    out[key] = convertValue(f.type, raw, ctx, [...path, key], placeholders);
+    out[name] = convertValue(f.type, raw, ctx, [...path, name], placeholders);
   }
   return out;
 }

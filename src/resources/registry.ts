@@ -77,8 +77,6 @@ export const descriptors: { readonly [K in KindName]-?: KindDescriptor & { reado
   tunnel_sessions: described('tunnel_sessions', tunnelSessions),
 };
 
-export const kindNames = Object.keys(descriptors) as KindName[];
-
 export const allDescriptors: readonly KindDescriptor[] = Object.values(descriptors);
 
 /** Kinds users write in the desired-state YAML, in the order the config documents them. */
@@ -111,18 +109,8 @@ export function moduleFields(d: KindDescriptor): Array<[string, ModuleDescriptor
   );
 }
 
-/** The name a field has in request bodies. */
-export function writeName(name: string, f: Field): string {
-  return f.writeAs ?? name;
-}
-
-/** The name a field has in the desired-state YAML. */
-export function configName(name: string, f: Field): string {
-  return f.configAs ?? name;
-}
-
 /** Kinds a reference field can point at, if the field (or its map keys) is a reference. */
-export function referenceTargets(type: FieldType): readonly KindName[] {
+function referenceTargets(type: FieldType): readonly KindName[] {
   if (type.type === 'ref') return type.target.kinds;
   if (type.type === 'map' && type.keyRef) return type.keyRef.kinds;
   return [];

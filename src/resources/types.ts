@@ -92,8 +92,6 @@ export interface Field {
   readonly secret?: boolean;
   /** The service fills it in when the desired state leaves it unset; compare only when set. */
   readonly serverFilled?: boolean;
-  /** The name a user writes in the config, when it differs from the response name. */
-  readonly configAs?: string;
 }
 
 export type Fields = Readonly<Record<string, Field>>;
