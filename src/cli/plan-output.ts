@@ -15,6 +15,13 @@ export const planOutputOptions = {
   out: { type: 'string' },
 } as const satisfies Options;
 
+/** How the plan is computed: the flags `plan` and `sync` share. */
+export const planningOptions = {
+  adopt: { type: 'boolean', default: false },
+  'no-delete': { type: 'boolean', default: false },
+  scope: { type: 'string' },
+} as const satisfies Options;
+
 export type PlanFormat = 'text' | 'json' | 'markdown';
 
 export function parsePlanFormat(value: string | undefined): PlanFormat {

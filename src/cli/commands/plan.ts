@@ -3,14 +3,18 @@ import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { connectionOptions, openConnection } from '../connection.js';
-import { parsePlanFormat, planExitCode, planOutputOptions, writePlanOutput } from '../plan-output.js';
+import {
+  parsePlanFormat,
+  planExitCode,
+  planOutputOptions,
+  planningOptions,
+  writePlanOutput,
+} from '../plan-output.js';
 
 const options = {
   ...connectionOptions,
   ...planOutputOptions,
-  adopt: { type: 'boolean', default: false },
-  'no-delete': { type: 'boolean', default: false },
-  scope: { type: 'string' },
+  ...planningOptions,
 } as const;
 
 export const command: Command = {

@@ -9,6 +9,7 @@ import {
   parsePlanFormat,
   planExitCode,
   planOutputOptions,
+  planningOptions,
   renderPlan,
   useColor,
   writePlanOutput,
@@ -19,9 +20,7 @@ const options = {
   ...planOutputOptions,
   ...executionFlags,
   'dry-run': { type: 'boolean', default: false },
-  adopt: { type: 'boolean', default: false },
-  'no-delete': { type: 'boolean', default: false },
-  scope: { type: 'string' },
+  ...planningOptions,
 } as const;
 
 export const command: Command = {
