@@ -86,6 +86,8 @@ function parseSource(file: string, absolute: string, text: string): ReadResult {
     prettyErrors: false,
     // Duplicates are found below, with a message naming the first occurrence.
     uniqueKeys: false,
+    // The parser's warnings (an unknown tag) would go to stderr; they are reported below instead.
+    logLevel: 'silent',
   });
   const placeAt = (offset: number): { line: number; column: number } => {
     const pos = lineCounter.linePos(offset);
@@ -99,6 +101,16 @@ function parseSource(file: string, absolute: string, text: string): ReadResult {
     if (err.code === 'RESOURCE_EXHAUSTION' && seenCodes.has(err.code)) continue;
     seenCodes.add(err.code);
     findings.push({ path: [], ...placeAt(err.pos[0]), ...parserMessage(err.code, err.message) });
+  }
+  // A tag the parser does not know (`!!js/function`, `!secret`) would silently become a string.
+  for (const warning of doc.warnings) {
+    if (warning.code !== 'TAG_RESOLVE_FAILED') continue;
+    findings.push({
+      path: [],
+      ...placeAt(warning.pos[0]),
+      message: `the YAML tag ${text.slice(warning.pos[0], warning.pos[1]).split(/\s/)[0] ?? ''} is not supported`,
+      hint: 'remove the tag; use {env: NAME} or {file: path} to take a value from elsewhere',
+    });
   }
   if (findings.length > 0) return { ok: false, findings };
 
