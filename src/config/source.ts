@@ -87,7 +87,7 @@ function parseSource(file: string, absolute: string, text: string): ReadResult {
     // Duplicates are found below, with a message naming the first occurrence.
     uniqueKeys: false,
     // The parser's warnings (an unknown tag) would go to stderr; they are reported below instead.
-    logLevel: 'silent',
+    logLevel: 'error',
   });
   const placeAt = (offset: number): { line: number; column: number } => {
     const pos = lineCounter.linePos(offset);
