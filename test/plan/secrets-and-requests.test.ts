@@ -2,6 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadDesiredState } from '../../src/config/index.js';
 import { planFor, renderJson, renderMarkdown, renderText, sensitiveMask } from '../../src/plan/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
+import { UserError } from '../../src/errors.js';
 import { applyPlan, startHarness, type Harness } from './helpers.js';
 
 let examples: DesiredState;
@@ -65,6 +66,25 @@ describe('write-only values and request counts', () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it('checks the metadata limit on the value it will write, marker included', async () => {
+    const withMetadata = (bytes: number): DesiredState => ({
+      ...examples,
+      objects: examples.objects.map((o) =>
+        o.key === 'ip_policies/office' ? { ...o, fields: { ...o.fields, metadata: 'x'.repeat(bytes) } } : o,
+      ),
+    });
+    // Under the limit as written, over it once the ownership marker is added: refused, naming the excess.
+    const err = await planFor(withMetadata(4090), h.client).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect(String((err as UserError).details)).toMatch(
+      /ip_policies\/office: metadata is \d+ bytes with the ownership marker .* shorten it by \d+/,
+    );
+    expect(h.requests.every((r) => r.method === 'GET')).toBe(true);
+    // With room for the marker it plans.
+    const fits = await planFor(withMetadata(3900), h.client);
+    expect(fits.plan.operations.some((op) => op.key === 'ip_policies/office')).toBe(true);
   });
 
   it('lists each collection once and never fetches an object twice', async () => {
