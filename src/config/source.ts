@@ -15,6 +15,8 @@ import {
   visit,
   type Document,
   type Node,
+  type Pair,
+  type YAMLMap,
 } from 'yaml';
 import type { DocPath, Finding } from './diagnostic.js';
 
@@ -210,13 +212,29 @@ function structuralFindings(
  * The line and column of the value at `path`, or of its key when `atKey`. A path that does not
  * exist (a missing member) resolves to the key of its deepest existing ancestor.
  */
+/** Pairs of each YAML map by key, built on first lookup: a config map can hold thousands of entries. */
+const pairIndex = new WeakMap<object, Map<string, Pair>>();
+
+function pairOf(map: YAMLMap, key: string): Pair | undefined {
+  let index = pairIndex.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const p of map.items) {
+      // The first occurrence wins, as a linear search would find it (duplicates are errors anyway).
+      if (isScalar(p.key) && !index.has(String(p.key.value))) index.set(String(p.key.value), p);
+    }
+    pairIndex.set(map, index);
+  }
+  return index.get(key);
+}
+
 /** The node at `path` (or the deepest one found on the way) and the key node naming it. */
 function nodeAt(source: SourceFile, path: DocPath): { node: unknown; keyNode: unknown; found: boolean } {
   let node: unknown = source.doc.contents;
   let keyNode: unknown;
   for (const seg of path) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+      const pair = pairOf(node, String(seg));
       if (!pair) return { node, keyNode, found: false };
       keyNode = pair.key;
       node = pair.value;

@@ -77,6 +77,8 @@ function canonicalValue(type: FieldType, value: unknown): unknown {
  * the user's members in any order), anything else verbatim.
  */
 export function canonicalMetadata(user: string): string {
+  // Most metadata is empty or plain text: skip the parse (and its exception) unless it can be an object.
+  if (!user.trimStart().startsWith('{')) return user;
   try {
     const parsed: unknown = JSON.parse(user);
     return isPlainObject(parsed) ? canonicalJson(parsed) : user;

@@ -72,13 +72,21 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
   const byDepth = [...unmatched].sort(
     (a, b) => Number(a.parentKey !== undefined) - Number(b.parentKey !== undefined),
   );
+  // Unmarked objects by kind and natural identity, computed once (an identity may parse a PEM).
+  const byIdentity = new Map<string, LiveObject[]>();
+  for (const l of unmarked) {
+    const identity = naturalIdentity(descriptorOf(l.kind), l.record, l.parentId);
+    if (identity === undefined) continue;
+    const slot = `${l.kind} ${identity}`;
+    const list = byIdentity.get(slot);
+    if (list === undefined) byIdentity.set(slot, [l]);
+    else list.push(l);
+  }
   for (const o of byDepth) {
     const d = descriptorOf(o.kind);
     const identity = naturalIdentity(d, o.fields, parentIdOf(o, matchedIds));
     if (identity === undefined) continue;
-    const candidates = unmarked.filter(
-      (l) => l.kind === o.kind && !claimed.has(l) && naturalIdentity(d, l.record, l.parentId) === identity,
-    );
+    const candidates = (byIdentity.get(`${o.kind} ${identity}`) ?? []).filter((l) => !claimed.has(l));
     const by = d.naturalKey ? d.naturalKey.fields.join(' and ') : 'description';
     const [only] = candidates;
     if (only === undefined) continue;

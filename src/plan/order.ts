@@ -79,20 +79,29 @@ export function orderOperations(ops: readonly Operation[], ctx: OrderContext): O
     }
   }
 
+  // Who references what, built once: a delete asks for its target's referrers, not every object.
+  const referrersOf = new Map<string, LiveObject[]>();
+  for (const referrer of ctx.live) {
+    const d = descriptorOf(referrer.kind);
+    const targets = new Set(referencesIn(d.fields, writableValues(d.fields, { ...referrer.record })));
+    // A child addresses its parent through its path (routes), or through a field (rules).
+    if (referrer.parentId !== undefined && d.parent !== undefined) targets.add(referrer.parentId);
+    for (const target of targets) {
+      if (target === referrer.id) continue;
+      const list = referrersOf.get(target);
+      if (list === undefined) referrersOf.set(target, [referrer]);
+      else list.push(referrer);
+    }
+  }
+
   const blocked: string[] = [];
   for (const op of ops) {
     if (op.action !== 'delete' || op.liveId === undefined) continue;
     const target = op.liveId;
     const deleteFirst = op.replaces !== undefined && ctx.deleteFirst.has(op.replaces);
     if (op.replaces !== undefined && !deleteFirst) need(op, `create ${op.replaces}`);
-    for (const referrer of ctx.live) {
-      if (referrer.id === target) continue;
-      const d = descriptorOf(referrer.kind);
-      const isChild = referrer.parentId === target && d.parent !== undefined;
-      const refs = isChild
-        ? [target]
-        : referencesIn(d.fields, writableValues(d.fields, { ...referrer.record }));
-      if (!refs.includes(target)) continue;
+    for (const referrer of referrersOf.get(target) ?? []) {
+      const isChild = referrer.parentId === target && descriptorOf(referrer.kind).parent !== undefined;
       const gone = deleteOf(referrer.id);
       const moved = changeOf.get(referrer.id);
       if (gone !== undefined) need(op, gone);
@@ -105,22 +114,88 @@ export function orderOperations(ops: readonly Operation[], ctx: OrderContext): O
     }
   }
 
-  const rank = (op: Operation): [number, string] => [actionRank[op.action], op.id];
-  const ordered: Operation[] = [];
-  const done = new Set<string>();
-  let pending = [...ops].sort((a, b) => {
-    const [ra, ia] = rank(a);
-    const [rb, ib] = rank(b);
-    return ra - rb || compare(ia, ib);
-  });
-  while (pending.length > 0) {
-    const next = pending.find((op) => [...(deps.get(op.id) ?? [])].every((d) => done.has(d)));
-    if (next === undefined) {
-      throw new Error(`dependency cycle among ${pending.map((op) => op.id).join(', ')}`);
+  return { operations: topologicalOrder(ops, deps), blocked };
+}
+
+const rankOf = (op: Operation): number => actionRank[op.action];
+
+/** Whether `a` should start before `b` when both are ready: by action, then by id. */
+function before(a: Operation, b: Operation): boolean {
+  return rankOf(a) - rankOf(b) < 0 || (rankOf(a) === rankOf(b) && compare(a.id, b.id) < 0);
+}
+
+/**
+ * Kahn's algorithm with a binary heap of ready operations: linear in operations and dependencies
+ * (times a log), and deterministic: among ready operations the lowest (action, id) goes first.
+ */
+function topologicalOrder(
+  ops: readonly Operation[],
+  deps: ReadonlyMap<string, ReadonlySet<string>>,
+): Operation[] {
+  const waiting = new Map<string, number>();
+  const dependants = new Map<string, string[]>();
+  for (const op of ops) {
+    const own = deps.get(op.id) ?? new Set<string>();
+    waiting.set(op.id, own.size);
+    for (const d of own) {
+      const list = dependants.get(d);
+      if (list === undefined) dependants.set(d, [op.id]);
+      else list.push(op.id);
     }
-    done.add(next.id);
-    ordered.push({ ...next, dependsOn: [...(deps.get(next.id) ?? [])].sort(compare) });
-    pending = pending.filter((op) => op !== next);
   }
-  return { operations: ordered, blocked };
+  const byId = new Map(ops.map((op) => [op.id, op]));
+  const ready = new ReadyHeap(before);
+  for (const op of ops) if (waiting.get(op.id) === 0) ready.push(op);
+  const ordered: Operation[] = [];
+  for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
+    ordered.push({ ...next, dependsOn: [...(deps.get(next.id) ?? [])].sort(compare) });
+    for (const d of dependants.get(next.id) ?? []) {
+      const left = (waiting.get(d) ?? 0) - 1;
+      waiting.set(d, left);
+      const op = byId.get(d);
+      if (left === 0 && op !== undefined) ready.push(op);
+    }
+  }
+  if (ordered.length < ops.length) {
+    const stuck = ops.filter((op) => (waiting.get(op.id) ?? 0) > 0).map((op) => op.id);
+    throw new Error(`dependency cycle among ${stuck.join(', ')}`);
+  }
+  return ordered;
+}
+
+/** A binary min-heap by `before`. */
+class ReadyHeap<T> {
+  readonly #items: T[] = [];
+  constructor(private readonly less: (a: T, b: T) => boolean) {}
+
+  push(item: T): void {
+    const a = this.#items;
+    a.push(item);
+    for (let i = a.length - 1; i > 0;) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(a[i]!, a[parent]!)) break;
+      [a[i], a[parent]] = [a[parent]!, a[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): T | undefined {
+    const a = this.#items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last !== undefined) {
+      a[0] = last;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && this.less(a[l]!, a[m]!)) m = l;
+        if (r < a.length && this.less(a[r]!, a[m]!)) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m]!, a[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
 }
