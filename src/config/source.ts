@@ -84,7 +84,6 @@ function parseSource(file: string, absolute: string, text: string): ReadResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, {
     lineCounter,
-    keepSourceTokens: true,
     prettyErrors: false,
     // Duplicates are found below, with a message naming the first occurrence.
     uniqueKeys: false,
