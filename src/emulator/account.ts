@@ -37,6 +37,16 @@ export interface Located {
 /** Adds computed members to a kind's responses (tunnel group `tunnels`, event source `uri`). */
 export type Decorator = (out: Record<string, unknown>, record: StoredRecord, account: Account) => void;
 
+/**
+ * What a decorator reads besides the record itself and the addresses of objects: the kinds whose
+ * every change can change its output (tunnel groups read the online sessions). A kind with a
+ * decorator that is not listed here is never cached.
+ */
+export type DecoratorInputs = Partial<Record<KindName, readonly KindName[]>>;
+
+/** Token hashes memoized, at most (API keys only: a wrong token is hashed every time). */
+const MAX_MEMOIZED_TOKENS = 1024;
+
 /** SHA-256 of a token: tokens are stored only as this. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -76,6 +86,21 @@ export class Account implements UriResolver {
   /** token hash → API key id. */
   readonly #apiKeyTokens = new Map<string, string>();
   readonly #decorators: Partial<Record<KindName, Decorator>>;
+  /**
+   * The JSON text of each object's response, by id: built on first read, dropped when the object,
+   * an object whose address it shows, one of its embedded children or a decorator input changes.
+   */
+  readonly #rendered = new Map<string, string>();
+  /** id → ids of the cached responses that showed its address (read through `uriOf`). */
+  readonly #readers = new Map<string, Set<string>>();
+  /** The ids whose address the rendering under way reads; undefined when nothing is cached. */
+  #reading: Set<string> | undefined;
+  /** kind → the kinds whose cached responses one of its changes invalidates (decorator inputs). */
+  readonly #dependentKinds = new Map<KindName, KindName[]>();
+  /** Kinds whose responses are cached. */
+  readonly #cacheable = new Set<KindName>();
+  /** Bearer token → its hash, for tokens that named an API key (memory only, never saved). */
+  readonly #tokenHashes = new Map<string, string>();
   /** Called after every change, so that persistence can schedule a save. */
   onChange: () => void = () => undefined;
 
@@ -84,18 +109,28 @@ export class Account implements UriResolver {
     ids: IdGenerator;
     now: () => Date;
     decorators: Partial<Record<KindName, Decorator>>;
+    decoratorInputs?: DecoratorInputs;
   }) {
     this.origin = options.origin;
     this.ids = options.ids;
     this.now = options.now;
     this.#decorators = options.decorators;
-    for (const d of storedKinds) this.#collections.set(d.kind, new Collection());
+    const inputs = options.decoratorInputs ?? {};
+    for (const d of storedKinds) {
+      this.#collections.set(d.kind, new Collection());
+      const read = Object.hasOwn(inputs, d.kind) ? inputs[d.kind] : undefined;
+      if (this.#decorators[d.kind] === undefined || read !== undefined) this.#cacheable.add(d.kind);
+      for (const input of read ?? []) {
+        const list = this.#dependentKinds.get(input) ?? [];
+        list.push(d.kind);
+        this.#dependentKinds.set(input, list);
+      }
+    }
   }
 
   timestamp(): string {
-    return this.now()
-      .toISOString()
-      .replace(/\.\d{3}Z$/, 'Z');
+    // toISOString always ends in `.sssZ`: drop the milliseconds.
+    return `${this.now().toISOString().slice(0, -5)}Z`;
   }
 
   collection(kind: KindName): Collection {
@@ -117,6 +152,7 @@ export class Account implements UriResolver {
   }
 
   uriOf(id: string): string {
+    this.#reading?.add(id);
     const found = this.find(id);
     const d = found?.d ?? descriptorOfId(id);
     if (d === undefined) return `${this.origin}/${id}`;
@@ -137,6 +173,36 @@ export class Account implements UriResolver {
     }
     this.#decorators[d.kind]?.(out, record, this);
     return out;
+  }
+
+  /**
+   * The JSON text of `render(d, record)`, cached for stored objects of cacheable kinds. Every
+   * address the rendering reads is recorded, so that a change to that object drops this text.
+   */
+  renderJson(d: KindDescriptor, record: StoredRecord): string {
+    const cached = this.#rendered.get(record.id);
+    if (cached !== undefined) return cached;
+    if (!this.#cacheable.has(d.kind) || this.#collections.get(d.kind)?.get(record.id) !== record) {
+      return JSON.stringify(this.render(d, record));
+    }
+    const outer = this.#reading;
+    const reading = new Set<string>();
+    this.#reading = reading;
+    let text: string;
+    try {
+      text = JSON.stringify(this.render(d, record));
+    } finally {
+      this.#reading = outer;
+    }
+    for (const id of reading) {
+      outer?.add(id);
+      if (id === record.id) continue;
+      let readers = this.#readers.get(id);
+      if (readers === undefined) this.#readers.set(id, (readers = new Set()));
+      readers.add(record.id);
+    }
+    this.#rendered.set(record.id, text);
+    return text;
   }
 
   /** Objects of `child` kind whose parent is `parentId`, oldest first. */
@@ -174,26 +240,66 @@ export class Account implements UriResolver {
   insert(d: KindDescriptor, record: StoredRecord): void {
     this.collection(d.kind).add(record);
     this.#index(d, record, +1);
+    this.#changed(d, record);
     this.onChange();
   }
 
   replace(d: KindDescriptor, record: StoredRecord, values: Record<string, unknown>): void {
+    this.#changed(d, record);
     this.#index(d, record, -1);
     record.values = values;
     this.#index(d, record, +1);
+    this.#changed(d, record);
     this.onChange();
   }
 
   remove(d: KindDescriptor, record: StoredRecord): void {
+    this.#changed(d, record);
     this.#index(d, record, -1);
     this.collection(d.kind).remove(record.id);
+    this.#changed(d, record);
     this.onChange();
   }
 
   /** The API key a bearer token belongs to. */
   apiKeyOfToken(token: string): StoredRecord | undefined {
-    const id = this.#apiKeyTokens.get(hashToken(token));
-    return id === undefined ? undefined : this.collection('api_keys').get(id);
+    const memoized = this.#tokenHashes.get(token);
+    const hash = memoized ?? hashToken(token);
+    const id = this.#apiKeyTokens.get(hash);
+    if (id === undefined) return undefined;
+    if (memoized === undefined) {
+      if (this.#tokenHashes.size >= MAX_MEMOIZED_TOKENS) this.#tokenHashes.clear();
+      this.#tokenHashes.set(token, hash);
+    }
+    return this.collection('api_keys').get(id);
+  }
+
+  /**
+   * Drops the cached responses a change to `record` can make stale: its own, those that show its
+   * address, its ancestors' (which embed their children) and those of the kinds that read its kind.
+   */
+  #changed(d: KindDescriptor, record: StoredRecord): void {
+    this.#drop(record.id);
+    let link = d.parent;
+    let parentId: unknown = link === undefined ? undefined : record.values[link.field];
+    for (let depth = 0; link !== undefined && typeof parentId === 'string' && depth < 8; depth++) {
+      this.#drop(parentId);
+      const parent = this.#collections.get(link.kind)?.get(parentId);
+      const parentLink: KindDescriptor['parent'] = descriptors[link.kind].parent;
+      parentId = parentLink === undefined ? undefined : parent?.values[parentLink.field];
+      link = parentLink;
+    }
+    for (const kind of this.#dependentKinds.get(d.kind) ?? []) {
+      for (const other of this.collection(kind).all()) this.#drop(other.id);
+    }
+  }
+
+  #drop(id: string): void {
+    this.#rendered.delete(id);
+    const readers = this.#readers.get(id);
+    if (readers === undefined) return;
+    this.#readers.delete(id);
+    for (const reader of readers) this.#rendered.delete(reader);
   }
 
   /** Every stored object, for persistence. */

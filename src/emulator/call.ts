@@ -15,6 +15,8 @@ export interface Reply {
   readonly status: number;
   /** JSON body; absent for 204. */
   readonly body?: unknown;
+  /** The body already as JSON text (cached responses); sent instead of `body` when present. */
+  readonly json?: string;
 }
 
 export type Handler = (call: Call) => Reply | Promise<Reply>;

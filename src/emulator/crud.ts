@@ -111,16 +111,17 @@ export function listHandler(d: KindDescriptor, member: string): Handler {
     const page = pageOf(call.query);
     const { records, more } = account.collection(d.kind).page(page.limit, page.beforeId);
     const last = records.at(-1);
+    const next =
+      more && last !== undefined
+        ? `${account.origin}${path}?before_id=${encodeURIComponent(last.id)}&limit=${page.limit}`
+        : null;
+    // The text JSON.stringify gives `{ [member]: [...], uri, next_page_uri }`, from cached items.
+    const items = records.map((r) => account.renderJson(d, r)).join(',');
     return {
       status: 200,
-      body: {
-        [member]: records.map((r) => account.render(d, r)),
-        uri: account.origin + path,
-        next_page_uri:
-          more && last !== undefined
-            ? `${account.origin}${path}?before_id=${encodeURIComponent(last.id)}&limit=${page.limit}`
-            : null,
-      },
+      json:
+        `{${JSON.stringify(member)}:[${items}],"uri":${JSON.stringify(account.origin + path)},` +
+        `"next_page_uri":${JSON.stringify(next)}}`,
     };
   };
 }
@@ -128,7 +129,7 @@ export function listHandler(d: KindDescriptor, member: string): Handler {
 export function getHandler(d: KindDescriptor): Handler {
   return (call) => {
     const { record } = locate(call, d);
-    return { status: 200, body: call.account.render(d, record) };
+    return { status: 200, json: call.account.renderJson(d, record) };
   };
 }
 

@@ -1,6 +1,6 @@
 /** Response members computed at read time rather than stored. */
 import type { KindName } from '../resources/index.js';
-import type { Decorator } from './account.js';
+import type { Decorator, DecoratorInputs } from './account.js';
 import { sourceUri } from './event-sources.js';
 import { matchingSessions } from './sessions.js';
 
@@ -18,4 +18,14 @@ export const decorators: Partial<Record<KindName, Decorator>> = {
       : [];
     out.sources = sources.map((s) => ({ type: s.type, uri: sourceUri(account, record.id, s.type) }));
   },
+};
+
+/**
+ * What each decorator reads besides its own record (responses are cached until one of these
+ * changes): a tunnel group's `tunnels` follow every session that starts or stops; a subscription's
+ * `sources` come from its own values.
+ */
+export const decoratorInputs: DecoratorInputs = {
+  tunnel_group_backends: ['tunnel_sessions'],
+  event_subscriptions: [],
 };

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { descriptors, withDefaults } from '../resources/index.js';
 import { Account, hashToken } from './account.js';
 import { controlRoutes } from './control.js';
-import { decorators } from './decorators.js';
+import { decoratorInputs, decorators } from './decorators.js';
 import { faultDice, type FaultOptions } from './faults.js';
 import { IdGenerator } from './ids.js';
 import { loadSnapshot, restore, SaveQueue, snapshot } from './persistence.js';
@@ -89,6 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ids: new IdGenerator(now),
     now,
     decorators,
+    decoratorInputs,
   });
   if (state !== undefined) restore(account, state);
 

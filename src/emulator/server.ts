@@ -112,11 +112,11 @@ function send(
   extraHeaders: Record<string, string> = {},
 ): void {
   const headers: Record<string, string | number> = { 'Svc-Operation-Id': operationId, ...extraHeaders };
-  if (reply.body === undefined) {
+  if (reply.json === undefined && reply.body === undefined) {
     res.writeHead(reply.status, headers).end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  const text = reply.json ?? JSON.stringify(reply.body);
   headers['Content-Type'] = 'application/json';
   headers['Content-Length'] = Buffer.byteLength(text);
   res.writeHead(reply.status, headers).end(text);
