@@ -13,7 +13,7 @@ import {
   type FailedAttempt,
   type RetryPolicy,
 } from './retry.js';
-import { linkSignals } from './signals.js';
+import { attemptDeadline, linkSignals } from './signals.js';
 import { networkErrorFrom } from './transport-error.js';
 import { packageVersion } from './version.js';
 
@@ -82,7 +82,8 @@ export interface ListOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_CONCURRENCY = 8;
+/** Requests in flight at once when {@link ApiClientOptions.concurrency} is not given. */
+export const defaultConcurrency = 8;
 const MAX_PAGE_SIZE = 100;
 
 const defaultSleep: Sleep = async (ms, signal) => {
@@ -108,6 +109,20 @@ function firstHeader(headers: ResponseHeaders, name: string): string | undefined
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * A relative path the URL parser leaves as it is: unreserved characters and sub-delimiters only (no
+ * `%`, `?`, `#`, `\\`, spaces or non-ASCII, which it would encode or interpret), and no scheme.
+ */
+const plainPath = /^\/?(?![a-z][a-z0-9+.-]*:)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/i;
+/** A `.` or `..` segment, which the URL parser resolves. */
+const dotSegment = /(?:^|\/)\.\.?(?:\/|$)/;
+
+function hasQueryValue(query: Query | undefined): boolean {
+  if (query === undefined) return false;
+  for (const name in query) if (query[name] !== undefined) return true;
+  return false;
+}
+
 /** A raw response, before it is judged a success or an error. */
 interface RawResponse {
   readonly status: number;
@@ -125,6 +140,8 @@ export class ApiClient {
   readonly #pathPrefix: string;
   readonly #pool: Pool;
   readonly #headers: Readonly<Record<string, string>>;
+  /** {@link #headers} plus the JSON content type, for requests with a body. */
+  readonly #jsonHeaders: Readonly<Record<string, string>>;
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy;
   readonly #limiter: ConcurrencyLimiter;
@@ -138,7 +155,7 @@ export class ApiClient {
     const base = new URL(options.baseUrl);
     this.#origin = base.origin;
     this.#pathPrefix = base.pathname.replace(/\/+$/, '');
-    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    const concurrency = options.concurrency ?? defaultConcurrency;
     this.#limiter = new ConcurrencyLimiter(concurrency);
     this.#pool = new Pool(this.#origin, { connections: concurrency });
     this.#headers = {
@@ -147,6 +164,7 @@ export class ApiClient {
       accept: 'application/json',
       'user-agent': options.userAgent ?? `acctsync/${packageVersion()}`,
     };
+    this.#jsonHeaders = { ...this.#headers, 'content-type': 'application/json' };
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retry = { ...defaultRetryPolicy, ...options.retry };
     this.#sleep = options.sleep ?? defaultSleep;
@@ -165,6 +183,10 @@ export class ApiClient {
    */
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const identity: RequestIdentity = { method, path: this.#wirePath(path, options.query) };
+    // Linking costs an AbortController and listeners: only when there are two signals to link.
+    if (this.#signal === undefined || options.signal === undefined) {
+      return this.#withRetries<T>(identity, options, this.#signal ?? options.signal);
+    }
     const caller = linkSignals([this.#signal, options.signal]);
     try {
       return await this.#withRetries<T>(identity, options, caller.signal);
@@ -241,6 +263,10 @@ export class ApiClient {
 
   /** Path and query to send; refuses URLs on another origin so the key is never sent elsewhere. */
   #wirePath(path: string, query: Query | undefined): string {
+    // The common case, a plain relative path without query: what the URL parser would give, without it.
+    if (plainPath.test(path) && !dotSegment.test(path) && !hasQueryValue(query)) {
+      return `${this.#pathPrefix}/${path.replace(/^\/+/, '')}`;
+    }
     const url = /^[a-z][a-z0-9+.-]*:/i.test(path)
       ? new URL(path)
       : new URL(`${this.#pathPrefix}/${path.replace(/^\/+/, '')}`, this.#origin);
@@ -256,7 +282,7 @@ export class ApiClient {
   async #withRetries<T>(
     identity: RequestIdentity,
     options: RequestOptions,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
   ): Promise<ApiResponse<T>> {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     for (let attempt = 1; ; attempt++) {
@@ -295,7 +321,7 @@ export class ApiClient {
     identity: RequestIdentity,
     body: string | undefined,
     timeoutMs: number | undefined,
-    callerSignal: AbortSignal,
+    callerSignal: AbortSignal | undefined,
     attempt: number,
   ): Promise<RawResponse> {
     const release = await this.#wait(identity, callerSignal, () => this.#limiter.acquire(callerSignal));
@@ -314,19 +340,19 @@ export class ApiClient {
     identity: RequestIdentity,
     body: string | undefined,
     timeoutMs: number,
-    callerSignal: AbortSignal,
+    callerSignal: AbortSignal | undefined,
     attempt: number,
   ): Promise<RawResponse> {
-    const deadline = linkSignals([callerSignal], timeoutMs);
-    const startedAt = performance.now();
+    const deadline = attemptDeadline(callerSignal, timeoutMs);
+    const onResponse = this.#onResponse;
+    const startedAt = onResponse === undefined ? 0 : performance.now();
     const report = (status: number | 'error'): void =>
-      this.#onResponse?.({ ...identity, status, durationMs: performance.now() - startedAt, attempt });
+      onResponse?.({ ...identity, status, durationMs: performance.now() - startedAt, attempt });
     try {
       const response = await this.#pool.request({
         method: identity.method,
         path: identity.path,
-        headers:
-          body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' },
+        headers: body === undefined ? this.#headers : this.#jsonHeaders,
         body: body ?? null,
         signal: deadline.signal,
       });
@@ -335,7 +361,7 @@ export class ApiClient {
       return { status: response.statusCode, headers: response.headers, bodyText };
     } catch (err) {
       report('error');
-      if (callerSignal.aborted) throw this.#abortError(identity, callerSignal);
+      if (callerSignal?.aborted === true) throw this.#abortError(identity, callerSignal);
       if (deadline.timedOut()) {
         throw new TimeoutError({ ...identity, timeoutMs }, { cause: sanitizeError(err, this.#redact) });
       }
@@ -366,11 +392,15 @@ export class ApiClient {
   }
 
   /** Runs a wait (slot, pacing, backoff) and turns an abort during it into an {@link AbortError}. */
-  async #wait<R>(identity: RequestIdentity, signal: AbortSignal, wait: () => Promise<R>): Promise<R> {
+  async #wait<R>(
+    identity: RequestIdentity,
+    signal: AbortSignal | undefined,
+    wait: () => Promise<R>,
+  ): Promise<R> {
     try {
       return await wait();
     } catch (err) {
-      if (signal.aborted) throw this.#abortError(identity, signal);
+      if (signal?.aborted === true) throw this.#abortError(identity, signal);
       throw err;
     }
   }

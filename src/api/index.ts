@@ -1,5 +1,6 @@
 export {
   ApiClient,
+  defaultConcurrency,
   type ApiClientOptions,
   type ApiResponse,
   type ListOptions,

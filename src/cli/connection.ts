@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiClient, type ApiClientOptions } from '../api/index.js';
+import { ApiClient, defaultConcurrency, type ApiClientOptions } from '../api/index.js';
 import { UserError } from '../errors.js';
 import type { Options } from './args.js';
 
@@ -42,6 +42,15 @@ export interface ConnectionSettings {
   readonly client?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>>;
   /** Where the embedded announcement goes; stderr by default so stdout stays parseable. */
   readonly announce?: (line: string) => void;
+}
+
+/**
+ * Client options for running `parallelism` operations at once: a request slot (and a connection)
+ * for each, never fewer than the client's default, so that `--parallelism 32` really has 32
+ * requests in flight instead of queueing behind the default 8.
+ */
+export function clientOptionsFor(parallelism: number): { readonly concurrency: number } {
+  return { concurrency: Math.max(parallelism, defaultConcurrency) };
 }
 
 /** `120/m` or `120` → requests per minute. */

@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { connectionOptions, openConnection } from '../connection.js';
+import { clientOptionsFor, connectionOptions, openConnection } from '../connection.js';
 import { renderPlan, useColor } from '../plan-output.js';
 
 const options = { ...connectionOptions, ...executionFlags } as const;
@@ -35,7 +35,11 @@ ${executionUsage}
     }
     const settings = runSettingsFrom('apply', values);
     const saved = await readSavedPlan(file);
-    const connection = await openConnection({ flags: values, env: process.env });
+    const connection = await openConnection({
+      flags: values,
+      env: process.env,
+      client: clientOptionsFor(settings.parallelism),
+    });
     try {
       const fresh = await computePlan({
         paths: saved.configPaths,

@@ -4,7 +4,7 @@ import { runApply } from '../../apply/run.js';
 import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { connectionOptions, openConnection } from '../connection.js';
+import { clientOptionsFor, connectionOptions, openConnection } from '../connection.js';
 import {
   parsePlanFormat,
   planExitCode,
@@ -49,7 +49,11 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
     const mode = values['dry-run']
       ? { dryRun: true as const, format: parsePlanFormat(values.output) }
       : { dryRun: false as const, settings: runSettingsFrom('sync', values) };
-    const connection = await openConnection({ flags: values, env: process.env });
+    const connection = await openConnection({
+      flags: values,
+      env: process.env,
+      ...(mode.dryRun ? {} : { client: clientOptionsFor(mode.settings.parallelism) }),
+    });
     try {
       const { plan, desired } = await computePlan({
         paths: positionals,

@@ -13,7 +13,7 @@ import { WatchMetrics } from '../../watch/metrics.js';
 import { createReconcileStep } from '../../watch/reconcile.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { connectionOptions, openConnection } from '../connection.js';
+import { clientOptionsFor, connectionOptions, openConnection } from '../connection.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
 /** First retry delay after a failure; doubles per failure up to the interval. */
@@ -103,7 +103,11 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       flags: values,
       env: process.env,
       cwd,
-      client: { signal: abort.signal, onResponse: (event) => metrics.recordResponse(event) },
+      client: {
+        ...clientOptionsFor(run.parallelism),
+        signal: abort.signal,
+        onResponse: (event) => metrics.recordResponse(event),
+      },
       announce: (line) => log.info(line),
     });
     try {
