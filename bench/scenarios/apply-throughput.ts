@@ -1,11 +1,11 @@
 /**
  * Scenario 2: 1,000 creates applied by acctsync at parallelism 1, 8 and 32, against a bare undici
  * loop sending the same POSTs (same bodies, headers and concurrency) to a fresh emulator in the
- * same run. acctsync runs twice per parallelism: with the client the CLI builds (its default of 8
- * connections) and with the client's concurrency raised to the parallelism.
+ * same run. acctsync uses the client exactly as the CLI builds it for that parallelism.
  */
 import { ApiClient } from '../../src/api/index.js';
 import { applyPlan } from '../../src/apply/index.js';
+import { clientOptionsFor } from '../../src/cli/connection.js';
 import { planFor, type Plan } from '../../src/plan/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { generateLoad } from '../lib/load.js';
@@ -33,14 +33,14 @@ export function policies(n: number, tag: string): DesiredState {
 async function acctsyncRun(
   desired: DesiredState,
   parallelism: number,
-  concurrency: number | undefined,
 ): Promise<{ perSecond: number; cpuMsPerOp: number; failed: number; plan: Plan }> {
   const server = await startServer({ mode: 'emulator' });
   try {
     const api = new ApiClient({
       baseUrl: server.url,
       apiKey: server.token,
-      ...(concurrency === undefined ? {} : { concurrency }),
+      // The client exactly as the CLI builds it for this --parallelism.
+      ...clientOptionsFor(parallelism),
     });
     const { plan } = await planFor(desired, api);
     const t0 = performance.now();
@@ -106,21 +106,17 @@ export async function applyThroughput(quick: boolean): Promise<ScenarioResult> {
     const bareCpu: number[] = [];
     const cliCpu: number[] = [];
     const cli: number[] = [];
-    const tuned: number[] = [];
     let failed = 0;
     for (let round = 0; round < rounds; round++) {
-      const c = await acctsyncRun(desired, parallelism, undefined);
+      const c = await acctsyncRun(desired, parallelism);
       const b = await bareRun(c.plan, desired, parallelism);
       bare.push(b.perSecond);
       bareCpu.push(b.cpuMsPerRequest);
       cliCpu.push(c.cpuMsPerOp);
-      const t = await acctsyncRun(desired, parallelism, Math.max(parallelism, 8));
       cli.push(c.perSecond);
-      tuned.push(t.perSecond);
-      failed += c.failed + t.failed;
+      failed += c.failed;
     }
     const ratio = median(cli.map((c, i) => c / (bare[i] ?? Number.NaN)));
-    const ratioTuned = median(tuned.map((t, i) => t / (bare[i] ?? Number.NaN)));
     rows.push({
       parallelism,
       creates: n,
@@ -128,8 +124,6 @@ export async function applyThroughput(quick: boolean): Promise<ScenarioResult> {
       bare_rps: round(median(bare), 0),
       acctsync_rps: round(median(cli), 0),
       ratio: round(ratio, 2),
-      acctsync_conc_eq_par_rps: round(median(tuned), 0),
-      ratio_conc_eq_par: round(ratioTuned, 2),
       client_cpu_ms_per_req_bare: round(median(bareCpu), 3),
       client_cpu_ms_per_op_acctsync: round(median(cliCpu), 3),
       failed,
@@ -142,8 +136,7 @@ export async function applyThroughput(quick: boolean): Promise<ScenarioResult> {
     targets,
     notes: [
       'rates are medians over rounds; ratios are medians of the ratio within each round',
-      'acctsync_rps: the client as the CLI builds it (ApiClient default concurrency 8, whatever --parallelism)',
-      'acctsync_conc_eq_par_rps: the client concurrency raised to the parallelism',
+      'acctsync_rps: the client as the CLI builds it for the parallelism (concurrency max(8, parallelism))',
       'client_cpu_*: CPU time of the client process per request/operation; less sensitive to machine load than rates',
     ],
   };
