@@ -22,6 +22,19 @@ export const planningOptions = {
   scope: { type: 'string' },
 } as const satisfies Options;
 
+/** The planner's options from the parsed `planningOptions` flags. */
+export function planningSettings(values: {
+  readonly adopt?: boolean | undefined;
+  readonly 'no-delete'?: boolean | undefined;
+  readonly scope?: string | undefined;
+}): { adopt: boolean; noDelete: boolean; scope?: string } {
+  return {
+    adopt: values.adopt ?? false,
+    noDelete: values['no-delete'] ?? false,
+    ...(values.scope === undefined ? {} : { scope: values.scope }),
+  };
+}
+
 export type PlanFormat = 'text' | 'json' | 'markdown';
 
 export function parsePlanFormat(value: string | undefined): PlanFormat {

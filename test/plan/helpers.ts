@@ -15,6 +15,14 @@ import {
   type KindDescriptor,
 } from '../../src/resources/index.js';
 import type { Plan } from '../../src/plan/index.js';
+import { loadDesiredState } from '../../src/config/index.js';
+
+/** The desired state of `examples/account`, loaded as the CLI would (no environment needed). */
+export async function loadExamples(): Promise<DesiredState> {
+  const loaded = await loadDesiredState(['examples/account'], { env: {} });
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics, null, 2));
+  return loaded.state;
+}
 
 export interface Harness {
   readonly emulator: RunningEmulator;

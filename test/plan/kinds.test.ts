@@ -6,7 +6,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadDesiredState } from '../../src/config/index.js';
 import { planFor } from '../../src/plan/index.js';
 import { referencesIn } from '../../src/plan/order.js';
 import {
@@ -18,16 +17,14 @@ import {
   type Field,
   type FieldType,
 } from '../../src/resources/index.js';
-import { applyPlan, startHarness, type Harness } from './helpers.js';
+import { applyPlan, loadExamples, startHarness, type Harness } from './helpers.js';
 
 const pki = (name: string) => readFileSync(`test/fixtures/pki/${name}`, 'utf8');
 
 let examples: DesiredState;
 let h: Harness;
 beforeAll(async () => {
-  const loaded = await loadDesiredState(['examples/account'], { env: {} });
-  if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics));
-  examples = loaded.state;
+  examples = await loadExamples();
 });
 beforeEach(async () => {
   h = await startHarness();

@@ -1,16 +1,13 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadDesiredState } from '../../src/config/index.js';
 import { planFor, renderJson, renderMarkdown, renderText, sensitiveMask } from '../../src/plan/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { UserError } from '../../src/errors.js';
-import { applyPlan, startHarness, type Harness } from './helpers.js';
+import { applyPlan, loadExamples, startHarness, type Harness } from './helpers.js';
 
 let examples: DesiredState;
 let h: Harness;
 beforeAll(async () => {
-  const loaded = await loadDesiredState(['examples/account'], { env: {} });
-  if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics));
-  examples = loaded.state;
+  examples = await loadExamples();
 });
 beforeEach(async () => {
   h = await startHarness();

@@ -8,6 +8,7 @@ import {
   planExitCode,
   planOutputOptions,
   planningOptions,
+  planningSettings,
   writePlanOutput,
 } from '../plan-output.js';
 
@@ -46,9 +47,7 @@ With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
         paths: positionals,
         client: connection.client,
         env: process.env,
-        adopt: values.adopt,
-        noDelete: values['no-delete'],
-        ...(values.scope === undefined ? {} : { scope: values.scope }),
+        ...planningSettings(values),
       });
       await writePlanOutput(plan, { format, out: values.out, env: process.env, stdout: process.stdout });
       return planExitCode(plan, values['detailed-exitcode']);

@@ -10,6 +10,7 @@ import {
   planExitCode,
   planOutputOptions,
   planningOptions,
+  planningSettings,
   renderPlan,
   useColor,
   writePlanOutput,
@@ -59,9 +60,7 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
         paths: positionals,
         client: connection.client,
         env: process.env,
-        adopt: values.adopt,
-        noDelete: values['no-delete'],
-        ...(values.scope === undefined ? {} : { scope: values.scope }),
+        ...planningSettings(values),
       });
       if (mode.dryRun) {
         await writePlanOutput(plan, {
