@@ -1,9 +1,10 @@
 # syntax=docker/dockerfile:1
 # acctsync watch as a container: see docs/watch.md for the docker run line.
 #
-# Node 24 is the Active LTS line this image is built and tested on (the package supports >= 20.19);
-# bump the major here when the next LTS becomes active. Slim images: no compiler, no curl.
-ARG NODE_VERSION=24
+# Node 26 is the Active LTS line since October 2026 (the package supports >= 20.19 and its test
+# suite runs on Node 20); bump the major here when the next LTS becomes active. Slim images: no
+# compiler, no curl.
+ARG NODE_VERSION=26
 
 # --- build: full dev dependencies, TypeScript compiled to dist/ ---------------------------------
 FROM node:${NODE_VERSION}-slim AS build
