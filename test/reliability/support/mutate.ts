@@ -113,7 +113,7 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 function structural(text: string, rng: Rng): string | undefined {
   let doc: unknown;
   try {
-    doc = parse(text, { uniqueKeys: false });
+    doc = parse(text, { uniqueKeys: false, logLevel: 'error' });
   } catch {
     return undefined;
   }
