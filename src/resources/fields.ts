@@ -52,30 +52,28 @@ export function idOf(...kinds: KindName[]): RefTarget {
   return { kinds, readShape: 'id' };
 }
 
-export function ref(
-  target: RefTarget,
-  writeAs: string,
-  description: string,
-  write: Writability = 'mutable',
-  extra: Partial<Omit<Field, 'type'>> = {},
-): Field {
-  return field({ type: 'ref', target, many: false }, description, {
-    writeAs,
-    write,
-    nullable: true,
-    ...extra,
-  });
+/**
+ * A reference field, written by id under `writeAs`: a single one is null when unset, a list is
+ * empty when unset.
+ */
+function reference(many: boolean) {
+  return (
+    target: RefTarget,
+    writeAs: string,
+    description: string,
+    write: Writability = 'mutable',
+    extra: Partial<Omit<Field, 'type'>> = {},
+  ): Field =>
+    field({ type: 'ref', target, many }, description, {
+      writeAs,
+      write,
+      ...(many ? { default: [] } : { nullable: true }),
+      ...extra,
+    });
 }
 
-export function refs(
-  target: RefTarget,
-  writeAs: string,
-  description: string,
-  write: Writability = 'mutable',
-  extra: Partial<Omit<Field, 'type'>> = {},
-): Field {
-  return field({ type: 'ref', target, many: true }, description, { writeAs, write, default: [], ...extra });
-}
+export const ref = reference(false);
+export const refs = reference(true);
 
 export const backendKinds: KindName[] = [
   'http_response_backends',
