@@ -33,7 +33,7 @@ const snippets: readonly string[] = [
   'scope: other',
   'scope: [not, a, string]',
   'description: { file: /nonexistent/acctsync-fuzz }',
-  'description: { file: ../../../../../../etc/hostname }',
+  'description: { file: ../../../../../../etc/hostname }', // outside-path: intended, a config climbing out
   'description: { env: ACCTSYNC_FUZZ_UNSET }',
   'description: { env: 1 }',
   'description: { file: ., env: X }',
