@@ -6,6 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
+import { parseCommandArgs } from '../../src/cli/args.js';
+import { options as watchOptions } from '../../src/cli/commands/watch.js';
+import { parseListen } from '../../src/watch/health.js';
+
 interface Instruction {
   readonly keyword: string;
   readonly args: string;
@@ -122,6 +126,16 @@ describe('Dockerfile', () => {
     expect(argv[0]).toBe('node');
     expect(argv.join(' ')).toContain('http://127.0.0.1:9464/healthz');
     expect(health).toMatch(/--timeout=\d+s/);
+  });
+
+  it('runs `watch` flags the CLI accepts, and its HEALTHCHECK asks the port they listen on for /healthz', () => {
+    const [command, ...args] = execForm(last(runtime, 'CMD')) as string[];
+    expect(command).toBe('watch');
+    const { values } = parseCommandArgs('watch', args, watchOptions);
+    const { port } = parseListen(values.listen);
+    expect(last(runtime, 'EXPOSE')?.args).toBe(String(port));
+    const health = last(runtime, 'HEALTHCHECK')?.args ?? '';
+    expect(health).toContain(`'http://127.0.0.1:${port}/healthz'`);
   });
 
   it('bakes in no secrets', () => {
