@@ -6,7 +6,7 @@
  * daemon serves on the port it listens on, and the API key comes from a Secret the manifests only
  * reference.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
@@ -246,6 +246,23 @@ describe('the renderer', () => {
     expect(() => applyJsonPatch(document, [{ op: 'remove', path: '/a/2' }])).toThrow('no index 2');
     expect(() => applyJsonPatch(document, [{ op: 'replace', path: '/z', value: 1 }])).toThrow(
       'does not exist',
+    );
+  });
+});
+
+describe('docs/deploy.md', () => {
+  const doc = readFileSync(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
+
+  it('applies overlays that exist and creates the Secret the manifests reference', () => {
+    const applied = [...doc.matchAll(/kubectl apply -k (\S+)/g)].map((m) => m[1] ?? '');
+    expect(applied.length).toBeGreaterThan(0);
+    for (const path of applied)
+      expect(renderKustomization(join(deployDir, '../..', path)).length).toBeGreaterThan(0);
+    expect(doc).toContain('create secret generic acctsync-api-key --from-file=api-key=');
+    const namespaces = [...doc.matchAll(/kubectl -n (\S+)/g)].map((m) => m[1]);
+    const staging = renderKustomization(join(deployDir, 'overlays', 'staging'));
+    expect(new Set(namespaces)).toEqual(
+      new Set([staging.find((o) => o.kind === 'Namespace')?.metadata.name]),
     );
   });
 });
