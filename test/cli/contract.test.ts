@@ -118,6 +118,38 @@ describe('exit codes: 0 success, 2 changes (only with --detailed-exitcode), 1 an
     expect(stale.status).toBe(1);
     expect(stale.stderr).toMatch(/^error: /m);
   });
+
+  it.each(['validate', 'plan', 'sync', 'apply', 'watch', 'export', 'sessions', 'events', 'serve'])(
+    '%s with an unknown flag exits 1 and names it',
+    (command) => {
+      const run = acctsync([command, '--bogus-flag']);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(new RegExp(`^error: .*--bogus-flag`, 'm'));
+      expect(run.stderr).toContain(`Usage: acctsync ${command}`);
+    },
+  );
+
+  it.each([['export'], ['sessions', 'list'], ['events']])(
+    '%s against an API that refuses exits 1',
+    (...command) => {
+      const run = acctsync([...command, '--api-url', 'http://127.0.0.1:9'], {
+        SVC_API_KEY: 'contract-test-key',
+      });
+      expect(run.status, run.stderr).toBe(1);
+      expect(run.stderr).toMatch(/^error: /m);
+    },
+  );
+
+  it('apply prints the config problems of the config the plan was made from', () => {
+    syncedAccount();
+    write('account/network.yaml', policies(['office', 'lab']));
+    expect(acctsync(['plan', '--out', 'plan.json']).status).toBe(0);
+    write('account/network.yaml', `${policies(['office'])}    descripton: typo\n`);
+    const run = acctsync(['apply', 'plan.json'], { GITHUB_ACTIONS: 'true' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('account/network.yaml:6:5: error: unknown field descripton');
+    expect(run.stderr).toContain('::error file=account/network.yaml,line=6,col=5::');
+  });
 });
 
 describe('usage errors say what to do', () => {
