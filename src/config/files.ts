@@ -19,12 +19,16 @@ export type ExpandResult = { readonly files: ExpandedFile[]; readonly missing: s
 const yamlFile = /\.ya?ml$/i;
 
 /**
- * Directories below a config directory that never hold config: hidden ones (`.git`, `.github`
- * with its workflow YAML, `.acctsync` with the emulator's state) and `node_modules`. A directory
- * named on the command line is read whatever its name.
+ * What below a config directory never holds config: hidden files and directories (`.git`,
+ * `.github` with its workflow YAML, `.gitlab-ci.yml`, `.acctsync` with the emulator's state) and
+ * `node_modules`. A file or directory named on the command line is read whatever its name.
  */
 export function isSkippedDirectory(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules';
+  return isHidden(name) || name === 'node_modules';
+}
+
+function isHidden(name: string): boolean {
+  return name.startsWith('.');
 }
 
 /** `*.yaml` and `*.yml` below `dir`, sorted by path so that merge order never depends on the disk. */
@@ -33,7 +37,7 @@ async function yamlFilesBelow(dir: string): Promise<string[]> {
   for (const e of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, e.name);
     if (e.isDirectory() && !isSkippedDirectory(e.name)) found.push(...(await yamlFilesBelow(path)));
-    else if (e.isFile() && yamlFile.test(e.name)) found.push(path);
+    else if (e.isFile() && yamlFile.test(e.name) && !isHidden(e.name)) found.push(path);
   }
   return found.sort();
 }

@@ -1,5 +1,5 @@
 /**
- * The CI workflows of examples/ci, run as GitHub Actions and GitLab CI would run their steps: each
+ * The CI workflows of examples/ci (laid out like a config repository's root), run as GitHub Actions and GitLab CI would run their steps: each
  * `run`/`script` through bash in a config repository where `npx acctsync` is this build, with the
  * environment those systems set, against an emulator over HTTP. The comment and note steps run
  * against a stand-in of the forge's API that keeps the comments. A renamed flag fails here.
@@ -75,7 +75,7 @@ function shell(
 // ---------------------------------------------------------------------------------------------
 // GitHub Actions
 
-const github = parse(readFileSync(join(repoRoot, 'examples/ci/github-actions.yml'), 'utf8')) as {
+const github = parse(readFileSync(join(repoRoot, 'examples/ci/.github/workflows/acctsync.yml'), 'utf8')) as {
   jobs: Record<
     string,
     { if?: string; steps: Step[]; concurrency?: { group: string; 'cancel-in-progress': boolean } }
@@ -178,7 +178,7 @@ async function runJob(name: string, comments: Comment[] = []): Promise<JobRun> {
   return { stderr, outputs, summary: readFileSync(summaryFile, 'utf8') };
 }
 
-describe('examples/ci/github-actions.yml', () => {
+describe('examples/ci/.github/workflows/acctsync.yml', () => {
   it('runs the plan job on pull requests and the sync job on the default branch, one sync at a time', () => {
     expect(github.jobs.plan!.if).toBe("github.event_name == 'pull_request'");
     expect(github.jobs.sync!.if).toBe("github.event_name == 'push'");
@@ -236,7 +236,7 @@ describe('examples/ci/github-actions.yml', () => {
 // ---------------------------------------------------------------------------------------------
 // GitLab CI
 
-const gitlab = parse(readFileSync(join(repoRoot, 'examples/ci/gitlab-ci.yml'), 'utf8')) as Record<
+const gitlab = parse(readFileSync(join(repoRoot, 'examples/ci/.gitlab-ci.yml'), 'utf8')) as Record<
   string,
   { script?: string[]; rules?: { if: string }[]; resource_group?: string }
 >;
@@ -294,7 +294,7 @@ async function runGitlabJob(
   return { stderr };
 }
 
-describe('examples/ci/gitlab-ci.yml', () => {
+describe('examples/ci/.gitlab-ci.yml', () => {
   it('plans on merge requests, syncs on the default branch in one resource group', () => {
     expect(gitlab['acctsync-plan']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
     expect(gitlab['acctsync-sync']!.rules).toEqual([{ if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH' }]);

@@ -293,11 +293,12 @@ describe('config problems look the same under every command that loads config', 
 });
 
 describe('directory loading', () => {
-  it('skips hidden directories and node_modules below the given directory', () => {
+  it('skips hidden files and directories and node_modules below the given directory', () => {
     write('network.yaml', policies(['office']));
     write('.github/workflows/ci.yml', 'on: push\njobs: {}\n');
     write('node_modules/some-package/config.yml', 'name: x\n');
     write('.hidden/extra.yaml', 'version: 1\nip_policies:\n  hidden: {}\n');
+    write('.gitlab-ci.yml', 'stages: [check]\n');
     const run = acctsync(['validate', '.']);
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('valid: 1 object in 1 file\n');
