@@ -15,7 +15,9 @@ export class UserError extends Error {
   }
 }
 
-/** Bad command-line usage: unknown flag, missing argument. Exit code 2 like most CLIs. */
-export class UsageError extends UserError {
-  override readonly exitCode = 2;
-}
+/**
+ * Bad command-line usage: unknown command or flag, bad flag value, missing argument. Exit code 1
+ * like every other error: 2 means "changes present" under `--detailed-exitcode`, and a typo in a
+ * CI workflow must never read as that.
+ */
+export class UsageError extends UserError {}

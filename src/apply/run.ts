@@ -25,8 +25,11 @@ export interface RunSettings {
 export interface RunStreams {
   readonly stdout: { write(chunk: string): unknown };
   readonly stderr: { write(chunk: string): unknown; readonly isTTY?: boolean };
-  /** Printed before applying, after the guards passed (the plan text, for `sync`). */
-  readonly beforeApply?: () => void;
+  /**
+   * Runs before applying, after the guards passed: prints the plan text for `sync`, and may ask for
+   * confirmation (a rejection stops before any change).
+   */
+  readonly beforeApply?: () => void | Promise<void>;
 }
 
 /**
@@ -44,7 +47,7 @@ export async function runApply(
 ): Promise<{ exitCode: number; result: ApplyResult }> {
   checkGuards(plan, desired, settings.guards);
   const tokens = settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
-  streams.beforeApply?.();
+  await streams.beforeApply?.();
   const total = plan.operations.length;
   const progress =
     streams.stderr.isTTY === true ? ttyProgress(streams.stderr, total) : lineProgress(streams.stderr, total);

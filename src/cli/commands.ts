@@ -4,11 +4,11 @@ import type { Command } from './command.js';
 export const commands: Readonly<Record<string, () => Promise<{ command: Command }>>> = {
   validate: () => import('./commands/validate.js'),
   plan: () => import('./commands/plan.js'),
+  sync: () => import('./commands/sync.js'),
+  apply: () => import('./commands/apply.js'),
+  watch: () => import('./commands/watch.js'),
   export: () => import('./commands/export.js'),
   sessions: () => import('./commands/sessions.js'),
   events: () => import('./commands/events.js'),
   serve: () => import('./commands/serve.js'),
-  sync: () => import('./commands/sync.js'),
-  apply: () => import('./commands/apply.js'),
-  watch: () => import('./commands/watch.js'),
 };

@@ -1,41 +1,88 @@
 #!/usr/bin/env node
+import { didYouMean } from '../config/suggest.js';
 import { UsageError } from '../errors.js';
+import type { Command } from './command.js';
 import { commands } from './commands.js';
 import { renderError } from './render-error.js';
 import { packageVersion } from '../api/version.js';
 
-function overview(): string {
+/** The exit status contract, the same for every command (README "Exit codes"). */
+const exitCodes = [
+  'Exit status: 0 success (no changes), 2 changes present (only with --detailed-exitcode),',
+  '1 any error: invalid config, API or network failure, bad usage.',
+].join('\n');
+
+async function loadCommand(name: string): Promise<Command> {
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (load === undefined) {
+    const hint = didYouMean(name, Object.keys(commands));
+    throw new UsageError(`unknown command ${name}`, {
+      details: [...(hint === undefined ? [] : [hint]), "Run 'acctsync --help' for the list of commands."],
+    });
+  }
+  return (await load()).command;
+}
+
+async function overview(): Promise<string> {
   const names = Object.keys(commands);
+  const width = Math.max(...names.map((n) => n.length));
+  const summaries = await Promise.all(names.map(async (n) => (await loadCommand(n)).summary));
   return [
     'acctsync: keep a platform account equal to YAML in git.',
     '',
     'Usage: acctsync <command> [options]',
     '',
     'Commands:',
-    ...names.map((n) => `  ${n}`),
+    ...names.map((n, i) => `  ${n.padEnd(width)}  ${summaries[i]}`),
     '',
-    "Run 'acctsync <command> --help' for a command's options.",
+    'Which account (every command that talks to the API):',
+    "  SVC_API_URL or --api-url URL       the API's base address; 'embedded' runs the local emulator",
+    '  SVC_API_KEY or --api-key-file FILE the API key (never printed)',
+    '  --rate-limit N/m                   pace requests below N per minute',
+    '',
+    exitCodes,
+    '',
+    "Run 'acctsync help <command>' (or 'acctsync <command> --help') for a command's options.",
   ].join('\n');
+}
+
+/** The first line of a command's usage text, for usage errors. */
+function usageLine(command: Command): string {
+  return command.usage.split('\n', 1)[0] ?? '';
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    console.log(overview());
-    return name === undefined ? 2 : 0;
+  if (name === undefined) {
+    throw new UsageError('no command given', { details: ['', await overview()] });
+  }
+  if (name === '--help' || name === '-h') {
+    console.log(await overview());
+    return 0;
+  }
+  if (name === 'help') {
+    const [topic] = rest;
+    console.log(topic === undefined ? await overview() : (await loadCommand(topic)).usage);
+    return 0;
   }
   if (name === '--version' || name === '-v') {
     console.log(packageVersion());
     return 0;
   }
-  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (load === undefined) throw new UsageError(`unknown command ${name}`, { details: [overview()] });
-  const { command } = await load();
+  const command = await loadCommand(name);
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(command.usage);
     return 0;
   }
-  return command.run(rest);
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    throw new UsageError(err.message, {
+      details: [...err.details, usageLine(command), `Run 'acctsync help ${name}' for its options.`],
+      cause: err,
+    });
+  }
 }
 
 main(process.argv.slice(2)).then(
@@ -43,7 +90,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    const { text, exitCode } = renderError(err);
+    const { text, annotations, exitCode } = renderError(err, process.env);
+    for (const line of annotations) console.error(line);
     console.error(text);
     process.exitCode = exitCode;
   },

@@ -49,16 +49,28 @@ export function formatDocPath(path: DocPath): string {
     .join('');
 }
 
-/** Thrown at the CLI edge when the desired state does not load; carries every diagnostic. */
+/**
+ * Thrown when the desired state does not load; carries every diagnostic (warnings included) and
+ * where literal secrets sit in the files, so the CLI edge can render code frames that mask them.
+ */
 export class ConfigError extends UserError {
   readonly diagnostics: readonly Diagnostic[];
+  /** Text spans of literal secrets by file (`SecretSpans` of the loader). */
+  readonly secretSpans: Readonly<Record<string, readonly { start: number; end: number }[]>>;
 
   constructor(
     diagnostics: readonly Diagnostic[],
-    options: { details?: readonly string[]; cause?: unknown } = {},
+    options: {
+      secretSpans?: Readonly<Record<string, readonly { start: number; end: number }[]>>;
+      cause?: unknown;
+    } = {},
   ) {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
-    super(`the desired state is invalid: ${errors} ${errors === 1 ? 'error' : 'errors'}`, options);
+    super(
+      `the desired state is invalid: ${errors} ${errors === 1 ? 'error' : 'errors'}`,
+      options.cause === undefined ? {} : { cause: options.cause },
+    );
     this.diagnostics = diagnostics;
+    this.secretSpans = options.secretSpans ?? {};
   }
 }

@@ -18,13 +18,28 @@ export type ExpandResult = { readonly files: ExpandedFile[]; readonly missing: s
 
 const yamlFile = /\.ya?ml$/i;
 
+/**
+ * What below a config directory never holds config: hidden files and directories (`.git`,
+ * `.github` with its workflow YAML, `.gitlab-ci.yml`, `.acctsync` with the emulator's state) and
+ * `node_modules`. A file or directory named on the command line is read whatever its name.
+ */
+export function isSkippedDirectory(name: string): boolean {
+  return isHidden(name) || name === 'node_modules';
+}
+
+function isHidden(name: string): boolean {
+  return name.startsWith('.');
+}
+
 /** `*.yaml` and `*.yml` below `dir`, sorted by path so that merge order never depends on the disk. */
 async function yamlFilesBelow(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile() && yamlFile.test(e.name))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
+  const found: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory() && !isSkippedDirectory(e.name)) found.push(...(await yamlFilesBelow(path)));
+    else if (e.isFile() && yamlFile.test(e.name) && !isHidden(e.name)) found.push(path);
+  }
+  return found.sort();
 }
 
 export function displayName(absolute: string, cwd: string): string {

@@ -7,7 +7,13 @@ import type { DesiredObject, DesiredState } from '../resources/index.js';
 import { formatDocPath, type Diagnostic, type DocPath, type Finding } from './diagnostic.js';
 import { defaultPaths, expandPaths } from './files.js';
 import { declaredObjects, type DeclaredObject } from './objects.js';
-import { findCycles, resolveReferences, uniqueObjects, type FileFinding } from './references.js';
+import {
+  findCycles,
+  resolveReferences,
+  uniqueObjects,
+  type FileFinding,
+  type UncheckedReference,
+} from './references.js';
 import { checkStructure } from './schema-check.js';
 import { checkObject } from './semantic.js';
 import { locate, readSource, scalarSpan, type PlacedFinding, type SourceFile } from './source.js';
@@ -97,10 +103,12 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   }
 
   const sources: SourceFile[] = [];
+  const unread: string[] = [];
   for (const f of files) {
     const read = await readSource(f.file, f.absolute);
     diagnostics.push(...read.findings.map((x) => diagnostic(f.file, x)));
     if (read.ok) sources.push(read.source);
+    else unread.push(f.file);
   }
 
   // Paths already reported per file: later passes do not repeat a problem there or below it.
@@ -132,10 +140,12 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   const secretSpans = literalSecrets(declared);
   const cross: FileFinding[] = [];
   declared = uniqueObjects(declared, cross);
-  const resolved = resolveReferences(declared, cross);
+  const unchecked: UncheckedReference[] = [];
+  const resolved = resolveReferences(declared, cross, unread.length > 0 ? { unchecked } : undefined);
   findCycles(declared, cross);
   checkScopes(scopes, cross);
   for (const f of cross) report(f.source, [f]);
+  diagnostics.push(...uncheckedNote(unread, unchecked));
 
   const shown = diagnostics.map((d) => withoutSecretFound(d, secretSpans, sources));
   const errors = shown.filter((d) => d.severity === 'error');
@@ -160,6 +170,25 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
     files: names,
     secretSpans,
   };
+}
+
+/**
+ * One warning per file that did not parse, in place of the "no such object" errors its objects
+ * would have answered: the names it may define were not checked.
+ */
+function uncheckedNote(unread: readonly string[], unchecked: readonly UncheckedReference[]): Diagnostic[] {
+  if (unchecked.length === 0) return [];
+  const shown = unchecked.slice(0, 5).map((u) => `${u.name} (${u.source.file}:${u.line})`);
+  const more = unchecked.length > shown.length ? ` and ${unchecked.length - shown.length} more` : '';
+  return unread.map((file) => ({
+    severity: 'warning',
+    file,
+    line: 1,
+    column: 1,
+    path: '',
+    message: `references to names this file may define were not checked, because it did not parse: ${shown.join(', ')}${more}`,
+    hint: 'fix this file first; the references are checked once it parses',
+  }));
 }
 
 /** Where secrets sit as plain text in the files (values from `{env}`/`{file}` are not in them). */

@@ -75,10 +75,22 @@ function aOrAn(noun: string): string {
   return /^([aeio]|HTTP|IP|SSH|OIDC|OAuth)/i.test(noun) ? `an ${noun}` : `a ${noun}`;
 }
 
-/** Resolves the references of every object; returns the fields with references as keys or raw ids. */
+/** A name that matched no object while some file could not be read: it may be defined there. */
+export interface UncheckedReference {
+  readonly source: SourceFile;
+  readonly line: number;
+  readonly name: string;
+}
+
+/**
+ * Resolves the references of every object; returns the fields with references as keys or raw ids.
+ * With `incomplete` (a file did not parse), a name matching no object is not an error, since it may
+ * be defined in that file: it is listed in `unchecked` instead.
+ */
 export function resolveReferences(
   objects: readonly DeclaredObject[],
   out: FileFinding[],
+  incomplete?: { readonly unchecked: UncheckedReference[] },
 ): Map<DeclaredObject, Record<string, unknown>> {
   const byKey = new Map(objects.map((o) => [o.key, o]));
   const resolved = new Map<DeclaredObject, Record<string, unknown>>();
@@ -109,6 +121,11 @@ export function resolveReferences(
           `${value} is not the id of ${aOrAn(titles(target.kinds))}: ${titles(target.kinds)}s are not managed in the config`,
           `reference one by its id (${prefixes.join(', ')})`,
         );
+      }
+      if (incomplete !== undefined) {
+        const { line } = locate(o.source, o.docPath(path), atKey);
+        incomplete.unchecked.push({ source: o.source, line, name: value });
+        return value;
       }
       const names = objects
         .filter(

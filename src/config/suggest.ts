@@ -1,16 +1,25 @@
 /** "Did you mean" suggestions for misspelt keys and references. */
 
-/** Edit distance (insertions, deletions, substitutions), case-insensitive. */
-export function levenshtein(a: string, b: string): number {
+/**
+ * Edit distance counting insertions, deletions, substitutions and swaps of two neighbouring
+ * letters (optimal string alignment), case-insensitive: `plna` is one typo away from `plan`.
+ */
+export function editDistance(a: string, b: string): number {
   const s = a.toLowerCase();
   const t = b.toLowerCase();
+  let beforePrevious: number[] = [];
   let previous = Array.from({ length: t.length + 1 }, (_, j) => j);
   for (let i = 1; i <= s.length; i++) {
     const current = [i];
     for (let j = 1; j <= t.length; j++) {
       const cost = s[i - 1] === t[j - 1] ? 0 : 1;
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost));
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) {
+        d = Math.min(d, beforePrevious[j - 2]! + 1);
+      }
+      current.push(d);
     }
+    beforePrevious = previous;
     previous = current;
   }
   return previous[t.length]!;
@@ -21,7 +30,7 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {
-    const d = levenshtein(word, c);
+    const d = editDistance(word, c);
     if (d < bestDistance) {
       best = c;
       bestDistance = d;

@@ -3,7 +3,7 @@
  * `computePlan` is the one entry commands use; the stages are exported for the applier and tests.
  */
 import type { ApiClient } from '../api/index.js';
-import { ConfigError, loadDesiredState } from '../config/index.js';
+import { ConfigError, loadDesiredState, type Diagnostic, type SecretSpans } from '../config/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { buildPlan } from './build.js';
 import { fetchLiveState, type LiveState } from './live.js';
@@ -39,20 +39,27 @@ export interface ComputedPlan {
   readonly live: LiveState;
 }
 
+/** A plan computed from config files: also the loader's warnings, for the CLI to show as `validate` does. */
+export interface ComputedConfigPlan extends ComputedPlan {
+  readonly warnings: readonly Diagnostic[];
+  readonly secretSpans: SecretSpans;
+}
+
 /**
  * Loads the config, fetches the live state and computes the plan. Throws `ConfigError` for an
  * invalid config, `ApiError`/`NetworkError` from the API, `UserError` for a metadata value that
  * the ownership marker would push over its limit.
  */
-export async function computePlan(options: ComputePlanOptions): Promise<ComputedPlan> {
+export async function computePlan(options: ComputePlanOptions): Promise<ComputedConfigPlan> {
   const loaded = await loadDesiredState([...options.paths], {
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });
-  if (!loaded.ok) throw new ConfigError(loaded.diagnostics);
+  if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
   const desired: DesiredState =
     options.scope === undefined ? loaded.state : { ...loaded.state, scope: options.scope };
-  return planFor(desired, options.client, { ...options, configPaths: options.paths });
+  const computed = await planFor(desired, options.client, { ...options, configPaths: options.paths });
+  return { ...computed, warnings: loaded.warnings, secretSpans: loaded.secretSpans };
 }
 
 /** The plan for a desired state already loaded (tests, `watch`). */

@@ -1,6 +1,7 @@
 /** Watches the config tree with chokidar and reports debounced changes, ignoring editors' scratch files. */
-import { basename, sep } from 'node:path';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { isSkippedDirectory } from '../config/files.js';
 import { debounce } from './debounce.js';
 
 /**
@@ -19,12 +20,22 @@ const scratchFile = [
   /___jb_(tmp|old)___$/,
   /^\.DS_Store$/,
 ];
-/** Directories whose contents never hold config. */
-const ignoredDirectory = new Set(['.git', 'node_modules', '.acctsync']);
+/** `path` below the watched root that holds it (the whole path when none does). */
+function belowRoot(path: string, roots: readonly string[]): string {
+  const absolute = resolve(path);
+  for (const root of roots) {
+    const rel = relative(resolve(root), absolute);
+    if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return rel;
+  }
+  return path;
+}
 
-/** True for paths the watcher ignores: scratch files and anything below an ignored directory. */
-export function isIgnoredPath(path: string): boolean {
-  if (path.split(sep).some((part) => ignoredDirectory.has(part))) return true;
+/**
+ * True for paths the watcher ignores: scratch files, and anything below a directory the loader
+ * skips (judged below the watched `roots`, so a config kept under `~/.config` is still watched).
+ */
+export function isIgnoredPath(path: string, roots: readonly string[] = []): boolean {
+  if (belowRoot(path, roots).split(sep).slice(0, -1).some(isSkippedDirectory)) return true;
   const name = basename(path);
   return scratchFile.some((pattern) => pattern.test(name));
 }
@@ -59,7 +70,7 @@ export function watchConfig(options: ConfigWatcherOptions): ConfigWatcher {
   const watcher: FSWatcher = watch([...options.paths], {
     ignoreInitial: true,
     atomic: true,
-    ignored: (path) => isIgnoredPath(path),
+    ignored: (path) => isIgnoredPath(path, options.paths),
   });
   watcher.on('all', (_event, path) => {
     changed.add(path);

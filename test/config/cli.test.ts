@@ -36,7 +36,8 @@ describe('acctsync validate', () => {
       GITHUB_ACTIONS: 'true',
     });
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain(
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
       '::error file=test/fixtures/config/broken/missing-reference-suggestion/account.yaml,line=7,col=19::',
     );
   });

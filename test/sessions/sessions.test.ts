@@ -108,9 +108,9 @@ describe('acctsync sessions', { timeout: 60_000 }, () => {
 
   it('rejects a bad action or output before connecting', async () => {
     const bad = await runCli(['sessions', 'reboot', 'ts_1'], emulator);
-    expect(bad.code).toBe(2);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('unknown action reboot');
     const output = await runCli(['sessions', 'list', '--output', 'yaml'], emulator);
-    expect(output.code).toBe(2);
+    expect(output.code).toBe(1);
   });
 });

@@ -6,13 +6,14 @@ import { UsageError } from '../../errors.js';
 import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
+import { printConfigWarnings } from '../config-report.js';
 import { clientOptionsFor, connectionOptions, openConnection } from '../connection.js';
 import { renderPlan, useColor } from '../plan-output.js';
 
 const options = { ...connectionOptions, ...executionFlags } as const;
 
 export const command: Command = {
-  summary: 'Apply a plan saved by plan --out, if the config and the account did not change since.',
+  summary: 'apply a plan saved by plan --out, if the config and the account did not change since',
   usage: `Usage: acctsync apply PLAN.json [options]
 
 Re-reads the config paths recorded in the plan and the live account, and refuses when either
@@ -49,6 +50,7 @@ ${executionUsage}
         adopt: saved.options.adopt,
         noDelete: saved.options.noDelete,
       });
+      printConfigWarnings(fresh.warnings, fresh.secretSpans, process.env);
       checkSavedPlanCurrent(saved, fresh.plan);
       const { exitCode } = await runApply(saved, fresh.desired, connection.client, settings, {
         stdout: process.stdout,

@@ -2,6 +2,7 @@
 import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
+import { printConfigWarnings } from '../config-report.js';
 import { connectionOptions, openConnection } from '../connection.js';
 import {
   parsePlanFormat,
@@ -19,7 +20,7 @@ const options = {
 } as const;
 
 export const command: Command = {
-  summary: 'Show what a sync would change (also: sync --dry-run).',
+  summary: 'show what a sync would change (also: sync --dry-run)',
   usage: `Usage: acctsync plan [PATH...] [options]
 
 Compares the desired state in PATH (files or directories; default account/ or acctsync.yaml)
@@ -43,12 +44,13 @@ With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
     const format = parsePlanFormat(values.output);
     const connection = await openConnection({ flags: values, env: process.env });
     try {
-      const { plan } = await computePlan({
+      const { plan, warnings, secretSpans } = await computePlan({
         paths: positionals,
         client: connection.client,
         env: process.env,
         ...planningSettings(values),
       });
+      printConfigWarnings(warnings, secretSpans, process.env);
       await writePlanOutput(plan, { format, out: values.out, env: process.env, stdout: process.stdout });
       return planExitCode(plan, values['detailed-exitcode']);
     } finally {

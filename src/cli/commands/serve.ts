@@ -28,7 +28,7 @@ function parseRate(value: string): number {
 }
 
 export const command: Command = {
-  summary: 'Serve the Account Management API emulator locally',
+  summary: 'serve the Account Management API emulator locally',
   usage,
   async run(argv) {
     const { values } = parseCommandArgs('serve', argv, {

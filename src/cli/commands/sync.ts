@@ -4,6 +4,8 @@ import { runApply } from '../../apply/run.js';
 import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
+import { printConfigWarnings } from '../config-report.js';
+import { confirmDestruction, mustConfirm } from '../confirm.js';
 import { clientOptionsFor, connectionOptions, openConnection } from '../connection.js';
 import {
   parsePlanFormat,
@@ -21,11 +23,12 @@ const options = {
   ...planOutputOptions,
   ...executionFlags,
   'dry-run': { type: 'boolean', default: false },
+  yes: { type: 'boolean', default: false },
   ...planningOptions,
 } as const;
 
 export const command: Command = {
-  summary: 'Make the live account equal to the desired state (plan, then apply).',
+  summary: 'make the live account equal to the desired state (plan, then apply)',
   usage: `Usage: acctsync sync [PATH...] [options]
 
 Plans like 'acctsync plan', refuses risky plans (see --force), prints the plan, then applies it:
@@ -34,6 +37,7 @@ operation is done, 1 when any failed or was not attempted.
 
 Options:
   --dry-run                   print the plan and change nothing (same output as 'acctsync plan')
+  --yes                       do not ask before deleting or replacing (asked only on a terminal)
   --adopt                     take over unmanaged objects matching a desired one by natural key
   --no-delete                 delete nothing, apply everything else
   --scope S                   ownership scope (default: the config's scope)
@@ -56,12 +60,13 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
       ...(mode.dryRun ? {} : { client: clientOptionsFor(mode.settings.parallelism) }),
     });
     try {
-      const { plan, desired } = await computePlan({
+      const { plan, desired, warnings, secretSpans } = await computePlan({
         paths: positionals,
         client: connection.client,
         env: process.env,
         ...planningSettings(values),
       });
+      printConfigWarnings(warnings, secretSpans, process.env);
       if (mode.dryRun) {
         await writePlanOutput(plan, {
           format: mode.format,
@@ -75,9 +80,11 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
       const { exitCode } = await runApply(plan, desired, connection.client, settings, {
         stdout: process.stdout,
         stderr: process.stderr,
-        beforeApply: () => {
+        beforeApply: async () => {
           if (settings.output === 'text')
             process.stdout.write(renderPlan(plan, 'text', useColor(process.env, process.stdout.isTTY)));
+          const terminal = { input: process.stdin, output: process.stdout };
+          if (mustConfirm(plan, terminal, values.yes)) await confirmDestruction(plan, terminal);
         },
       });
       return exitCode;

@@ -1,17 +1,8 @@
 /** `acctsync validate [PATH...]`: loads the desired state offline and reports every problem. */
-import { readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import {
-  ConfigError,
-  loadDesiredState,
-  maxFileBytes,
-  renderDiagnostic,
-  renderGithubAnnotation,
-  type Diagnostic,
-  type SecretSpans,
-} from '../../config/index.js';
+import { ConfigError, loadDesiredState } from '../../config/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
+import { printConfigWarnings } from '../config-report.js';
 
 const usage = `Usage: acctsync validate [PATH...]
 
@@ -22,41 +13,14 @@ default is the directory account/ if it exists, else acctsync.yaml.
 Exit status: 0 valid, 1 invalid. With GITHUB_ACTIONS=true, problems are also printed as
 workflow annotations.`;
 
-/** The file's text for a code frame, when it is small text worth showing. */
-function sourceText(file: string, cache: Map<string, string | undefined>): string | undefined {
-  if (!cache.has(file)) {
-    let text: string | undefined;
-    try {
-      const path = resolve(file);
-      if (statSync(path).size <= maxFileBytes) {
-        const bytes = readFileSync(path);
-        text = bytes.includes(0) ? undefined : bytes.toString('utf8');
-      }
-    } catch {
-      text = undefined;
-    }
-    cache.set(file, text);
-  }
-  return cache.get(file);
-}
-
-function frames(diagnostics: readonly Diagnostic[], secrets: SecretSpans): string[] {
-  const cache = new Map<string, string | undefined>();
-  return diagnostics.map((d) => `\n${renderDiagnostic(d, sourceText(d.file, cache), secrets[d.file])}`);
-}
-
 export const command: Command = {
-  summary: 'check the desired state offline',
+  summary: 'check the desired state offline (schema, rules, references)',
   usage,
   async run(argv) {
     const { positionals } = parseCommandArgs('validate', argv, {});
     const result = await loadDesiredState(positionals);
-    const diagnostics = result.ok ? result.warnings : result.diagnostics;
-    if (process.env.GITHUB_ACTIONS === 'true') {
-      for (const d of diagnostics) console.log(renderGithubAnnotation(d));
-    }
-    if (!result.ok) throw new ConfigError(diagnostics, { details: frames(diagnostics, result.secretSpans) });
-    for (const frame of frames(diagnostics, result.secretSpans)) console.error(frame);
+    if (!result.ok) throw new ConfigError(result.diagnostics, { secretSpans: result.secretSpans });
+    printConfigWarnings(result.warnings, result.secretSpans, process.env);
     const n = result.state.objects.length;
     const m = result.files.length;
     console.log(`valid: ${n} ${n === 1 ? 'object' : 'objects'} in ${m} ${m === 1 ? 'file' : 'files'}`);

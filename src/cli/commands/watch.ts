@@ -42,7 +42,7 @@ export const options = {
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 
 export const command: Command = {
-  summary: 'Keep the account equal to the config: reconcile on every change and on an interval.',
+  summary: 'keep the account equal to the config: reconcile on every change and on an interval',
   usage: `Usage: acctsync watch [PATH...] [options]
 
 Runs until SIGTERM or SIGINT. Reconciles once at start, after every change to the config files
