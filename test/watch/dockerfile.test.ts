@@ -88,6 +88,14 @@ describe('Dockerfile', () => {
     expect(major).toBeGreaterThanOrEqual(26);
   });
 
+  it("is the Node line the README lists as the image's, pinned to the version CI tests", () => {
+    const major = /^node:(\d+)\./.exec(runtime.from)?.[1] ?? '';
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    expect(readme).toMatch(new RegExp(`^\\| ${major} +\\| the line the Docker image runs`, 'm'));
+    // .ci/run installs and tests this exact version: it must be one the npm registry's node package has.
+    expect(globalArgs.get('NODE_VERSION')).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
   it('builds with npm ci and npm run build, and installs only production dependencies at runtime', () => {
     const buildRuns = all(build, 'RUN').map((i) => i.args);
     expect(buildRuns).toContainEqual(expect.stringMatching(/^npm ci\b/));
