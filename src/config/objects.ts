@@ -3,8 +3,7 @@
  * route, each with its fields under response names (sources resolved, references still as written)
  * and a way back from a field path to its place in the document.
  */
-import { parseCidr } from '../resources/formats/index.js';
-import type { FieldPath, Fields, KindDescriptor } from '../resources/index.js';
+import { naturalName, type FieldPath, type Fields, type KindDescriptor } from '../resources/index.js';
 import type { DocPath, Finding } from './diagnostic.js';
 import { configLayout, type ChildLayout, type MapLayout } from './layout.js';
 import type { SourceFile } from './source.js';
@@ -138,7 +137,7 @@ function declareChild(
   });
   const values =
     child.parentField === undefined ? resolved : { ...resolved, [child.parentField]: parent.name };
-  const name = childName(child.descriptor, values, index);
+  const name = naturalName(child.descriptor, values, index);
   return {
     descriptor: child.descriptor,
     fields: child.descriptor.fields,
@@ -151,22 +150,4 @@ function declareChild(
     entryPath,
     docPath,
   };
-}
-
-/**
- * A nested object's name is its natural key within the parent: a rule's canonical CIDR, a route's
- * `<match_type>:<match>`. Unparseable values fall back to the value as written, or the list index.
- */
-function childName(d: KindDescriptor, values: Record<string, unknown>, index: number): string {
-  const parts = (d.naturalKey?.fields ?? []).map((name) => {
-    const value = values[name];
-    if (typeof value !== 'string') return undefined;
-    const f = d.fields[name];
-    if (f?.type.type === 'string' && f.type.format === 'cidr') {
-      const cidr = parseCidr(value);
-      return cidr.ok ? cidr.value.canonical : value;
-    }
-    return value;
-  });
-  return parts.length > 0 && parts.every((p) => p !== undefined) ? parts.join(':') : `#${index}`;
 }

@@ -4,6 +4,7 @@
  */
 import {
   descriptorOf,
+  naturalIdentity,
   isObjectKey,
   type DesiredObject,
   type DesiredState,
@@ -16,7 +17,7 @@ import { diffObject, isUnder } from './diff.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveObject, LiveState } from './live.js';
 import { matchObjects, type Match } from './match.js';
-import { naturalIdentity } from './natural-key.js';
+
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
 import { orderOperations } from './order.js';
 import { formatMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
@@ -185,7 +186,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       const newParent =
         typeof parentRef === 'string' ? resolve(parentRef, { kinds: [], readShape: 'id' }) : undefined;
       const collides =
-        d.naturalKey?.conflictCode !== undefined &&
+        d.naturalKey?.claim !== undefined &&
         naturalIdentity(d, resolvedFields(d, o, resolve), newParent) ===
           naturalIdentity(d, live.record, live.parentId);
       if (collides) deleteFirst.add(o.key);

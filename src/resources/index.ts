@@ -8,3 +8,4 @@ export { checkFormat } from './format-check.js';
 export * from './shape.js';
 export * from './state.js';
 export { tunnelSessionCommands, type TunnelSessionCommand } from './kinds/sessions.js';
+export * from './identity.js';

@@ -205,8 +205,11 @@ export interface KindDescriptor {
     readonly fields: readonly string[];
     /** Unique within the parent only. */
     readonly perParent?: boolean;
-    /** The service refuses a second object with the same key with 409 and this code. */
-    readonly conflictCode?: number;
+    /**
+     * The service refuses a second object holding the same key with 409 and `code`. Kinds with the
+     * same `space` compete for the same values (TLS and HTTPS edges for hostports).
+     */
+    readonly claim?: { readonly space: string; readonly code: number };
   };
   /** Event type stem (`ip_policy` → `ip_policy_created.v0`), when the kind emits events. */
   readonly eventStem?: string;

@@ -12,6 +12,7 @@ import {
   t,
 } from '../fields.js';
 import { reservedDomainCertificateExclusive } from '../rules.js';
+import { ErrorCode } from '../error-codes.js';
 import type { KindDescriptor } from '../types.js';
 import { crud } from './common.js';
 
@@ -112,7 +113,7 @@ export const reservedDomains: KindDescriptor = {
   },
   rules: [reservedDomainCertificateExclusive],
   operations: crud,
-  naturalKey: { fields: ['domain'], conflictCode: 413 },
+  naturalKey: { fields: ['domain'], claim: { space: 'domain', code: ErrorCode.domainReserved } },
   eventStem: 'domain',
   config: { key: 'reserved_domains' },
   hasCreatedAt: true,
