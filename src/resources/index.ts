@@ -9,3 +9,4 @@ export * from './shape.js';
 export * from './state.js';
 export { tunnelSessionCommands, type TunnelSessionCommand } from './kinds/sessions.js';
 export * from './identity.js';
+export { serverFills } from './server-filled.js';

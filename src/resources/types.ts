@@ -90,8 +90,11 @@ export interface Field {
   readonly writeOnly?: boolean;
   /** A secret: masked as `(sensitive)` in every output, never logged. */
   readonly secret?: boolean;
-  /** The service fills it in when the desired state leaves it unset; compare only when set. */
-  readonly serverFilled?: boolean;
+  /**
+   * The service fills it in when the desired state leaves it unset; compare only when set. With
+   * `whileSet`, only while that sibling field is set (non-null): otherwise unset means the default.
+   */
+  readonly serverFilled?: true | { readonly whileSet: string };
 }
 
 export type Fields = Readonly<Record<string, Field>>;

@@ -89,7 +89,7 @@ export const reservedDomains: KindDescriptor = {
       'certificate_id',
       'Uploaded TLS certificate; when automatic management is on, the service fills in the issued one.',
       'mutable',
-      { default: null, serverFilled: true },
+      { default: null, serverFilled: { whileSet: 'certificate_management_policy' } },
     ),
     certificate_management_policy: certPolicy,
     certificate_management_status: certStatus,
