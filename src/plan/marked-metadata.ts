@@ -1,0 +1,52 @@
+/**
+ * The `metadata` value acctsync writes (the user's metadata with this scope's ownership marker) and
+ * whether it fits the service's limit: shared by the planner and by `validate`, which knows the
+ * scope and the key offline and so can refuse what `sync` would.
+ */
+import { byteLength, charLength } from '../resources/formats/index.js';
+import type { KindDescriptor } from '../resources/index.js';
+import { formatMetadata, newSalt, type OwnershipMarker } from './ownership.js';
+import { writeOnlyHashes, writeOnlyValues } from './secrets.js';
+
+function metadataLimit(d: KindDescriptor): { limit: number; measure: (s: string) => number; unit: string } {
+  const type = d.fields.metadata?.type;
+  if (type?.type === 'string' && type.maxChars !== undefined)
+    return { limit: type.maxChars, measure: charLength, unit: 'characters' };
+  const limit = type?.type === 'string' && type.maxBytes !== undefined ? type.maxBytes : Infinity;
+  return { limit, measure: byteLength, unit: 'bytes' };
+}
+
+export interface MarkedMetadata {
+  readonly value: string;
+  /** Why the value does not fit its limit, when it does not. */
+  readonly tooLong?: string;
+}
+
+/**
+ * The metadata to write for the object `key` with desired `fields`, keeping the live marker's salt
+ * when there is one (a fresh salt has the same length, so the size does not depend on it).
+ */
+export function markedMetadata(
+  d: KindDescriptor,
+  key: string,
+  fields: Readonly<Record<string, unknown>>,
+  scope: string,
+  liveSalt: string | undefined,
+): MarkedMetadata {
+  const secrets = writeOnlyValues(d.fields, fields);
+  const salt = secrets.length === 0 ? undefined : (liveSalt ?? newSalt());
+  const marker: OwnershipMarker = {
+    scope,
+    key,
+    ...(salt === undefined ? {} : { salt, hashes: writeOnlyHashes(salt, secrets) }),
+  };
+  const user = typeof fields.metadata === 'string' ? fields.metadata : '';
+  const value = formatMetadata(user, marker);
+  const { limit, measure, unit } = metadataLimit(d);
+  const size = measure(value);
+  if (size <= limit) return { value };
+  return {
+    value,
+    tooLong: `metadata is ${size} ${unit} with the ownership marker (${size - measure(user)} of them), over the ${limit}-${unit.replace(/s$/, '')} limit: shorten it by ${size - limit}`,
+  };
+}
