@@ -16,6 +16,7 @@ import {
 } from './references.js';
 import { checkStructure } from './schema-check.js';
 import { checkObject } from './semantic.js';
+import { markedMetadata } from '../plan/marked-metadata.js';
 import { locate, readSource, scalarSpan, type PlacedFinding, type SourceFile } from './source.js';
 
 /** Text offsets of a secret written literally in a file: code frames blank them. */
@@ -144,6 +145,7 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   const resolved = resolveReferences(declared, cross, unread.length > 0 ? { unchecked } : undefined);
   findCycles(declared, cross);
   checkScopes(scopes, cross);
+  checkMetadataWithMarker(declared, resolved, scopes[0]?.scope ?? defaultScope, cross);
   for (const f of cross) report(f.source, [f]);
   diagnostics.push(...uncheckedNote(unread, unchecked));
 
@@ -214,6 +216,26 @@ function withoutSecretFound(d: Diagnostic, spans: SecretSpans, sources: readonly
   if (!inFile.some((span) => at >= span.start && at < span.end)) return d;
   const { found, ...rest } = d;
   return { ...rest, message: rest.message.replaceAll(found, '(sensitive)') };
+}
+
+/** User metadata that fits alone but not once `sync` adds the ownership marker (scope and key). */
+function checkMetadataWithMarker(
+  declared: readonly DeclaredObject[],
+  resolved: ReadonlyMap<DeclaredObject, Record<string, unknown>>,
+  scope: string,
+  out: FileFinding[],
+): void {
+  for (const o of declared) {
+    if (!('metadata' in o.descriptor.fields) || typeof o.values.metadata !== 'string') continue;
+    const marked = markedMetadata(o.descriptor, o.key, resolved.get(o) ?? o.values, scope, undefined);
+    if (marked.tooLong === undefined || !marked.userFits) continue;
+    out.push({
+      source: o.source,
+      path: o.docPath(['metadata']),
+      message: marked.tooLong,
+      hint: `acctsync adds an ownership marker (scope ${scope}, key ${o.key}) to every object's metadata`,
+    });
+  }
 }
 
 /** Files may repeat the scope; they may not disagree about it. */

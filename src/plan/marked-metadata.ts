@@ -20,6 +20,8 @@ export interface MarkedMetadata {
   readonly value: string;
   /** Why the value does not fit its limit, when it does not. */
   readonly tooLong?: string;
+  /** Whether the user's part alone fits (else the schema check already said so). */
+  readonly userFits: boolean;
 }
 
 /**
@@ -44,9 +46,11 @@ export function markedMetadata(
   const value = formatMetadata(user, marker);
   const { limit, measure, unit } = metadataLimit(d);
   const size = measure(value);
-  if (size <= limit) return { value };
+  const userFits = measure(user) <= limit;
+  if (size <= limit) return { value, userFits };
   return {
     value,
+    userFits,
     tooLong: `metadata is ${size} ${unit} with the ownership marker (${size - measure(user)} of them), over the ${limit}-${unit.replace(/s$/, '')} limit: shorten it by ${size - limit}`,
   };
 }
