@@ -12,6 +12,7 @@ import {
 } from '../resources/index.js';
 import { byteLength, charLength } from '../resources/formats/index.js';
 import { UserError } from '../errors.js';
+import { managedCount, removedBy, withCascades } from './cascade.js';
 import { diffObject, isUnder } from './diff.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveObject, LiveState } from './live.js';
@@ -270,7 +271,10 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     const l = op.liveId === undefined ? undefined : liveById.get(op.liveId);
     return l?.parentId !== undefined && descriptorOf(l.kind).parent !== undefined && deleted.has(l.parentId);
   };
-  const planned = ops.filter((op) => !(op.action === 'delete' && cascaded(op)));
+  const planned = withCascades(
+    ops.filter((op) => !(op.action === 'delete' && cascaded(op))),
+    live.objects,
+  );
 
   const { operations, blocked } = orderOperations(planned, {
     desired: desiredByKey,
@@ -324,7 +328,8 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       delete: count('delete'),
       adopt: count('adopt'),
       unchanged,
-      managed: live.objects.filter((l) => l.marker?.scope === scope).length,
+      managed: managedCount(live.objects, scope),
+      removed: operations.reduce((n, op) => n + removedBy(op), 0),
     },
     notes,
     liveKinds: live.kinds,

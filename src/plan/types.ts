@@ -63,6 +63,25 @@ export interface Operation {
    * desired body, `delete` removes it. Module members never appear in the PATCH body then.
    */
   readonly modules?: readonly ModuleChange[];
+  /** On deletes: what the service removes with the object (its children and modules). */
+  readonly cascade?: Cascade;
+}
+
+/** A child the service deletes with its parent (a route with its edge, a rule with its policy). */
+export interface CascadedObject {
+  readonly kind: KindName;
+  readonly id: string;
+  /** The logical key in its ownership marker, when this scope manages it. */
+  readonly key?: string;
+  readonly parentId?: string;
+  /** Module members set on it, removed with it. */
+  readonly modules: readonly string[];
+}
+
+/** What a delete removes besides its target: children (depth first) and the target's modules. */
+export interface Cascade {
+  readonly objects: readonly CascadedObject[];
+  readonly modules: readonly string[];
 }
 
 /** One module of an edge or route to replace (PUT) or remove (DELETE). */
@@ -80,8 +99,13 @@ export interface PlanSummary {
   readonly adopt: number;
   /** Objects already equal to the desired state. */
   readonly unchanged: number;
-  /** Live objects carrying this scope's marker (what the mass-delete guard compares against). */
+  /**
+   * Live objects this scope manages: those carrying its marker and the children that would go with
+   * them (what the mass-delete guard compares `removed` against).
+   */
   readonly managed: number;
+  /** Live objects the plan removes: deletes, old halves of replaces, and their cascaded children. */
+  readonly removed: number;
 }
 
 export interface Plan {
