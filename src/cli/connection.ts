@@ -5,8 +5,15 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiClient, defaultConcurrency, type ApiClientOptions } from '../api/index.js';
+import {
+  ApiClient,
+  defaultConcurrency,
+  defaultTimeoutMs,
+  describeRetry,
+  type ApiClientOptions,
+} from '../api/index.js';
 import { UserError } from '../errors.js';
+import { formatDuration, parseDuration } from '../watch/duration.js';
 import type { Options } from './args.js';
 
 export const embeddedUrl = 'embedded';
@@ -18,12 +25,29 @@ export const connectionOptions = {
   'api-url': { type: 'string' },
   'api-key-file': { type: 'string' },
   'rate-limit': { type: 'string' },
+  timeout: { type: 'string' },
 } as const satisfies Options;
+
+/**
+ * The overall budget of a one-shot command (plan, sync, apply, export, ...): every request, retry
+ * and rate-limit wait stops there. Not for `watch`, whose client lives as long as the daemon.
+ */
+export const defaultDeadlineMs = 15 * 60_000;
+
+/** `--deadline`, for one-shot commands. */
+export const deadlineOptions = { deadline: { type: 'string' } } as const satisfies Options;
+
+/** Usage lines of `--timeout` and `--deadline`. */
+export const waitUsage = `  --timeout DURATION           Per request attempt (default ${formatDuration(defaultTimeoutMs)}); 4 attempts per request
+  --deadline DURATION          For the whole command (default ${formatDuration(defaultDeadlineMs)})`;
 
 export interface ConnectionFlags {
   readonly 'api-url'?: string | undefined;
   readonly 'api-key-file'?: string | undefined;
   readonly 'rate-limit'?: string | undefined;
+  readonly timeout?: string | undefined;
+  /** Only commands that include {@link deadlineOptions}; without it there is no deadline. */
+  readonly deadline?: string | undefined;
 }
 
 export interface Connection {
@@ -40,8 +64,10 @@ export interface ConnectionSettings {
   /** Directory holding `.acctsync/` for the embedded state; the working directory by default. */
   readonly cwd?: string;
   readonly client?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>>;
-  /** Where the embedded announcement goes; stderr by default so stdout stays parseable. */
+  /** Where the embedded announcement and retry reports go; stderr by default so stdout stays parseable. */
   readonly announce?: (line: string) => void;
+  /** One-shot commands: apply `--deadline` or {@link defaultDeadlineMs}. */
+  readonly deadline?: boolean;
 }
 
 /**
@@ -83,7 +109,19 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
     flags['api-key-file'] === undefined ? undefined : await readKeyFile(flags['api-key-file']);
   const key = keyFromFile ?? env.SVC_API_KEY;
   const ratePerMinute = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
-  const clientOptions = { ...settings.client, ...(ratePerMinute === undefined ? {} : { ratePerMinute }) };
+  const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const clientOptions = {
+    onRetry: (event: Parameters<typeof describeRetry>[0]) => announce(`acctsync: ${describeRetry(event)}`),
+    ...settings.client,
+    ...(ratePerMinute === undefined ? {} : { ratePerMinute }),
+    ...(flags.timeout === undefined ? {} : { timeoutMs: parseDuration(flags.timeout, '--timeout') }),
+    ...(settings.deadline === true
+      ? {
+          deadlineMs:
+            flags.deadline === undefined ? defaultDeadlineMs : parseDuration(flags.deadline, '--deadline'),
+        }
+      : {}),
+  };
 
   if (url === undefined || url === embeddedUrl) {
     if (url === undefined && key !== undefined && key !== '') {

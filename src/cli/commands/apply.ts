@@ -7,10 +7,16 @@ import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { printConfigWarnings } from '../config-report.js';
-import { clientOptionsFor, connectionOptions, openConnection } from '../connection.js';
+import {
+  clientOptionsFor,
+  connectionOptions,
+  deadlineOptions,
+  openConnection,
+  waitUsage,
+} from '../connection.js';
 import { renderPlan, useColor } from '../plan-output.js';
 
-const options = { ...connectionOptions, ...executionFlags } as const;
+const options = { ...connectionOptions, ...deadlineOptions, ...executionFlags } as const;
 
 export const command: Command = {
   summary: 'apply a plan saved by plan --out, if the config and the account did not change since',
@@ -24,7 +30,8 @@ Options:
 ${executionUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
-  --rate-limit N/m            pace requests below N per minute`,
+  --rate-limit N/m            pace requests below N per minute
+${waitUsage}`,
 
   async run(argv) {
     const { values, positionals } = parseCommandArgs('apply', argv, options);
@@ -39,6 +46,7 @@ ${executionUsage}
     const connection = await openConnection({
       flags: values,
       env: process.env,
+      deadline: true,
       client: clientOptionsFor(settings.parallelism),
     });
     try {

@@ -3,7 +3,7 @@ import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { printConfigWarnings } from '../config-report.js';
-import { connectionOptions, openConnection } from '../connection.js';
+import { connectionOptions, deadlineOptions, openConnection, waitUsage } from '../connection.js';
 import {
   parsePlanFormat,
   planExitCode,
@@ -15,6 +15,7 @@ import {
 
 const options = {
   ...connectionOptions,
+  ...deadlineOptions,
   ...planOutputOptions,
   ...planningOptions,
 } as const;
@@ -36,13 +37,14 @@ Options:
   --api-url URL                API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE          File holding the API key (default: SVC_API_KEY)
   --rate-limit N/m             Pace requests below N per minute
+${waitUsage}
 
 With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
 
   async run(argv) {
     const { values, positionals } = parseCommandArgs('plan', argv, options);
     const format = parsePlanFormat(values.output);
-    const connection = await openConnection({ flags: values, env: process.env });
+    const connection = await openConnection({ flags: values, env: process.env, deadline: true });
     try {
       const { plan, warnings, secretSpans } = await computePlan({
         paths: positionals,

@@ -6,7 +6,13 @@ import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { printConfigWarnings } from '../config-report.js';
 import { confirmDestruction, mustConfirm } from '../confirm.js';
-import { clientOptionsFor, connectionOptions, openConnection } from '../connection.js';
+import {
+  clientOptionsFor,
+  connectionOptions,
+  deadlineOptions,
+  openConnection,
+  waitUsage,
+} from '../connection.js';
 import {
   parsePlanFormat,
   planExitCode,
@@ -20,6 +26,7 @@ import {
 
 const options = {
   ...connectionOptions,
+  ...deadlineOptions,
   ...planOutputOptions,
   ...executionFlags,
   'dry-run': { type: 'boolean', default: false },
@@ -45,6 +52,7 @@ ${executionUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
   --rate-limit N/m            pace requests below N per minute (the live API allows about 120)
+${waitUsage}
 
 With --dry-run, --output also takes markdown, and --out FILE and --detailed-exitcode work as for plan.`,
 
@@ -57,6 +65,7 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
     const connection = await openConnection({
       flags: values,
       env: process.env,
+      deadline: true,
       ...(mode.dryRun ? {} : { client: clientOptionsFor(mode.settings.parallelism) }),
     });
     try {
