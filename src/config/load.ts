@@ -162,6 +162,7 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
     fields: resolved.get(o) ?? o.values,
     sensitive: o.sensitive,
     source: { file: o.source.file, ...locate(o.source, o.entryPath, true) },
+    ...(o.protect === undefined ? {} : { protect: o.protect }),
   }));
   return {
     ok: true,

@@ -6,7 +6,7 @@
 import { parseCidr } from '../resources/formats/index.js';
 import type { FieldPath, Fields, KindDescriptor } from '../resources/index.js';
 import type { DocPath, Finding } from './diagnostic.js';
-import { configLayout, type ChildLayout, type MapLayout } from './layout.js';
+import { configLayout, lifecycleMembers, type ChildLayout, type MapLayout } from './layout.js';
 import type { SourceFile } from './source.js';
 import { resolveSources } from './sources.js';
 
@@ -19,6 +19,8 @@ export interface DeclaredObject {
   readonly name: string;
   readonly parentKey?: string;
   readonly values: Record<string, unknown>;
+  /** `protect` as written (the schema pass checked its type). */
+  readonly protect?: boolean;
   readonly sensitive: FieldPath[];
   readonly source: SourceFile;
   /** Where the entry (map value or list item) sits in its document. */
@@ -62,14 +64,24 @@ export function declaredObjects(
   return out;
 }
 
+/** The members acctsync reads itself, and the entry without them. */
+function splitLifecycle(entry: Record<string, unknown>): {
+  readonly written: Record<string, unknown>;
+  readonly protect?: boolean;
+} {
+  const written = Object.fromEntries(Object.entries(entry).filter(([k]) => !(k in lifecycleMembers)));
+  return typeof entry.protect === 'boolean' ? { written, protect: entry.protect } : { written };
+}
+
 function declareEntry(
   map: MapLayout,
   name: string,
-  entry: Record<string, unknown>,
+  withLifecycle: Record<string, unknown>,
   source: SourceFile,
   env: NodeJS.ProcessEnv,
   findings: Finding[],
 ): DeclaredObject | undefined {
+  const { written: entry, ...lifecycle } = splitLifecycle(withLifecycle);
   const entryPath: DocPath = [map.key, name];
   const childMembers = new Set(map.children.map((c) => c.member));
   let descriptor: KindDescriptor;
@@ -109,6 +121,7 @@ function declareEntry(
     key: `${map.key}/${name}`,
     name,
     values,
+    ...lifecycle,
     sensitive,
     source,
     entryPath,
@@ -120,11 +133,12 @@ function declareChild(
   child: ChildLayout,
   parent: DeclaredObject,
   index: number,
-  item: Record<string, unknown>,
+  withLifecycle: Record<string, unknown>,
   source: SourceFile,
   env: NodeJS.ProcessEnv,
   findings: Finding[],
 ): DeclaredObject {
+  const { written: item, ...lifecycle } = splitLifecycle(withLifecycle);
   const entryPath: DocPath = [...parent.entryPath, child.member, index];
   const docPath = (path: FieldPath): DocPath =>
     path[0] === child.parentField ? entryPath : [...entryPath, ...path];
@@ -146,6 +160,7 @@ function declareChild(
     name,
     parentKey: parent.key,
     values,
+    ...lifecycle,
     sensitive,
     source,
     entryPath,

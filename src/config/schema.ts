@@ -4,7 +4,14 @@
  * when the committed file lags behind the descriptors.
  */
 import { descriptorOf, type Field, type FieldType, type Fields, type RefTarget } from '../resources/index.js';
-import { configLayout, namePattern, readOnlyFields, writableFields, type MapLayout } from './layout.js';
+import {
+  configLayout,
+  lifecycleMembers,
+  namePattern,
+  readOnlyFields,
+  writableFields,
+  type MapLayout,
+} from './layout.js';
 
 type Schema = Record<string, unknown>;
 
@@ -136,7 +143,11 @@ function entrySchema(map: MapLayout): Schema {
   );
   if (!map.variants) {
     const d = map.kinds[0]!;
-    return objectSchema(d.fields, children, `A ${d.title}, keyed by its logical name.`);
+    return objectSchema(
+      d.fields,
+      { ...children, ...lifecycleMembers },
+      `A ${d.title}, keyed by its logical name.`,
+    );
   }
   const { members, shared } = map.variants;
   const variants = Object.fromEntries(
@@ -148,7 +159,7 @@ function entrySchema(map: MapLayout): Schema {
   return {
     ...objectSchema(
       shared,
-      { ...variants, ...children },
+      { ...variants, ...children, ...lifecycleMembers },
       `Exactly one of ${members.map((m) => m.member).join(', ')}.`,
     ),
     oneOf: members.map(({ member }) => ({ required: [member] })),
@@ -165,7 +176,7 @@ export function buildConfigSchema(): Schema {
       defs[c.descriptor.kind] = {
         description: `A ${c.descriptor.title}.`,
         type: 'object',
-        properties: propertiesOf(c.fields),
+        properties: { ...propertiesOf(c.fields), ...lifecycleMembers },
         ...(required.length > 0 ? { required } : {}),
         additionalProperties: false,
       };

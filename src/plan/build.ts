@@ -20,6 +20,7 @@ import { matchObjects, type Match } from './match.js';
 import { naturalIdentity } from './natural-key.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
 import { orderOperations } from './order.js';
+import { checkProtection } from './protection.js';
 import { formatMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
 import { hashKey, maskChange, secretPaths, writeOnlyHashes, writeOnlyValues } from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
@@ -29,6 +30,8 @@ export interface BuildOptions {
   readonly adopt: boolean;
   readonly noDelete: boolean;
   readonly configPaths: readonly string[];
+  /** Keys of protected objects this plan may delete or replace anyway (`--unprotect KEY`). */
+  readonly unprotect?: readonly string[];
   readonly now?: Date;
 }
 
@@ -136,10 +139,13 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const finalMetadata = (d: KindDescriptor, o: DesiredObject, liveMarker: OwnershipMarker | undefined) => {
     const secrets = writeOnlyValues(d.fields, o.fields);
     const salt = secrets.length === 0 ? undefined : (liveMarker?.salt ?? newSalt());
+    // Protection is sticky: only an explicit `protect: false` lifts it.
+    const protect = o.protect ?? liveMarker?.protect === true;
     const marker: OwnershipMarker = {
       scope,
       key: o.key,
       ...(salt === undefined ? {} : { salt, hashes: writeOnlyHashes(salt, secrets) }),
+      ...(protect ? { protect: true as const } : {}),
     };
     const user = typeof o.fields.metadata === 'string' ? o.fields.metadata : '';
     const value = formatMetadata(user, marker);
@@ -276,6 +282,12 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     live.objects,
   );
 
+  checkProtection(planned, live.objects, {
+    scope,
+    desired: desiredByKey,
+    unprotect: new Set(options.unprotect ?? []),
+  });
+
   const { operations, blocked } = orderOperations(planned, {
     desired: desiredByKey,
     live: live.objects,
@@ -333,6 +345,12 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     },
     notes,
     liveKinds: live.kinds,
-    options: { adopt: options.adopt, noDelete: options.noDelete },
+    options: {
+      adopt: options.adopt,
+      noDelete: options.noDelete,
+      ...(options.unprotect !== undefined && options.unprotect.length > 0
+        ? { unprotect: [...options.unprotect] }
+        : {}),
+    },
   };
 }

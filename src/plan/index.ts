@@ -28,6 +28,8 @@ export interface ComputePlanOptions {
   readonly cwd?: string;
   readonly adopt?: boolean;
   readonly noDelete?: boolean;
+  /** Protected keys this plan may delete or replace. */
+  readonly unprotect?: readonly string[];
   /** Overrides the config's scope. */
   readonly scope?: string;
   readonly signal?: AbortSignal;
@@ -69,6 +71,7 @@ export async function planFor(
   options: {
     readonly adopt?: boolean;
     readonly noDelete?: boolean;
+    readonly unprotect?: readonly string[];
     readonly configPaths?: readonly string[];
     readonly signal?: AbortSignal;
   } = {},
@@ -82,6 +85,7 @@ export async function planFor(
     adopt: options.adopt ?? false,
     noDelete: options.noDelete ?? false,
     configPaths: options.configPaths ?? [],
+    ...(options.unprotect === undefined ? {} : { unprotect: options.unprotect }),
   });
   return { plan, desired, live };
 }

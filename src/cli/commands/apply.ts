@@ -57,6 +57,8 @@ ${waitUsage}`,
         scope: saved.scope,
         adopt: saved.options.adopt,
         noDelete: saved.options.noDelete,
+        // Protection is checked again on the fresh plan: a saved plan cannot carry a deletion past it.
+        unprotect: (saved.options.unprotect ?? []).filter((k): k is string => typeof k === 'string'),
       });
       printConfigWarnings(fresh.warnings, fresh.secretSpans, process.env);
       checkSavedPlanCurrent(saved, fresh.plan);

@@ -34,6 +34,7 @@ Options:
   --adopt                      Take over unmanaged objects matching a desired one by natural key
   --no-delete                  Plan no deletion of managed objects that left the config
   --scope S                    Ownership scope (default: the config's scope)
+  --unprotect KEY              Allow deleting or replacing the protected object KEY (repeatable)
   --api-url URL                API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE          File holding the API key (default: SVC_API_KEY)
   --rate-limit N/m             Pace requests below N per minute

@@ -48,6 +48,7 @@ Options:
   --adopt                     take over unmanaged objects matching a desired one by natural key
   --no-delete                 delete nothing, apply everything else
   --scope S                   ownership scope (default: the config's scope)
+  --unprotect KEY             allow deleting or replacing the protected object KEY (repeatable)
 ${executionUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
