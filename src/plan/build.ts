@@ -21,6 +21,7 @@ import { naturalIdentity } from './natural-key.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
 import { orderOperations } from './order.js';
 import { checkProtection } from './protection.js';
+import { keyDeletesLast, keyInUseNote } from './key-in-use.js';
 import { formatMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
 import { hashKey, maskChange, secretPaths, writeOnlyHashes, writeOnlyValues } from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
@@ -288,11 +289,13 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     unprotect: new Set(options.unprotect ?? []),
   });
 
-  const { operations, blocked } = orderOperations(planned, {
+  const ordered = orderOperations(planned, {
     desired: desiredByKey,
     live: live.objects,
     deleteFirst,
   });
+  const operations = keyDeletesLast(ordered.operations);
+  const { blocked } = ordered;
 
   const resolvedIds = Object.fromEntries(
     paired.filter((m) => !replaced.has(m.desired.key)).map((m) => [m.desired.key, m.live.id]),
@@ -321,6 +324,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
           'adopted objects keep their secrets and private keys as they are: the API never returns them, so acctsync records the configured ones without rewriting; change a secret in the config to have it written',
         ]
       : []),
+    ...keyInUseNote(operations),
     ...matching.notes,
     ...blocked,
   ];

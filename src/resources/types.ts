@@ -212,6 +212,11 @@ export interface KindDescriptor {
   readonly eventStem?: string;
   /** The member holding a token returned only by the create response. */
   readonly tokenField?: string;
+  /**
+   * Its objects are what acctsync itself authenticates with (API keys): deleting one may cut off
+   * the run, so such deletes run last, with a warning.
+   */
+  readonly authenticatesClient?: boolean;
   /** Present when users manage this kind in the desired-state YAML. */
   readonly config?: ConfigPlacement;
   /** Record members present in responses but not modelled as fields (always `id`, `uri`, ...). */
