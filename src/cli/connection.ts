@@ -12,7 +12,7 @@ import {
   describeRetry,
   type ApiClientOptions,
 } from '../api/index.js';
-import { UserError } from '../errors.js';
+import { isSystemError, systemUserError, UserError } from '../errors.js';
 import { formatDuration, parseDuration } from '../watch/duration.js';
 import type { Options } from './args.js';
 
@@ -153,10 +153,17 @@ async function openEmbedded(
   clientOptions: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>>,
 ): Promise<Connection> {
   const dir = join(settings.cwd ?? process.cwd(), '.acctsync');
-  await mkdir(dir, { recursive: true });
   const dataFile = join(dir, 'embedded.json');
-  const { startEmulator } = await import('../emulator/index.js');
-  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: embeddedToken, dataFile });
+  const { startEmulator, StateFileError } = await import('../emulator/index.js');
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  try {
+    await mkdir(dir, { recursive: true });
+    emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: embeddedToken, dataFile });
+  } catch (err) {
+    if (err instanceof StateFileError) throw new UserError(err.message, { cause: err });
+    if (isSystemError(err)) throw systemUserError(`use the embedded emulator's state in ${dataFile}`, err);
+    throw err;
+  }
   (settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`)))(
     `acctsync: using the embedded emulator (state in ${dataFile}); set SVC_API_URL and SVC_API_KEY for a real account`,
   );
@@ -167,7 +174,13 @@ async function openEmbedded(
     embedded: true,
     async close() {
       await client.close();
-      await emulator.close();
+      try {
+        await emulator.close();
+      } catch (err) {
+        if (isSystemError(err))
+          throw systemUserError(`save the embedded emulator's state to ${dataFile}`, err);
+        throw err;
+      }
     },
   };
 }

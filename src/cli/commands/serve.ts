@@ -1,5 +1,5 @@
 /** `acctsync serve`: the Account Management API emulator on a local port. */
-import { UsageError, UserError } from '../../errors.js';
+import { isSystemError, systemUserError, UsageError, UserError } from '../../errors.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -52,9 +52,10 @@ export const command: Command = {
     } catch (err) {
       if (err instanceof StateFileError) throw new UserError(err.message, { cause: err });
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE' || code === 'EACCES') {
+      if (code === 'EADDRINUSE' || (code === 'EACCES' && !(err as { path?: unknown }).path)) {
         throw new UserError(`serve: cannot listen: ${(err as Error).message}`, { cause: err });
       }
+      if (isSystemError(err)) throw systemUserError(`use the state file ${values.data ?? ''}`, err);
       throw err;
     }
     console.log(`acctsync emulator listening on ${emulator.url}`);
