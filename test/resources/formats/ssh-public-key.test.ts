@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
@@ -18,10 +18,68 @@ function keyLine(type: string, ...fields: (string | Uint8Array)[]): string {
 }
 
 const ed25519Key = new Uint8Array(32).fill(7);
+
+/** `ssh-keygen -e -m PKCS8 -f ssh-rsa.pub`: the fixture RSA key as a PEM `PUBLIC KEY`. */
+const rsaSpki = `-----BEGIN PUBLIC KEY-----
+MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA2L2dzBIvaz9l3CexbcHE
+Jm1MSzhV3OdwJBwalZ+iyOsTsG0PO+UfHudurDbJHYW5nN+UAf5CslKA0DxR+vpV
+3pobMiGaMgJ74u1U3e58JrRIK8L0kNQHywZN/QA6JmfY62tvy38VGj2QbjssyNEa
+m2ZeZne/vlDkZdbiSoCMeDbWF2jFtBUGrEw+UYbPanRgiVwxWlrg+OzL89aCnSG7
+PhlzMbcgW7dVYz5SeZXO9Dwiqgs+6s/9j/w4ZKKiGiCDXm3Ci8aBNAJABTa/cKKa
+LhtPvhODWp5Kwfg3CpcS1jW7p+IemOO8kTiM81vWEsPccDE4jgzG7sSUOlsXYqwA
+SwIDAQAB
+-----END PUBLIC KEY-----
+`;
+/** `ssh-keygen -e -m PEM -f ssh-rsa.pub`: the same key as a PKCS#1 `RSA PUBLIC KEY`. */
+const rsaPkcs1 = `-----BEGIN RSA PUBLIC KEY-----
+MIIBCgKCAQEA2L2dzBIvaz9l3CexbcHEJm1MSzhV3OdwJBwalZ+iyOsTsG0PO+Uf
+HudurDbJHYW5nN+UAf5CslKA0DxR+vpV3pobMiGaMgJ74u1U3e58JrRIK8L0kNQH
+ywZN/QA6JmfY62tvy38VGj2QbjssyNEam2ZeZne/vlDkZdbiSoCMeDbWF2jFtBUG
+rEw+UYbPanRgiVwxWlrg+OzL89aCnSG7PhlzMbcgW7dVYz5SeZXO9Dwiqgs+6s/9
+j/w4ZKKiGiCDXm3Ci8aBNAJABTa/cKKaLhtPvhODWp5Kwfg3CpcS1jW7p+IemOO8
+kTiM81vWEsPccDE4jgzG7sSUOlsXYqwASwIDAQAB
+-----END RSA PUBLIC KEY-----
+`;
 const p256Point = Uint8Array.from([0x04, ...new Uint8Array(64).fill(1)]);
 
 describe('parseSshPublicKey', () => {
   const expected = fingerprints('ssh-fingerprints.txt', 3, 1);
+
+  it.each([
+    ['PUBLIC KEY (PKCS#8)', rsaSpki],
+    ['RSA PUBLIC KEY (PKCS#1)', rsaPkcs1],
+  ])('reads a PEM %s as the OpenSSH key it encodes: same fingerprint and identity', (_, pem) => {
+    const line = pki('ssh-rsa.pub');
+    const result = parseSshPublicKey(pem);
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        type: 'ssh-rsa',
+        fingerprint: expected.get('(RSA)'),
+        comment: '',
+        identity: line.trim().split(' ').slice(0, 2).join(' '),
+      },
+    });
+  });
+
+  it('reads PEM Ed25519 and ECDSA public keys as their OpenSSH keys', () => {
+    for (const [type, options] of [
+      ['ed25519', {}],
+      ['ec', { namedCurve: 'P-384' }],
+    ] as const) {
+      const { publicKey } = generateKeyPairSync(type as 'ec', options as { namedCurve: string });
+      const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+      const result = parseSshPublicKey(pem);
+      if (!result.ok) throw new Error(result.reason);
+      const [sshType, data = ''] = result.value.identity.split(' ');
+      expect(sshType).toBe(type === 'ed25519' ? 'ssh-ed25519' : 'ecdsa-sha2-nistp384');
+      // The identity is a valid OpenSSH line of the same key.
+      expect(parseSshPublicKey(`${result.value.identity} c`)).toMatchObject({ ok: true });
+      expect(result.value.fingerprint).toBe(
+        `SHA256:${createHash('sha256').update(Buffer.from(data, 'base64')).digest('base64').replace(/=+$/, '')}`,
+      );
+    }
+  });
 
   it.each([
     ['ssh-ed25519.pub', 'ssh-ed25519'],
@@ -107,8 +165,13 @@ describe('parseSshPublicKey', () => {
     ],
     [
       '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----',
-      'expected an OpenSSH public key line (ssh-ed25519 AAAA... comment), not a PEM block',
+      'the PUBLIC KEY block is not a valid public key',
     ],
+    [
+      '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----',
+      'a CERTIFICATE block is not a public key (use PUBLIC KEY or RSA PUBLIC KEY)',
+    ],
+    [`${rsaSpki}${rsaPkcs1}`, 'expected exactly one PEM public key block'],
     [`${ed25519(ed25519Key)}\n${ed25519(ed25519Key)}`, 'expected exactly one public key on one line'],
     ['ssh-ed25519 AAAA!!!!', 'the key data is not valid base64'],
     ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5', 'the key data is not a valid ssh-ed25519 key'],
