@@ -132,10 +132,12 @@ describe('the bootstrap key', () => {
   it('stays one key across restarts of a saved account, re-keyed to the token given', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'acctsync-emu-'));
     const file = join(dir, 'state.json');
-    const bootstrapKeys = async (emulator: Awaited<ReturnType<typeof startEmulator>>): Promise<string[]> =>
-      (await callEmulator(emulator, 'GET', '/api_keys')).body.keys
-        .filter((k: { description: string }) => k.description === 'bootstrap key')
-        .map((k: { id: string }) => k.id);
+    const bootstrapKeys = async (emulator: Awaited<ReturnType<typeof startEmulator>>): Promise<string[]> => {
+      const keys: Array<{ id: string; description: string }> = (
+        await callEmulator(emulator, 'GET', '/api_keys')
+      ).body.keys;
+      return keys.filter((k) => k.description === 'bootstrap key').map((k) => k.id);
+    };
     const first = await startEmulator({ dataFile: file, token: 'one' });
     const ids = await bootstrapKeys(first);
     await first.close();
