@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
+import type { CertificateJobs } from '../../src/emulator/certificate-jobs.js';
 import { controlRoutes } from '../../src/emulator/control.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { apiRoutes } from '../../src/emulator/routes.js';
@@ -117,6 +118,8 @@ describe('emulator hardening', () => {
       setFaults: () => undefined,
       stats: () => ({ total: 0, routes: [] }),
       resetStats: () => undefined,
+      // Only the routes' methods and patterns are read here; the running emulator answers them.
+      certificateJobs: undefined as unknown as CertificateJobs,
     }),
   ];
 
