@@ -19,6 +19,7 @@ import { matchObjects, type Match } from './match.js';
 import { naturalIdentity } from './natural-key.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
 import { orderOperations } from './order.js';
+import { provisioningNotes } from './provisioning-notes.js';
 import { formatMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
 import { hashKey, maskChange, secretPaths, writeOnlyHashes, writeOnlyValues } from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
@@ -306,6 +307,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         ]
       : []),
     ...matching.notes,
+    ...provisioningNotes(paired),
     ...blocked,
   ];
   return {
