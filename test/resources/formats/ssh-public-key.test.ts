@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { parseSshPublicKey } from '../../../src/resources/formats/index.js';
 import { fingerprints, pki } from './pki-fixtures.js';
+import { rsaPkcs1, rsaSpki } from './ssh-pem-fixtures.js';
 
 /** An RFC 4251 `string`: uint32 length, then the bytes. */
 function sshString(content: string | Uint8Array): Buffer {
@@ -19,27 +20,6 @@ function keyLine(type: string, ...fields: (string | Uint8Array)[]): string {
 
 const ed25519Key = new Uint8Array(32).fill(7);
 
-/** `ssh-keygen -e -m PKCS8 -f ssh-rsa.pub`: the fixture RSA key as a PEM `PUBLIC KEY`. */
-const rsaSpki = `-----BEGIN PUBLIC KEY-----
-MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA2L2dzBIvaz9l3CexbcHE
-Jm1MSzhV3OdwJBwalZ+iyOsTsG0PO+UfHudurDbJHYW5nN+UAf5CslKA0DxR+vpV
-3pobMiGaMgJ74u1U3e58JrRIK8L0kNQHywZN/QA6JmfY62tvy38VGj2QbjssyNEa
-m2ZeZne/vlDkZdbiSoCMeDbWF2jFtBUGrEw+UYbPanRgiVwxWlrg+OzL89aCnSG7
-PhlzMbcgW7dVYz5SeZXO9Dwiqgs+6s/9j/w4ZKKiGiCDXm3Ci8aBNAJABTa/cKKa
-LhtPvhODWp5Kwfg3CpcS1jW7p+IemOO8kTiM81vWEsPccDE4jgzG7sSUOlsXYqwA
-SwIDAQAB
------END PUBLIC KEY-----
-`;
-/** `ssh-keygen -e -m PEM -f ssh-rsa.pub`: the same key as a PKCS#1 `RSA PUBLIC KEY`. */
-const rsaPkcs1 = `-----BEGIN RSA PUBLIC KEY-----
-MIIBCgKCAQEA2L2dzBIvaz9l3CexbcHEJm1MSzhV3OdwJBwalZ+iyOsTsG0PO+Uf
-HudurDbJHYW5nN+UAf5CslKA0DxR+vpV3pobMiGaMgJ74u1U3e58JrRIK8L0kNQH
-ywZN/QA6JmfY62tvy38VGj2QbjssyNEam2ZeZne/vlDkZdbiSoCMeDbWF2jFtBUG
-rEw+UYbPanRgiVwxWlrg+OzL89aCnSG7PhlzMbcgW7dVYz5SeZXO9Dwiqgs+6s/9
-j/w4ZKKiGiCDXm3Ci8aBNAJABTa/cKKaLhtPvhODWp5Kwfg3CpcS1jW7p+IemOO8
-kTiM81vWEsPccDE4jgzG7sSUOlsXYqwASwIDAQAB
------END RSA PUBLIC KEY-----
-`;
 const p256Point = Uint8Array.from([0x04, ...new Uint8Array(64).fill(1)]);
 
 describe('parseSshPublicKey', () => {
