@@ -101,7 +101,7 @@ describe('managed certificates, end to end', () => {
     expect((await plan(dir)).operations).toEqual([]);
     await h.call('POST', `/_emulator/certificate_jobs/${managed.id}`, { outcome: 'issued' });
     expect((await plan(dir)).operations).toEqual([]);
-  });
+  }, 60_000);
 
   it('a failed provisioning job shows in the notes of the plan', async () => {
     const dir = configDir();
@@ -123,5 +123,5 @@ describe('managed certificates, end to end', () => {
     );
     const text = await runCli(['plan', dir], h.emulator);
     expect(text.stdout).toContain('reserved_domains/site: certificate provisioning failed (DNS_ERROR');
-  });
+  }, 60_000);
 });
