@@ -22,6 +22,7 @@ import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from
 import { orderOperations } from './order.js';
 import { checkProtection } from './protection.js';
 import { keyDeletesLast, keyInUseNote } from './key-in-use.js';
+import { provisioningNotes } from './provisioning-notes.js';
 import { formatMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
 import { hashKey, maskChange, secretPaths, writeOnlyHashes, writeOnlyValues } from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
@@ -326,6 +327,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       : []),
     ...keyInUseNote(operations),
     ...matching.notes,
+    ...provisioningNotes(paired),
     ...blocked,
   ];
   return {

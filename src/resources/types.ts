@@ -221,6 +221,11 @@ export interface KindDescriptor {
   readonly config?: ConfigPlacement;
   /** Record members present in responses but not modelled as fields (always `id`, `uri`, ...). */
   readonly hasCreatedAt: boolean;
+  /**
+   * A record with this member set belongs to the service, not the user (a TLS certificate it issued
+   * under a certificate management policy: `issued_at`): never exported, planned, adopted or deleted.
+   */
+  readonly serviceOwnedWhenSet?: string;
   /** Agent ingresses return `uri` as a path, not an absolute URL. */
   readonly uriIsPath?: boolean;
 }

@@ -128,6 +128,36 @@ describe('persistence', () => {
   });
 });
 
+describe('the bootstrap key', () => {
+  it('stays one key across restarts of a saved account, re-keyed to the token given', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'acctsync-emu-'));
+    const file = join(dir, 'state.json');
+    const bootstrapKeys = async (emulator: Awaited<ReturnType<typeof startEmulator>>): Promise<string[]> => {
+      const keys: Array<{ id: string; description: string }> = (
+        await callEmulator(emulator, 'GET', '/api_keys')
+      ).body.keys;
+      return keys.filter((k) => k.description === 'bootstrap key').map((k) => k.id);
+    };
+    const first = await startEmulator({ dataFile: file, token: 'one' });
+    const ids = await bootstrapKeys(first);
+    await first.close();
+    for (const token of ['one', 'two', undefined]) {
+      const next = await startEmulator({ dataFile: file, ...(token === undefined ? {} : { token }) });
+      try {
+        expect(await bootstrapKeys(next)).toEqual(ids);
+        const old = token === 'two' ? 'one' : undefined;
+        if (old !== undefined) {
+          const refused = await callEmulator(next, 'GET', '/api_keys', undefined, { token: old });
+          expect(refused.status).toBe(401);
+        }
+      } finally {
+        await next.close();
+      }
+    }
+    expect(ids).toHaveLength(1);
+  });
+});
+
 function bareNodeStartMs(): number {
   const started = Date.now();
   spawnSync(process.execPath, ['-e', '0']);
