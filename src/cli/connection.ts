@@ -6,6 +6,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiClient, defaultConcurrency, type ApiClientOptions } from '../api/index.js';
+import { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from '../config/index.js';
 import { UserError } from '../errors.js';
 import type { Options } from './args.js';
 
@@ -42,6 +43,11 @@ export interface ConnectionSettings {
   readonly client?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>>;
   /** Where the embedded announcement goes; stderr by default so stdout stays parseable. */
   readonly announce?: (line: string) => void;
+  /**
+   * The environment whose account to reach: its variables name the URL and key, and its embedded
+   * emulator keeps a state file of its own, so that each environment is a separate local account.
+   */
+  readonly environment?: EnvironmentSettings;
 }
 
 /**
@@ -78,10 +84,12 @@ async function readKeyFile(path: string): Promise<string> {
 
 export async function openConnection(settings: ConnectionSettings): Promise<Connection> {
   const { flags, env } = settings;
-  const url = flags['api-url'] ?? env.SVC_API_URL;
+  const urlVariable = settings.environment?.apiUrlEnv ?? defaultApiUrlEnv;
+  const keyVariable = settings.environment?.apiKeyEnv ?? defaultApiKeyEnv;
+  const url = flags['api-url'] ?? env[urlVariable];
   const keyFromFile =
     flags['api-key-file'] === undefined ? undefined : await readKeyFile(flags['api-key-file']);
-  const key = keyFromFile ?? env.SVC_API_KEY;
+  const key = keyFromFile ?? env[keyVariable];
   const ratePerMinute = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
   const clientOptions = { ...settings.client, ...(ratePerMinute === undefined ? {} : { ratePerMinute }) };
 
@@ -89,15 +97,15 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
     if (url === undefined && key !== undefined && key !== '') {
       throw new UserError('an API key is set but no API URL', {
         details: [
-          'Set SVC_API_URL (or --api-url) to the API address, or unset SVC_API_KEY to use the embedded emulator.',
+          `Set ${urlVariable} (or --api-url) to the API address, or unset ${keyVariable} to use the embedded emulator.`,
         ],
       });
     }
-    return openEmbedded(settings, clientOptions);
+    return openEmbedded(settings, clientOptions, urlVariable, keyVariable);
   }
   if (key === undefined || key === '') {
     throw new UserError(`no API key for ${url}`, {
-      details: ['Set SVC_API_KEY, or pass --api-key-file with a file holding the key.'],
+      details: [`Set ${keyVariable}, or pass --api-key-file with a file holding the key.`],
     });
   }
   let parsed: URL;
@@ -113,14 +121,17 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
 async function openEmbedded(
   settings: ConnectionSettings,
   clientOptions: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>>,
+  urlVariable: string,
+  keyVariable: string,
 ): Promise<Connection> {
   const dir = join(settings.cwd ?? process.cwd(), '.acctsync');
   await mkdir(dir, { recursive: true });
-  const dataFile = join(dir, 'embedded.json');
+  const name = settings.environment?.name;
+  const dataFile = join(dir, name === undefined ? 'embedded.json' : `embedded-${name}.json`);
   const { startEmulator } = await import('../emulator/index.js');
   const emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: embeddedToken, dataFile });
   (settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`)))(
-    `acctsync: using the embedded emulator (state in ${dataFile}); set SVC_API_URL and SVC_API_KEY for a real account`,
+    `acctsync: using the embedded emulator (state in ${dataFile}); set ${urlVariable} and ${keyVariable} for a real account`,
   );
   const client = new ApiClient({ ...clientOptions, baseUrl: emulator.url, apiKey: emulator.token });
   return {

@@ -217,7 +217,7 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
     ok: true,
     state: { scope, objects: desired },
     warnings,
-    files: [...names, ...layers.overlays.map((o) => o.file).filter((f) => !names.includes(f))],
+    files: sources.map((o) => o.file),
     secretSpans,
     ...(layers.settings === undefined ? {} : { environment: layers.settings }),
     environments: declared,

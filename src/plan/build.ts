@@ -28,6 +28,8 @@ export interface BuildOptions {
   readonly adopt: boolean;
   readonly noDelete: boolean;
   readonly configPaths: readonly string[];
+  /** The environment the desired state was loaded for, recorded so `apply` loads the same. */
+  readonly environment?: string;
   readonly now?: Date;
 }
 
@@ -328,6 +330,10 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     },
     notes,
     liveKinds: live.kinds,
-    options: { adopt: options.adopt, noDelete: options.noDelete },
+    options: {
+      adopt: options.adopt,
+      noDelete: options.noDelete,
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
+    },
   };
 }

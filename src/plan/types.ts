@@ -101,7 +101,12 @@ export interface Plan {
   /** Things a reviewer should know that are not operations (a token that will not be saved, ...). */
   readonly notes: readonly string[];
   /** The options the plan was computed with, so `apply plan.json` re-plans the same way. */
-  readonly options: { readonly adopt: boolean; readonly noDelete: boolean };
+  readonly options: {
+    readonly adopt: boolean;
+    readonly noDelete: boolean;
+    /** The environment the config was loaded for, when it declares environments. */
+    readonly environment?: string;
+  };
   /**
    * The collections `liveFingerprint` covers, in a stable order: `fetchLiveState(..., {kinds})`
    * with these gives the same fingerprint when nothing changed.
