@@ -10,7 +10,7 @@ import type { DocPath } from './diagnostic.js';
 import { configLayout, type ChildLayout, type MapLayout } from './layout.js';
 import { isPlainObject, PatchedEntry, type PatchConflict, type EntryPatch } from './overlay.js';
 import type { FileFinding, Place, SourceFile } from './source.js';
-import { resolveSources, type Values } from './sources.js';
+import { pathKey, resolveSources, type Values } from './sources.js';
 
 /** An object as declared, before references are resolved. */
 export interface DeclaredObject {
@@ -102,9 +102,15 @@ function declareEntry(
     written = Object.fromEntries(Object.entries(entry).filter(([k]) => !childMembers.has(k)));
     relative = (path) => path;
   }
-  const place = (path: FieldPath): Place => patched.placeOf(relative(path));
   const sensitive: FieldPath[] = [];
-  const values = resolveSources(descriptor.fields, written, { ...ctx, place, sensitive });
+  const valuePlaces = new Map<string, Place>();
+  const values = resolveSources(descriptor.fields, written, {
+    ...ctx,
+    place: (path) => patched.placeOf(relative(path)),
+    sensitive,
+    valuePlaces,
+  });
+  const place = placeWithValues(valuePlaces, (path) => patched.placeOf(relative(path)));
   return {
     descriptor,
     fields: descriptor.fields,
@@ -126,10 +132,12 @@ function declareChild(
   item: Record<string, unknown>,
   ctx: DeclareContext,
 ): DeclaredObject {
-  const place = (path: FieldPath): Place =>
+  const written = (path: FieldPath): Place =>
     patched.placeOf(path[0] === child.parentField ? [child.member, index] : [child.member, index, ...path]);
   const sensitive: FieldPath[] = [];
-  const resolved = resolveSources(child.fields, item, { ...ctx, place, sensitive });
+  const valuePlaces = new Map<string, Place>();
+  const resolved = resolveSources(child.fields, item, { ...ctx, place: written, sensitive, valuePlaces });
+  const place = placeWithValues(valuePlaces, written);
   const values =
     child.parentField === undefined ? resolved : { ...resolved, [child.parentField]: parent.name };
   const name = childName(child.descriptor, values, index);
@@ -144,6 +152,17 @@ function declareChild(
     source: place([]).source,
     entryPath: place([]).path,
     place,
+  };
+}
+
+/** Where a field was written, or, for a value a `{var}` took, where that value is defined. */
+function placeWithValues(valuePlaces: ReadonlyMap<string, Place>, written: (path: FieldPath) => Place) {
+  return (path: FieldPath): Place => {
+    for (let n = path.length; n > 0 && valuePlaces.size > 0; n--) {
+      const defined = valuePlaces.get(pathKey(path.slice(0, n)));
+      if (defined !== undefined) return defined;
+    }
+    return written(path);
   };
 }
 

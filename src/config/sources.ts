@@ -36,6 +36,16 @@ export interface SourceContext {
   readonly place: (path: FieldPath) => Place;
   readonly findings: FileFinding[];
   readonly sensitive: FieldPath[];
+  /**
+   * Field paths whose value a `{var}` took from the environment's values, and where that value is
+   * defined: what a later finding about the value points at.
+   */
+  readonly valuePlaces: Map<string, Place>;
+}
+
+/** The key of a field path in `valuePlaces`. */
+export function pathKey(path: FieldPath): string {
+  return JSON.stringify(path);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -143,6 +153,7 @@ function readVar(name: string, place: Place, path: FieldPath, ctx: SourceContext
     });
     return { var: name };
   }
+  ctx.valuePlaces.set(pathKey(path), named.place);
   if (!isPlainObject(named.value)) return typeof named.value === 'string' ? named.value : String(named.value);
   ctx.sensitive.push(path);
   // A value read from the environment or a file is reported where the value is defined.

@@ -18,15 +18,28 @@ ${environmentUsage}
 Exit status: 0 valid, 1 invalid. With GITHUB_ACTIONS=true, problems are also printed as
 workflow annotations.`;
 
-/** A problem of the base shows once, not once per environment. */
-function distinct(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+function keyOf(d: Diagnostic): string {
+  return JSON.stringify([d.file, d.line, d.column, d.severity, d.message]);
+}
+
+/**
+ * The problems of every environment checked: one found in all of them shows once, as it is; one
+ * found in some says in which, since the same line can hold another value in each environment.
+ */
+function merged(results: ReadonlyArray<[string | undefined, readonly Diagnostic[]]>): Diagnostic[] {
+  const count = new Map<string, number>();
+  for (const [, list] of results)
+    for (const key of new Set(list.map(keyOf))) count.set(key, (count.get(key) ?? 0) + 1);
   const seen = new Set<string>();
-  return diagnostics.filter((d) => {
-    const key = JSON.stringify([d.file, d.line, d.column, d.severity, d.message]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return results.flatMap(([name, list]) =>
+    list.flatMap((d) => {
+      const key = keyOf(d);
+      if (seen.has(key)) return [];
+      seen.add(key);
+      const everywhere = name === undefined || count.get(key) === results.length;
+      return [everywhere ? d : { ...d, message: `${d.message} [environment ${name}]` }];
+    }),
+  );
 }
 
 /** One result per environment to check: the one named, each declared one, or the config as is. */
@@ -48,19 +61,16 @@ export const command: Command = {
   async run(argv) {
     const { values, positionals } = parseCommandArgs('validate', argv, environmentOptions);
     const results = await loadEach(positionals, environmentName(values, process.env));
-    const failed = results.flatMap(([, r]) => (r.ok ? [] : [r]));
     const secretSpans = Object.assign(
       {},
       ...results.map(([, r]) => r.secretSpans),
     ) as LoadResult['secretSpans'];
-    if (failed.length > 0) {
-      throw new ConfigError(distinct(failed.flatMap((r) => r.diagnostics)), { secretSpans });
+    if (results.some(([, r]) => !r.ok)) {
+      const problems = merged(results.map(([name, r]) => [name, r.ok ? r.warnings : r.diagnostics]));
+      throw new ConfigError(problems, { secretSpans });
     }
-    printConfigWarnings(
-      distinct(results.flatMap(([, r]) => (r.ok ? r.warnings : []))),
-      secretSpans,
-      process.env,
-    );
+    const warnings = merged(results.map(([name, r]) => [name, r.ok ? r.warnings : []]));
+    printConfigWarnings(warnings, secretSpans, process.env);
     for (const [name, result] of results) {
       if (!result.ok) continue;
       const n = result.state.objects.length;
