@@ -1,10 +1,11 @@
 # syntax=docker/dockerfile:1
 # acctsync watch as a container: see docs/watch.md for the docker run line.
 #
-# Node 26 is the Active LTS line since October 2026 (the package supports >= 20.19 and its test
-# suite runs on Node 20); bump the major here when the next LTS becomes active. Slim images: no
-# compiler, no curl.
-ARG NODE_VERSION=26
+# Node 26 is the Active LTS line since October 2026 (the package supports >= 20.19). The version is
+# pinned, and this line is the one place it is written: .ci/run reads it and runs the test suite on
+# this exact Node too. Bump it here (x.y.z, a version the npm registry's `node` package has) and CI
+# follows. Slim images: no compiler, no curl.
+ARG NODE_VERSION=26.10.0
 
 # --- build: full dev dependencies, TypeScript compiled to dist/ ---------------------------------
 FROM node:${NODE_VERSION}-slim AS build

@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.acctsync/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.acctsync/', '.cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -6,6 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
+import { parseCommandArgs } from '../../src/cli/args.js';
+import { options as watchOptions } from '../../src/cli/commands/watch.js';
+import { parseListen } from '../../src/watch/health.js';
+
 interface Instruction {
   readonly keyword: string;
   readonly args: string;
@@ -73,13 +77,23 @@ const last = (stage: Stage, keyword: string): Instruction | undefined => all(sta
 const execForm = (ins: Instruction | undefined): unknown => JSON.parse(ins?.args ?? 'null');
 
 describe('Dockerfile', () => {
-  it('has a build stage and a runtime stage on the same slim Node LTS image', () => {
+  it('has a build stage and a runtime stage on the same slim Node LTS image, pinned to a version', () => {
     expect(stages.map((s) => s.name)).toEqual(['build', 'runtime']);
-    for (const stage of stages) expect(stage.from).toMatch(/^node:(\d+)-slim$/);
+    expect(new Set(stages.map((s) => s.from)).size).toBe(1);
+    // x.y.z: a moving tag (`node:26-slim`) would ship a Node the suite never ran on (.ci/run tests this one).
+    for (const stage of stages) expect(stage.from).toMatch(/^node:\d+\.\d+\.\d+-slim$/);
     const major = Number(/^node:(\d+)/.exec(runtime.from)?.[1]);
     // LTS lines are the even majors; 26 is the active LTS line when this was written (late 2026).
     expect(major % 2).toBe(0);
     expect(major).toBeGreaterThanOrEqual(26);
+  });
+
+  it("is the Node line the README lists as the image's, pinned to the version CI tests", () => {
+    const major = /^node:(\d+)\./.exec(runtime.from)?.[1] ?? '';
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    expect(readme).toMatch(new RegExp(`^\\| ${major} +\\| the line the Docker image runs`, 'm'));
+    // .ci/run installs and tests this exact version: it must be one the npm registry's node package has.
+    expect(globalArgs.get('NODE_VERSION')).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it('builds with npm ci and npm run build, and installs only production dependencies at runtime', () => {
@@ -120,6 +134,16 @@ describe('Dockerfile', () => {
     expect(argv[0]).toBe('node');
     expect(argv.join(' ')).toContain('http://127.0.0.1:9464/healthz');
     expect(health).toMatch(/--timeout=\d+s/);
+  });
+
+  it('runs `watch` flags the CLI accepts, and its HEALTHCHECK asks the port they listen on for /healthz', () => {
+    const [command, ...args] = execForm(last(runtime, 'CMD')) as string[];
+    expect(command).toBe('watch');
+    const { values } = parseCommandArgs('watch', args, watchOptions);
+    const { port } = parseListen(values.listen);
+    expect(last(runtime, 'EXPOSE')?.args).toBe(String(port));
+    const health = last(runtime, 'HEALTHCHECK')?.args ?? '';
+    expect(health).toContain(`'http://127.0.0.1:${port}/healthz'`);
   });
 
   it('bakes in no secrets', () => {

@@ -21,7 +21,7 @@ const backoffBaseMs = 2000;
 /** After the grace period requests are aborted; this long again and the process exits regardless. */
 const exitDeadlineMs = 5000;
 
-const options = {
+export const options = {
   ...connectionOptions,
   interval: { type: 'string', default: defaults.interval },
   debounce: { type: 'string', default: defaults.debounce },

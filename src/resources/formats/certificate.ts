@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 
+import { isX509Certificate } from './der-structures.js';
 import { readCertificateExtensions, type KeyUsage } from './certificate-extensions.js';
 import { keyTypeOf, type KeyType } from './key-type.js';
 import { readPemBlocks } from './pem.js';
@@ -74,6 +75,8 @@ export function readX509Certificates(pem: string): Result<X509Certificate[]> {
     if (block.label !== 'CERTIFICATE') {
       return fail(`block ${i + 1} is a ${block.label}, but only CERTIFICATE blocks are allowed here`);
     }
+    // node:crypto would read a certificate followed by stray bytes; our DER reading refuses it.
+    if (!isX509Certificate(block.der)) return fail(`certificate ${i + 1} is not a valid X.509 certificate`);
     try {
       certificates.push(new X509Certificate(block.der));
     } catch {

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 
 import { readX509Certificates } from './certificate.js';
+import { isEcParameters, privateKeyStructureOf, type PrivateKeyStructure } from './der-structures.js';
 import { keyTypeOf, type KeyType } from './key-type.js';
 import { readPemBlocks } from './pem.js';
 import { fail, ok, type Result } from './result.js';
@@ -10,14 +11,21 @@ export interface PrivateKeyInfo {
   readonly type: KeyType;
 }
 
-/** The DER encoding node:crypto must be told for each unencrypted private key label. */
+/** The container each unencrypted private key label names (and node:crypto is told to decode). */
 const KEY_ENCODINGS = {
   'PRIVATE KEY': 'pkcs8',
   'RSA PRIVATE KEY': 'pkcs1',
   'EC PRIVATE KEY': 'sec1',
-} as const satisfies Record<string, 'pkcs8' | 'pkcs1' | 'sec1'>;
+} as const satisfies Record<string, PrivateKeyStructure>;
 
 type KeyLabel = keyof typeof KEY_ENCODINGS;
+
+/** Each container by name and the label it belongs under, for the error that says how to fix a label. */
+const STRUCTURE_NAMES: Readonly<Record<PrivateKeyStructure, string>> = {
+  pkcs8: 'a PKCS#8 private key, which belongs in a PRIVATE KEY block',
+  pkcs1: 'a PKCS#1 RSA private key, which belongs in an RSA PRIVATE KEY block',
+  sec1: 'a SEC 1 EC private key, which belongs in an EC PRIVATE KEY block',
+};
 
 const ENCRYPTED_KEY_REASON = 'the private key is encrypted: supply it without a passphrase';
 
@@ -66,6 +74,10 @@ export function privateKeyMatchesCertificate(keyPem: string, certPem: string): b
 function readPrivateKey(pem: string): Result<KeyObject> {
   const blocks = readPemBlocks(pem);
   if (!blocks.ok) return blocks;
+  const parameters = blocks.value.filter((block) => block.label === 'EC PARAMETERS');
+  if (parameters.some((block) => !isEcParameters(block.der))) {
+    return fail('the EC PARAMETERS block does not hold EC parameters');
+  }
   const keyBlocks = blocks.value.filter((block) => block.label !== 'EC PARAMETERS');
   const [block] = keyBlocks;
   if (block === undefined) return fail('no private key block found');
@@ -78,6 +90,11 @@ function readPrivateKey(pem: string): Result<KeyObject> {
   if (legacyEncrypted) return fail(ENCRYPTED_KEY_REASON);
   if (!isKeyLabel(block.label)) return fail(`expected a PRIVATE KEY block, found ${block.label}`);
 
+  const structure = privateKeyStructureOf(block.der);
+  if (structure === undefined) return fail(`the ${block.label} block is not a valid private key`);
+  if (structure !== KEY_ENCODINGS[block.label]) {
+    return fail(`the ${block.label} block holds ${STRUCTURE_NAMES[structure]}`);
+  }
   try {
     // DER with an explicit encoding: node:crypto never sees PEM, so it can never ask for a passphrase.
     return ok(createPrivateKey({ key: block.der, format: 'der', type: KEY_ENCODINGS[block.label] }));

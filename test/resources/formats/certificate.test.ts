@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
@@ -144,6 +144,18 @@ describe('parsePemCertificates', () => {
     ],
   ])('rejects %j', (pem, reason) => {
     expect(parsePemCertificates(pem)).toEqual({ ok: false, reason });
+  });
+
+  it('rejects a CERTIFICATE block holding anything but exactly one certificate', () => {
+    const der = new X509Certificate(pki('leaf-rsa.crt')).raw;
+    const key = createPrivateKey(pki('leaf-rsa.key')).export({ format: 'der', type: 'pkcs8' });
+    for (const body of [Buffer.concat([der, Buffer.of(0x05, 0x00)]), key]) {
+      const pem = `-----BEGIN CERTIFICATE-----\n${body.toString('base64')}\n-----END CERTIFICATE-----\n`;
+      expect(parsePemCertificates(pem)).toEqual({
+        ok: false,
+        reason: 'certificate 1 is not a valid X.509 certificate',
+      });
+    }
   });
 
   it('rejects a certificate node:crypto reads but whose key usage is malformed', () => {

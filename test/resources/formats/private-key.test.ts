@@ -10,6 +10,18 @@ function reencode(file: string, type: 'pkcs1' | 'sec1'): string {
   return createPrivateKey(pki(file)).export({ format: 'pem', type }).toString();
 }
 
+function pemBlock(label: string, der: Buffer): string {
+  return `-----BEGIN ${label}-----\n${der.toString('base64')}\n-----END ${label}-----\n`;
+}
+
+function derSequence(contents: Buffer): Buffer {
+  return Buffer.concat([Buffer.of(0x30, 0x82, contents.length >> 8, contents.length & 0xff), contents]);
+}
+
+function derOctetString(contents: Buffer): Buffer {
+  return Buffer.concat([Buffer.of(0x04, 0x81, contents.length), contents]);
+}
+
 describe('parsePrivateKeyPem', () => {
   it.each([
     ['leaf-rsa.key', 'rsa'],
@@ -54,15 +66,63 @@ describe('parsePrivateKeyPem', () => {
       'the PRIVATE KEY block is not a valid private key',
     ],
     [
-      pki('leaf-rsa.key')
-        .replace('PRIVATE KEY', 'EC PRIVATE KEY')
-        .replace('END PRIVATE KEY', 'END EC PRIVATE KEY'),
-      'the EC PRIVATE KEY block is not a valid private key',
+      '-----BEGIN EC PARAMETERS-----\nAgEB\n-----END EC PARAMETERS-----\n' +
+        reencode('leaf-ecdsa.key', 'sec1'),
+      'the EC PARAMETERS block does not hold EC parameters',
     ],
     ['', 'the PEM text is empty'],
     ['hello', 'no PEM block found in "hello"'],
   ])('rejects %j', (pem, reason) => {
     expect(parsePrivateKeyPem(pem)).toEqual({ ok: false, reason });
+  });
+
+  const pkcs8 = 'a PKCS#8 private key, which belongs in a PRIVATE KEY block';
+  const pkcs1 = 'a PKCS#1 RSA private key, which belongs in an RSA PRIVATE KEY block';
+  const sec1 = 'a SEC 1 EC private key, which belongs in an EC PRIVATE KEY block';
+  // node:crypto reads several of these as a valid key, differently on each Node line: the label is
+  // checked against the DER by acctsync itself.
+  it.each([
+    ['leaf-rsa.key', 'pkcs8', 'EC PRIVATE KEY', pkcs8],
+    ['leaf-rsa.key', 'pkcs8', 'RSA PRIVATE KEY', pkcs8],
+    ['leaf-ecdsa.key', 'pkcs8', 'EC PRIVATE KEY', pkcs8],
+    ['leaf-ecdsa.key', 'pkcs8', 'RSA PRIVATE KEY', pkcs8],
+    ['leaf-ed25519.key', 'pkcs8', 'EC PRIVATE KEY', pkcs8],
+    ['leaf-ed25519.key', 'pkcs8', 'RSA PRIVATE KEY', pkcs8],
+    ['leaf-rsa.key', 'pkcs1', 'PRIVATE KEY', pkcs1],
+    ['leaf-rsa.key', 'pkcs1', 'EC PRIVATE KEY', pkcs1],
+    ['leaf-ecdsa.key', 'sec1', 'PRIVATE KEY', sec1],
+    ['leaf-ecdsa.key', 'sec1', 'RSA PRIVATE KEY', sec1],
+  ] as const)('refuses %s as %s in a %s block', (file, type, label, holds) => {
+    const der = createPrivateKey(pki(file)).export({ format: 'der', type });
+    expect(parsePrivateKeyPem(pemBlock(label, der))).toEqual({
+      ok: false,
+      reason: `the ${label} block holds ${holds}`,
+    });
+  });
+
+  it('refuses a PKCS#8 key whose inner key is not of its algorithm, and trailing bytes', () => {
+    const rsa = createPrivateKey(pki('leaf-rsa.key'));
+    const ec = createPrivateKey(pki('leaf-ecdsa.key'));
+    const rsaPkcs8 = rsa.export({ format: 'der', type: 'pkcs8' });
+    const pkcs1 = rsa.export({ format: 'der', type: 'pkcs1' });
+    const sec1 = ec.export({ format: 'der', type: 'sec1' });
+    // rsaEncryption's AlgorithmIdentifier with a SEC 1 EC key as its privateKey OCTET STRING.
+    const algorithm = Buffer.from('300d06092a864886f70d0101010500', 'hex');
+    const mixed = derSequence(Buffer.concat([Buffer.of(0x02, 0x01, 0x00), algorithm, derOctetString(sec1)]));
+    expect(parsePrivateKeyPem(pemBlock('PRIVATE KEY', mixed))).toEqual({
+      ok: false,
+      reason: 'the PRIVATE KEY block is not a valid private key',
+    });
+    for (const [label, der] of [
+      ['PRIVATE KEY', rsaPkcs8],
+      ['RSA PRIVATE KEY', pkcs1],
+      ['EC PRIVATE KEY', sec1],
+    ] as const) {
+      expect(parsePrivateKeyPem(pemBlock(label, Buffer.concat([der, Buffer.of(0x05, 0x00)])))).toEqual({
+        ok: false,
+        reason: `the ${label} block is not a valid private key`,
+      });
+    }
   });
 
   it('refuses key types the platform does not take', () => {
