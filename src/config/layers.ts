@@ -86,10 +86,12 @@ export async function environmentLayers(
   }
 
   // Overlay files of every environment leave the base, whether or not they were given.
+  const chain = environmentChain(decl, environment, findings) ?? [];
   const overlayFiles = new Map<string, ExpandedFile[]>();
   for (const env of decl.environments.values()) {
     const { files, missing } = await expandPaths(env.paths, cwd);
     overlayFiles.set(env.name, files);
+    if (!chain.includes(env)) continue;
     for (const path of missing) {
       findings.push({
         source: decl.source,
@@ -101,7 +103,6 @@ export async function environmentLayers(
   }
   const overlayPaths = new Set([...overlayFiles.values()].flat().map((f) => f.absolute));
   const base = given.filter((s) => !overlayPaths.has(s.absolute));
-  const chain = environmentChain(decl, environment, findings) ?? [];
   const byPath = new Map(given.map((s) => [s.absolute, s]));
   const patches = new Map<string, EntryPatch[]>();
   const drops: Drop[] = [];
