@@ -178,7 +178,8 @@ async function runJob(name: string, comments: Comment[] = []): Promise<JobRun> {
   return { stderr, outputs, summary: readFileSync(summaryFile, 'utf8') };
 }
 
-describe('examples/ci/.github/workflows/acctsync.yml', () => {
+// Each job runs several CLI processes; on a loaded machine that takes well over the default 20 s.
+describe('examples/ci/.github/workflows/acctsync.yml', { timeout: 180_000 }, () => {
   it('runs the plan job on pull requests and the sync job on the default branch, one sync at a time', () => {
     expect(github.jobs.plan!.if).toBe("github.event_name == 'pull_request'");
     expect(github.jobs.sync!.if).toBe("github.event_name == 'push'");
@@ -294,7 +295,7 @@ async function runGitlabJob(
   return { stderr };
 }
 
-describe('examples/ci/.gitlab-ci.yml', () => {
+describe('examples/ci/.gitlab-ci.yml', { timeout: 180_000 }, () => {
   it('plans on merge requests, syncs on the default branch in one resource group', () => {
     expect(gitlab['acctsync-plan']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
     expect(gitlab['acctsync-sync']!.rules).toEqual([{ if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH' }]);

@@ -93,64 +93,69 @@ const expected: Record<string, Record<Situation, number>> = {
   validate: { 'no change': 0, change: 0, 'config error': 1, 'API error': 0, 'usage error': 1 },
 };
 
-describe('exit codes: 0 success, 2 changes (only with --detailed-exitcode), 1 any error', () => {
-  const cases = Object.entries(expected).flatMap(([command, row]) =>
-    Object.entries(row).map(([situation, code]) => ({ command, situation: situation as Situation, code })),
-  );
-  it.each(cases)('$command with $situation exits $code', ({ command, situation, code }) => {
-    const { extra, env } = arrange(situation);
-    // validate never talks to the API: its "API error" column is a valid config with a dead API.
-    const args = command === 'validate' ? ['validate', ...extra.filter((a) => a === '--bogus-flag')] : [];
-    const run = acctsync(args.length > 0 ? args : [...command.split(' '), ...extra], env);
-    expect(run.status, run.stdout + run.stderr).toBe(code);
-    if (code === 1) expect(run.stderr).toMatch(/^error: /m);
-    expect(run.stderr).not.toMatch(/internal error/);
-  });
+// Several CLI processes per case: well over the default 20 s on a loaded machine.
+describe(
+  'exit codes: 0 success, 2 changes (only with --detailed-exitcode), 1 any error',
+  { timeout: 120_000 },
+  () => {
+    const cases = Object.entries(expected).flatMap(([command, row]) =>
+      Object.entries(row).map(([situation, code]) => ({ command, situation: situation as Situation, code })),
+    );
+    it.each(cases)('$command with $situation exits $code', ({ command, situation, code }) => {
+      const { extra, env } = arrange(situation);
+      // validate never talks to the API: its "API error" column is a valid config with a dead API.
+      const args = command === 'validate' ? ['validate', ...extra.filter((a) => a === '--bogus-flag')] : [];
+      const run = acctsync(args.length > 0 ? args : [...command.split(' '), ...extra], env);
+      expect(run.status, run.stdout + run.stderr).toBe(code);
+      if (code === 1) expect(run.stderr).toMatch(/^error: /m);
+      expect(run.stderr).not.toMatch(/internal error/);
+    });
 
-  it('apply of a saved plan: 0 applied, 1 for a stale plan, a missing file or a bad flag', () => {
-    syncedAccount();
-    write('account/network.yaml', policies(['office', 'lab']));
-    expect(acctsync(['plan', '--out', 'plan.json']).status).toBe(0);
-    expect(acctsync(['apply', 'plan.json', '--bogus']).status).toBe(1);
-    expect(acctsync(['apply', 'missing.json']).status).toBe(1);
-    expect(acctsync(['apply', 'plan.json']).status).toBe(0);
-    const stale = acctsync(['apply', 'plan.json']);
-    expect(stale.status).toBe(1);
-    expect(stale.stderr).toMatch(/^error: /m);
-  });
+    it('apply of a saved plan: 0 applied, 1 for a stale plan, a missing file or a bad flag', () => {
+      syncedAccount();
+      write('account/network.yaml', policies(['office', 'lab']));
+      expect(acctsync(['plan', '--out', 'plan.json']).status).toBe(0);
+      expect(acctsync(['apply', 'plan.json', '--bogus']).status).toBe(1);
+      expect(acctsync(['apply', 'missing.json']).status).toBe(1);
+      expect(acctsync(['apply', 'plan.json']).status).toBe(0);
+      const stale = acctsync(['apply', 'plan.json']);
+      expect(stale.status).toBe(1);
+      expect(stale.stderr).toMatch(/^error: /m);
+    });
 
-  it.each(['validate', 'plan', 'sync', 'apply', 'watch', 'export', 'sessions', 'events', 'serve'])(
-    '%s with an unknown flag exits 1 and names it',
-    (command) => {
-      const run = acctsync([command, '--bogus-flag']);
+    it.each(['validate', 'plan', 'sync', 'apply', 'watch', 'export', 'sessions', 'events', 'serve'])(
+      '%s with an unknown flag exits 1 and names it',
+      (command) => {
+        const run = acctsync([command, '--bogus-flag']);
+        expect(run.status).toBe(1);
+        expect(run.stderr).toMatch(new RegExp(`^error: .*--bogus-flag`, 'm'));
+        expect(run.stderr).toContain(`Usage: acctsync ${command}`);
+      },
+    );
+
+    it.each([['export'], ['sessions', 'list'], ['events']])(
+      '%s against an API that refuses exits 1',
+      (...command) => {
+        const run = acctsync([...command, '--api-url', 'http://127.0.0.1:9'], {
+          SVC_API_KEY: 'contract-test-key',
+        });
+        expect(run.status, run.stderr).toBe(1);
+        expect(run.stderr).toMatch(/^error: /m);
+      },
+    );
+
+    it('apply prints the config problems of the config the plan was made from', () => {
+      syncedAccount();
+      write('account/network.yaml', policies(['office', 'lab']));
+      expect(acctsync(['plan', '--out', 'plan.json']).status).toBe(0);
+      write('account/network.yaml', `${policies(['office'])}    descripton: typo\n`);
+      const run = acctsync(['apply', 'plan.json'], { GITHUB_ACTIONS: 'true' });
       expect(run.status).toBe(1);
-      expect(run.stderr).toMatch(new RegExp(`^error: .*--bogus-flag`, 'm'));
-      expect(run.stderr).toContain(`Usage: acctsync ${command}`);
-    },
-  );
-
-  it.each([['export'], ['sessions', 'list'], ['events']])(
-    '%s against an API that refuses exits 1',
-    (...command) => {
-      const run = acctsync([...command, '--api-url', 'http://127.0.0.1:9'], {
-        SVC_API_KEY: 'contract-test-key',
-      });
-      expect(run.status, run.stderr).toBe(1);
-      expect(run.stderr).toMatch(/^error: /m);
-    },
-  );
-
-  it('apply prints the config problems of the config the plan was made from', () => {
-    syncedAccount();
-    write('account/network.yaml', policies(['office', 'lab']));
-    expect(acctsync(['plan', '--out', 'plan.json']).status).toBe(0);
-    write('account/network.yaml', `${policies(['office'])}    descripton: typo\n`);
-    const run = acctsync(['apply', 'plan.json'], { GITHUB_ACTIONS: 'true' });
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain('account/network.yaml:6:5: error: unknown field descripton');
-    expect(run.stderr).toContain('::error file=account/network.yaml,line=6,col=5::');
-  });
-});
+      expect(run.stderr).toContain('account/network.yaml:6:5: error: unknown field descripton');
+      expect(run.stderr).toContain('::error file=account/network.yaml,line=6,col=5::');
+    });
+  },
+);
 
 describe('usage errors say what to do', () => {
   it('an unknown flag gets a suggestion and the usage line, not the parser text', () => {
@@ -222,7 +227,7 @@ describe('usage errors say what to do', () => {
   });
 });
 
-describe('config problems look the same under every command that loads config', () => {
+describe('config problems look the same under every command that loads config', { timeout: 120_000 }, () => {
   const loading = ['validate', 'plan', 'sync', 'sync --dry-run'];
   /** The command line: commands that plan talk to the embedded emulator. */
   const argsOf = (command: string) =>
@@ -312,7 +317,7 @@ describe('directory loading', () => {
   });
 });
 
-describe('sync asks before destroying, on a terminal only', () => {
+describe('sync asks before destroying, on a terminal only', { timeout: 120_000 }, () => {
   /** `script` gives the command a pseudo-terminal and feeds it `input`. */
   function onTerminal(args: string[], input: string): SpawnSyncReturns<string> {
     const { SVC_API_URL: _u, SVC_API_KEY: _k, ...base } = process.env;
