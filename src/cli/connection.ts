@@ -12,6 +12,7 @@ import {
   describeRetry,
   type ApiClientOptions,
 } from '../api/index.js';
+import { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from '../config/index.js';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
 import { formatDuration, parseDuration } from '../watch/duration.js';
 import type { Options } from './args.js';
@@ -68,6 +69,11 @@ export interface ConnectionSettings {
   readonly announce?: (line: string) => void;
   /** One-shot commands: apply `--deadline` or {@link defaultDeadlineMs}. */
   readonly deadline?: boolean;
+  /**
+   * The environment whose account to reach: its variables name the URL and key, and its embedded
+   * emulator keeps a state file of its own, so that each environment is a separate local account.
+   */
+  readonly environment?: EnvironmentSettings;
 }
 
 /**
@@ -104,10 +110,12 @@ async function readKeyFile(path: string): Promise<string> {
 
 export async function openConnection(settings: ConnectionSettings): Promise<Connection> {
   const { flags, env } = settings;
-  const url = flags['api-url'] ?? env.SVC_API_URL;
+  const urlVariable = settings.environment?.apiUrlEnv ?? defaultApiUrlEnv;
+  const keyVariable = settings.environment?.apiKeyEnv ?? defaultApiKeyEnv;
+  const url = flags['api-url'] ?? env[urlVariable];
   const keyFromFile =
     flags['api-key-file'] === undefined ? undefined : await readKeyFile(flags['api-key-file']);
-  const key = keyFromFile ?? env.SVC_API_KEY;
+  const key = keyFromFile ?? env[keyVariable];
   const ratePerMinute = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
   const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
   const clientOptions = {
@@ -127,15 +135,15 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
     if (url === undefined && key !== undefined && key !== '') {
       throw new UserError('an API key is set but no API URL', {
         details: [
-          'Set SVC_API_URL (or --api-url) to the API address, or unset SVC_API_KEY to use the embedded emulator.',
+          `Set ${urlVariable} (or --api-url) to the API address, or unset ${keyVariable} to use the embedded emulator.`,
         ],
       });
     }
-    return openEmbedded(settings, clientOptions);
+    return openEmbedded(settings, clientOptions, urlVariable, keyVariable);
   }
   if (key === undefined || key === '') {
     throw new UserError(`no API key for ${url}`, {
-      details: ['Set SVC_API_KEY, or pass --api-key-file with a file holding the key.'],
+      details: [`Set ${keyVariable}, or pass --api-key-file with a file holding the key.`],
     });
   }
   let parsed: URL;
@@ -151,9 +159,12 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
 async function openEmbedded(
   settings: ConnectionSettings,
   clientOptions: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>>,
+  urlVariable: string,
+  keyVariable: string,
 ): Promise<Connection> {
   const dir = join(settings.cwd ?? process.cwd(), '.acctsync');
-  const dataFile = join(dir, 'embedded.json');
+  const name = settings.environment?.name;
+  const dataFile = join(dir, name === undefined ? 'embedded.json' : `embedded-${name}.json`);
   const { startEmulator, StateFileError } = await import('../emulator/index.js');
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
   try {
@@ -165,7 +176,7 @@ async function openEmbedded(
     throw err;
   }
   (settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`)))(
-    `acctsync: using the embedded emulator (state in ${dataFile}); set SVC_API_URL and SVC_API_KEY for a real account`,
+    `acctsync: using the embedded emulator (state in ${dataFile}); set ${urlVariable} and ${keyVariable} for a real account`,
   );
   const client = new ApiClient({ ...clientOptions, baseUrl: emulator.url, apiKey: emulator.token });
   return {

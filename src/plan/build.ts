@@ -34,6 +34,8 @@ export interface BuildOptions {
   readonly configPaths: readonly string[];
   /** Keys of protected objects this plan may delete or replace anyway (`--unprotect KEY`). */
   readonly unprotect?: readonly string[];
+  /** The environment the desired state was loaded for, recorded so `apply` loads the same. */
+  readonly environment?: string;
   readonly now?: Date;
 }
 
@@ -357,6 +359,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       ...(options.unprotect !== undefined && options.unprotect.length > 0
         ? { unprotect: [...options.unprotect] }
         : {}),
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
     },
   };
 }

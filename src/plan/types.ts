@@ -130,6 +130,8 @@ export interface Plan {
     readonly noDelete: boolean;
     /** `--unprotect` keys: protected objects this plan may delete or replace. */
     readonly unprotect?: readonly string[];
+    /** The environment the config was loaded for, when it declares environments. */
+    readonly environment?: string;
   };
   /**
    * The collections `liveFingerprint` covers, in a stable order: `fetchLiveState(..., {kinds})`
