@@ -11,6 +11,8 @@ import type { Finding } from './diagnostic.js';
 /** Files named by `{file}` hold a certificate or a secret, never more. */
 const maxValueFileBytes = 1024 * 1024;
 
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
 export interface SourceContext {
   readonly env: NodeJS.ProcessEnv;
   /** The YAML file the values come from: `{file}` paths are relative to its folder. */
@@ -126,12 +128,33 @@ function readSource(source: Record<string, unknown>, path: FieldPath, ctx: Sourc
       );
     }
     if (size > maxValueFileBytes) return fail(`file ${source.file} is larger than 1 MB`);
-    const bytes = readFileSync(file);
-    if (bytes.includes(0)) return fail(`file ${source.file} is binary; a text value is expected`);
-    return fileValue(bytes.toString('utf8'));
+    const text = utf8Text(readFileSync(file));
+    if (text === undefined) {
+      return fail(
+        `file ${source.file} is not UTF-8 text`,
+        'save it as UTF-8 (a UTF-16 file, with or without a byte-order mark, is refused)',
+      );
+    }
+    return fileValue(text);
   }
   // Malformed sources were reported by the schema pass.
   return source;
+}
+
+/**
+ * The file's text, or undefined when it is not UTF-8: a UTF-16 file (BOM or not) or a binary one
+ * would otherwise be silently mangled into a different secret.
+ */
+function utf8Text(bytes: Buffer): string | undefined {
+  const utf16Bom =
+    bytes.length >= 2 &&
+    ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  if (utf16Bom || bytes.includes(0)) return undefined;
+  try {
+    return utf8Decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
