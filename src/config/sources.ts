@@ -26,6 +26,8 @@ export interface Values {
   readonly byName: ReadonlyMap<string, NamedValue>;
 }
 
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
 export interface SourceContext {
   readonly env: NodeJS.ProcessEnv;
   readonly values: Values;
@@ -199,12 +201,33 @@ function readExternal(
       );
     }
     if (size > maxValueFileBytes) return failed(`file ${source.file} is larger than 1 MB`);
-    const bytes = readFileSync(file);
-    if (bytes.includes(0)) return failed(`file ${source.file} is binary; a text value is expected`);
-    return fileValue(bytes.toString('utf8'));
+    const text = utf8Text(readFileSync(file));
+    if (text === undefined) {
+      return failed(
+        `file ${source.file} is not UTF-8 text`,
+        'save it as UTF-8 (a UTF-16 file, with or without a byte-order mark, is refused)',
+      );
+    }
+    return fileValue(text);
   }
   // Malformed sources were reported by the schema pass.
   return source;
+}
+
+/**
+ * The file's text, or undefined when it is not UTF-8: a UTF-16 file (BOM or not) or a binary one
+ * would otherwise be silently mangled into a different secret.
+ */
+function utf8Text(bytes: Buffer): string | undefined {
+  const utf16Bom =
+    bytes.length >= 2 &&
+    ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  if (utf16Bom || bytes.includes(0)) return undefined;
+  try {
+    return utf8Decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -108,6 +108,23 @@ describe('loader behaviour', () => {
     expect(state.objects[0]?.fields).toEqual({ description: 'secret', metadata: 'line 1\nline 2\n' });
   });
 
+  it('refuses a UTF-16 secret file and names it', async () => {
+    const dir = tempDir({
+      'acctsync.yaml': 'version: 1\nip_policies:\n  a: { description: { file: utf16.txt } }\n',
+    });
+    // UTF-16LE with its byte-order mark: CJK text has no zero byte, so only the encoding check catches it.
+    writeFileSync(
+      join(dir, 'utf16.txt'),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('\u79d8\u5bc6', 'utf16le')]),
+    );
+    const result = await loadDesiredState([], { cwd: dir });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.diagnostics).toMatchObject([
+      { file: 'acctsync.yaml', line: 3, message: 'file utf16.txt is not UTF-8 text' },
+    ]);
+  });
+
   it('refuses a 50 MB file without reading it', async () => {
     const dir = tempDir();
     const file = join(dir, 'huge.yaml');
