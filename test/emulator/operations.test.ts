@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call -- responses are arbitrary JSON read member by member */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,18 +158,9 @@ describe('the bootstrap key', () => {
   });
 });
 
-function bareNodeStartMs(): number {
-  const started = Date.now();
-  spawnSync(process.execPath, ['-e', '0']);
-  return Date.now() - started;
-}
-
 describe('acctsync serve', () => {
-  it('is ready in under a second and lists the bootstrap key with token null', async () => {
-    // The budget is 1 s on an idle machine; on a busy one (parallel test files) the time a bare
-    // node process takes to start right now is added, so the test measures acctsync, not the load.
-    const budget = 1000 + bareNodeStartMs();
-    const started = Date.now();
+  // How fast it is ready is measured by the bench (`npm run bench -- --only serve-startup`).
+  it('lists the bootstrap key with token null as soon as it says where it listens', async () => {
     const child = spawn(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--token', 't'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -186,7 +177,6 @@ describe('acctsync serve', () => {
       const res = await fetch(`${url}/api_keys`, {
         headers: { Authorization: 'Bearer t', 'Svc-Version': '2' },
       });
-      expect(Date.now() - started).toBeLessThan(budget);
       const body = (await res.json()) as { keys: Array<{ token: unknown }> };
       expect(res.status).toBe(200);
       expect(body.keys).toHaveLength(1);
