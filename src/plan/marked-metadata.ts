@@ -24,23 +24,29 @@ export interface MarkedMetadata {
   readonly userFits: boolean;
 }
 
-/**
- * The metadata to write for the object `key` with desired `fields`, keeping the live marker's salt
- * when there is one (a fresh salt has the same length, so the size does not depend on it).
- */
+/** What the marker carries besides scope and key. */
+export interface MarkerState {
+  /** The live marker's salt, kept when there is one (a fresh salt has the same length). */
+  readonly salt?: string | undefined;
+  /** Whether the object is protected (sticky: see the planner). */
+  readonly protect: boolean;
+}
+
+/** The metadata to write for the object `key` with desired `fields`. */
 export function markedMetadata(
   d: KindDescriptor,
   key: string,
   fields: Readonly<Record<string, unknown>>,
   scope: string,
-  liveSalt: string | undefined,
+  state: MarkerState,
 ): MarkedMetadata {
   const secrets = writeOnlyValues(d.fields, fields);
-  const salt = secrets.length === 0 ? undefined : (liveSalt ?? newSalt());
+  const salt = secrets.length === 0 ? undefined : (state.salt ?? newSalt());
   const marker: OwnershipMarker = {
     scope,
     key,
     ...(salt === undefined ? {} : { salt, hashes: writeOnlyHashes(salt, secrets) }),
+    ...(state.protect ? { protect: true as const } : {}),
   };
   const user = typeof fields.metadata === 'string' ? fields.metadata : '';
   const value = formatMetadata(user, marker);

@@ -69,6 +69,7 @@ export const tlsCertificates: KindDescriptor = {
   rules: [],
   operations: crud,
   naturalKey: { fields: ['certificate_pem'] },
+  serviceOwnedWhenSet: 'issued_at',
   eventStem: 'tls_certificate',
   config: { key: 'tls_certificates' },
   hasCreatedAt: true,
