@@ -135,7 +135,10 @@ function newEntry(rng: Rng, config: Config, section: string): Entry | undefined 
       if (open.length === 0) return undefined;
       const edge: Entry = { hostports: pickSome(rng, open, 2) };
       if (section === 'tls_edges') randomTlsModules(rng, config, edge);
-      else edge.routes = pickSome(rng, matches, 2).map((match) => randomRoute(rng, config, match));
+      else {
+        randomHttpsModules(rng, config, edge);
+        edge.routes = pickSome(rng, matches, 2).map((match) => randomRoute(rng, config, match));
+      }
       return described(edge);
     }
     case 'event_destinations':
@@ -157,7 +160,7 @@ function newEntry(rng: Rng, config: Config, section: string): Entry | undefined 
 }
 
 function randomTlsModules(rng: Rng, config: Config, edge: Entry): void {
-  for (const m of ['backend', 'ip_restriction', 'mutual_tls', 'tls_termination']) delete edge[m];
+  for (const m of ['backend', 'ip_restriction', 'mutual_tls', 'tls_termination', 'policy']) delete edge[m];
   const backends = Object.keys(config.backends ?? {});
   const policies = Object.keys(config.ip_policies ?? {});
   const cas = Object.keys(config.certificate_authorities ?? {});
@@ -166,6 +169,23 @@ function randomTlsModules(rng: Rng, config: Config, edge: Entry): void {
     edge.ip_restriction = { ip_policies: pickSome(rng, policies, 2) };
   if (cas.length > 0 && rng.chance(0.3)) edge.mutual_tls = { certificate_authorities: cas };
   if (rng.chance(0.4)) edge.tls_termination = { terminate_at: 'edge', min_version: rng.pick(['1.2', '1.3']) };
+  if (rng.chance(0.2)) {
+    const rule = {
+      name: 'deny-one',
+      expressions: ["conn.client_ip == '198.51.100.7'"],
+      actions: [{ type: 'deny' }],
+    };
+    edge.policy = { inbound: [rule] };
+  }
+}
+
+function randomHttpsModules(rng: Rng, config: Config, edge: Entry): void {
+  delete edge.mutual_tls;
+  delete edge.tls_termination;
+  const cas = Object.keys(config.certificate_authorities ?? {});
+  if (cas.length > 0 && rng.chance(0.3))
+    edge.mutual_tls = { enabled: rng.chance(0.5), certificate_authorities: cas };
+  if (rng.chance(0.4)) edge.tls_termination = { min_version: rng.pick(['1.2', '1.3']) };
 }
 
 function randomRoute(rng: Rng, config: Config, match: string): Entry {
@@ -177,6 +197,14 @@ function randomRoute(rng: Rng, config: Config, match: string): Entry {
     route.ip_restriction = { ip_policies: pickSome(rng, policies, 1) };
   if (rng.chance(0.3))
     route.circuit_breaker = { num_buckets: 5 + rng.int(5), error_threshold_percentage: 0.5 };
+  if (rng.chance(0.15)) {
+    route.oidc = {
+      issuer: 'https://accounts.example.com',
+      client_id: 'model',
+      client_secret: `s${rng.int(3)}`,
+      scopes: ['openid'],
+    };
+  }
   if (rng.chance(0.2)) route.description = `route ${rng.int(3)}`;
   return route;
 }
@@ -342,6 +370,10 @@ const reshape: Change = (rng, config) => {
     const edges = entries(config, 'https_edges');
     if (edges.length === 0) return undefined;
     const [name, edge] = rng.pick(edges);
+    if (rng.chance(0.5)) {
+      randomHttpsModules(rng, config, edge);
+      return `new modules on https_edges/${name}`;
+    }
     edge.routes = pickSome(rng, matches, 3).map((match) => randomRoute(rng, config, match));
     return `new routes on https_edges/${name}`;
   }
@@ -444,6 +476,7 @@ function renameReferences(config: Config, section: string, from: string, to: str
     }
   };
   for (const [, edge] of entries(config, 'tls_edges')) moduleRefs(edge);
+  for (const [, edge] of entries(config, 'https_edges')) moduleRefs(edge);
   for (const [, edge] of entries(config, 'https_edges'))
     for (const route of (edge.routes ?? []) as Entry[]) moduleRefs(route);
   if (section === 'ip_policies') {
