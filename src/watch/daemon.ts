@@ -7,7 +7,7 @@ import type { BackoffPolicy } from './backoff.js';
 import { ReadinessState, startHealthServer, type HealthServer } from './health.js';
 import { ReconcileLoop } from './loop.js';
 import type { WatchMetrics } from './metrics.js';
-import type { ReconcileStep } from './types.js';
+import type { ReconcileStep, WatchMode } from './types.js';
 import { watchConfig } from './watcher.js';
 
 export interface DaemonOptions {
@@ -19,7 +19,9 @@ export interface DaemonOptions {
   readonly intervalMs: number;
   readonly debounceMs: number;
   readonly backoff: BackoffPolicy;
-  /** Serve `/healthz`, `/readyz` and `/metrics` here; no server when absent. */
+  /** Shown on `/status`; the reconcile step is what acts on it. */
+  readonly mode: WatchMode;
+  /** Serve `/healthz`, `/readyz`, `/status` and `/metrics` here; no server when absent. */
   readonly listen?: { readonly host: string; readonly port: number };
 }
 
@@ -38,7 +40,7 @@ export interface Daemon {
 /** Starts serving, watching and reconciling (a first reconcile at once). */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { log, metrics } = options;
-  const readiness = new ReadinessState();
+  const readiness = new ReadinessState(options.mode);
   const loop = new ReconcileLoop({
     reconcile: options.reconcile,
     log,
@@ -53,7 +55,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     options.listen === undefined
       ? undefined
       : await startHealthServer({ ...options.listen, readiness, metrics });
-  if (server !== undefined) log.info({ url: server.url }, 'serving /healthz, /readyz and /metrics');
+  if (server !== undefined) log.info({ url: server.url }, 'serving /healthz, /readyz, /status and /metrics');
 
   const watcher = watchConfig({
     paths: options.paths,

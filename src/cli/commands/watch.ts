@@ -23,6 +23,7 @@ const exitDeadlineMs = 5000;
 
 export const options = {
   ...connectionOptions,
+  mode: { type: 'string', default: 'reconcile' },
   interval: { type: 'string', default: defaults.interval },
   debounce: { type: 'string', default: defaults.debounce },
   listen: { type: 'string', default: defaults.listen },
@@ -50,9 +51,10 @@ Runs until SIGTERM or SIGINT. Reconciles once at start, after every change to th
 nothing; the mass-delete and empty-config guards always hold (there is no --force). See docs/watch.md.
 
 Options:
+  --mode reconcile|observe    reconcile (default) applies plans; observe plans, reports drift and changes nothing
   --interval D                full resync period, jittered by 10% (default ${defaults.interval})
   --debounce D                wait this long after the last file event (default ${defaults.debounce})
-  --listen HOST:PORT          serve /healthz, /readyz and /metrics (default ${defaults.listen})
+  --listen HOST:PORT          serve /healthz, /readyz, /status and /metrics (default ${defaults.listen})
   --log-format json|pretty    JSON lines (default) or one readable line per entry
   --log-level L               ${logLevels.join(', ')} (default info)
   --shutdown-grace D          on SIGTERM let running operations finish this long, then abort them (default ${defaults.grace})
@@ -77,6 +79,10 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
     const debounceMs = parseDuration(values.debounce, '--debounce');
     const graceMs = parseDuration(values['shutdown-grace'], '--shutdown-grace');
     const listen = parseListen(values.listen);
+    const mode = values.mode;
+    if (mode !== 'reconcile' && mode !== 'observe') {
+      throw new UsageError(`watch: --mode must be reconcile or observe, not '${mode}'`);
+    }
     const format = values['log-format'];
     if (format !== 'json' && format !== 'pretty') {
       throw new UsageError(`watch: --log-format must be json or pretty, not '${format}'`);
@@ -125,7 +131,9 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
         debounceMs,
         backoff: { baseMs: Math.min(backoffBaseMs, intervalMs), maxMs: intervalMs },
         listen,
+        mode,
         reconcile: createReconcileStep({
+          mode,
           paths,
           cwd,
           env: process.env,
@@ -142,7 +150,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
           ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
         }),
       });
-      log.info({ api: connection.url, interval: formatDuration(intervalMs) }, 'acctsync watch started');
+      log.info({ api: connection.url, mode, interval: formatDuration(intervalMs) }, 'acctsync watch started');
 
       const signal = await stopRequested;
       log.info({ signal, graceMs }, 'stopping: no new reconciles, letting running operations finish');
