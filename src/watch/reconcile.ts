@@ -16,7 +16,7 @@ import { loadDesiredState, renderDiagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
 import { planFor } from '../plan/index.js';
 import type { DesiredState } from '../resources/index.js';
-import { driftEventsOf, type DriftEvent } from './drift.js';
+import { configKindOf, driftEventsOf, type DriftEvent } from './drift.js';
 import type { ReconcileContext, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
 export interface ReconcileSettings {
@@ -52,7 +52,7 @@ const userDetails = (err: unknown): readonly string[] => (err instanceof UserErr
 function appliedOf(result: ApplyResult): ReconcileResult['applied'] {
   return result.operations
     .filter((op) => op.status === 'done')
-    .map((op) => ({ kind: op.kind, action: op.action }));
+    .map((op) => ({ kind: configKindOf(op.kind), action: op.action }));
 }
 
 /**

@@ -17,6 +17,7 @@ export type ReconcileStatus = 'success' | 'invalid_config' | 'refused' | 'failed
 
 /** One operation that was carried out, for the operations metric. */
 export interface AppliedOperation {
+  /** As the config names it (`backends`). */
   readonly kind: string;
   readonly action: string;
 }

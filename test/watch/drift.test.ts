@@ -1,4 +1,5 @@
 import { describe, expect, it, type TestContext } from 'vitest';
+import { parseExposition, samplesOf } from './prometheus.js';
 import { policyFile, startWatch, waitFor, type LogEntry, type WatchedDaemon } from './daemon-harness.js';
 
 const driftEvents = (d: WatchedDaemon): LogEntry[] => d.logs.filter((e) => e.drift !== undefined);
@@ -90,6 +91,13 @@ describe('watch reports drift field by field', { timeout: 40_000 }, () => {
       );
     }
     expect(d.reconciles().every((r) => r.status === 'success')).toBe(true);
+    const exposition = parseExposition(await (await fetch(`${d.url}/metrics`)).text());
+    expect(samplesOf(exposition, 'acctsync_ready')[0]?.value).toBe(1);
+    expect(
+      samplesOf(exposition, 'acctsync_drifted_objects').find((m) => m.labels.kind === 'ip_policies')?.value,
+    ).toBe(1);
+    expect(samplesOf(exposition, 'acctsync_build_info')[0]?.labels.mode).toBe('observe');
+    expect(samplesOf(exposition, 'acctsync_operations_applied_total')).toEqual([]);
     expect(await status(d)).toMatchObject({
       mode: 'observe',
       ready: true,

@@ -106,7 +106,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       process.once('SIGINT', () => done('SIGINT'));
     });
     const log = createLogger({ format: format satisfies LogFormat, level: values['log-level'] });
-    const metrics = new WatchMetrics();
+    const metrics = new WatchMetrics(mode);
     // Aborts requests in flight once the shutdown grace period is over.
     const abort = new AbortController();
     // Every request in flight listens on it (and detaches when done): many at once is not a leak.
