@@ -7,6 +7,7 @@ import type { BackoffPolicy } from './backoff.js';
 import { ReadinessState, startHealthServer, type HealthServer } from './health.js';
 import { ReconcileLoop } from './loop.js';
 import type { WatchMetrics } from './metrics.js';
+import type { Notifier } from './notify.js';
 import type { ReconcileStep, WatchMode } from './types.js';
 import { watchConfig } from './watcher.js';
 
@@ -19,6 +20,8 @@ export interface DaemonOptions {
   readonly intervalMs: number;
   readonly debounceMs: number;
   readonly backoff: BackoffPolicy;
+  /** Told about every finished reconcile; absent without `--notify`. */
+  readonly notifier?: Notifier;
   /** Shown on `/status`; the reconcile step is what acts on it. */
   readonly mode: WatchMode;
   /** Serve `/healthz`, `/readyz`, `/status` and `/metrics` here; no server when absent. */
@@ -49,6 +52,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     onSettled: (record) => {
       readiness.record(record);
       metrics.recordReconcile(record);
+      options.notifier?.record(record);
     },
   });
   const server: HealthServer | undefined =
@@ -77,6 +81,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     async stop() {
       await watcher.close();
       await loop.stop();
+      await options.notifier?.close();
       await server?.close();
     },
   };

@@ -10,6 +10,7 @@ import { formatDuration, parseDuration } from '../../watch/duration.js';
 import { parseListen } from '../../watch/health.js';
 import { createLogger, type LogFormat } from '../../watch/logger.js';
 import { WatchMetrics } from '../../watch/metrics.js';
+import { Notifier, parseNotifyUrls } from '../../watch/notify.js';
 import { createReconcileStep } from '../../watch/reconcile.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -38,6 +39,7 @@ export const options = {
   'max-delete-percent': { type: 'string' },
   'max-delete-min-managed': { type: 'string' },
   'token-output': { type: 'string' },
+  notify: { type: 'string', multiple: true },
 } as const;
 
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
@@ -55,6 +57,7 @@ Options:
   --interval D                full resync period, jittered by 10% (default ${defaults.interval})
   --debounce D                wait this long after the last file event (default ${defaults.debounce})
   --listen HOST:PORT          serve /healthz, /readyz, /status and /metrics (default ${defaults.listen})
+  --notify URL                POST a JSON event (Slack-compatible) on drift, failures and recovery; repeatable
   --log-format json|pretty    JSON lines (default) or one readable line per entry
   --log-level L               ${logLevels.join(', ')} (default info)
   --shutdown-grace D          on SIGTERM let running operations finish this long, then abort them (default ${defaults.grace})
@@ -83,6 +86,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
     if (mode !== 'reconcile' && mode !== 'observe') {
       throw new UsageError(`watch: --mode must be reconcile or observe, not '${mode}'`);
     }
+    const notifyUrls = parseNotifyUrls(values.notify ?? []);
     const format = values['log-format'];
     if (format !== 'json' && format !== 'pretty') {
       throw new UsageError(`watch: --log-format must be json or pretty, not '${format}'`);
@@ -132,6 +136,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
         backoff: { baseMs: Math.min(backoffBaseMs, intervalMs), maxMs: intervalMs },
         listen,
         mode,
+        ...(notifyUrls.length === 0 ? {} : { notifier: new Notifier({ urls: notifyUrls, mode, log }) }),
         reconcile: createReconcileStep({
           mode,
           paths,
