@@ -71,7 +71,8 @@ const objectList = (objects: readonly DriftEvent[]): string =>
 /** Sends notifications; feed it every finished reconcile with {@link Notifier.record}. */
 export class Notifier {
   readonly #options: NotifierOptions;
-  readonly #pending = new Set<Promise<void>>();
+  /** Per URL, the last delivery queued: each URL gets its events one at a time, in order. */
+  readonly #queues = new Map<string, Promise<void>>();
   readonly #stopping = new AbortController();
   /**
    * The failure last sent in the current failing streak (its status: the reason's wording varies
@@ -89,8 +90,11 @@ export class Notifier {
   record(record: ReconcileRecord): void {
     for (const notification of this.#notificationsOf(record)) {
       for (const url of this.#options.urls) {
-        const delivery = this.#deliver(url, notification).finally(() => this.#pending.delete(delivery));
-        this.#pending.add(delivery);
+        const previous = this.#queues.get(url) ?? Promise.resolve();
+        this.#queues.set(
+          url,
+          previous.then(() => this.#deliver(url, notification)),
+        );
       }
     }
   }
@@ -98,7 +102,7 @@ export class Notifier {
   /** Waits for deliveries in flight up to `graceMs`, then abandons the rest. */
   async close(graceMs = 5000): Promise<void> {
     const timer = setTimeout(() => this.#stopping.abort(), graceMs);
-    await Promise.allSettled([...this.#pending]);
+    await Promise.allSettled([...this.#queues.values()]);
     clearTimeout(timer);
   }
 
