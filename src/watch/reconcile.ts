@@ -26,6 +26,8 @@ export interface ReconcileSettings {
   readonly env: NodeJS.ProcessEnv;
   readonly client: ApiClient;
   readonly scope?: string;
+  /** The environment to load, for a config that declares environments (`--env`). */
+  readonly environment?: string;
   readonly adopt: boolean;
   readonly noDelete: boolean;
   readonly parallelism: number;
@@ -66,7 +68,11 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
   const observe = settings.mode === 'observe';
 
   return async ({ log, signal }: ReconcileContext): Promise<ReconcileResult> => {
-    const loaded = await loadDesiredState([...settings.paths], { env: settings.env, cwd: settings.cwd });
+    const loaded = await loadDesiredState([...settings.paths], {
+      env: settings.env,
+      cwd: settings.cwd,
+      ...(settings.environment === undefined ? {} : { environment: settings.environment }),
+    });
     if (!loaded.ok) {
       const errors = loaded.diagnostics.filter((d) => d.severity === 'error').length;
       const kept =
@@ -101,6 +107,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
         adopt: settings.adopt,
         noDelete: settings.noDelete,
         configPaths: settings.paths,
+        ...(settings.environment === undefined ? {} : { environment: settings.environment }),
         signal,
       }));
     } catch (err) {
