@@ -65,7 +65,9 @@ async function syncOnce(
 ): Promise<string | undefined> {
   let synced;
   try {
-    synced = await h.sync([dir], { parallelism });
+    // A step may remove much of the account on purpose: the mass-delete guard, which asks for
+    // `--force`, is tested in test/safety; here every step is a reviewed change.
+    synced = await h.sync([dir], { parallelism, guards: { force: true } });
   } catch (error) {
     return `sync threw: ${error instanceof Error ? error.message : String(error)}`;
   }
