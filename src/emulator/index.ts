@@ -23,7 +23,6 @@ import { RequestStats, type EmulatorStats } from './stats.js';
 
 export type { FaultOptions } from './faults.js';
 export type { EmulatorStats, RouteCount } from './stats.js';
-export { StateFileError } from './persistence.js';
 
 export interface EmulatorOptions {
   /** Default `127.0.0.1`. */
@@ -120,7 +119,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       : new SaveQueue(options.dataFile, () => JSON.stringify(snapshot(account)));
   if (saves !== undefined) {
     account.onChange = () => saves.schedule();
+    // The first save happens before anyone can change the account: a data file that cannot be
+    // written (permissions, a full disk) stops the start instead of losing every later change.
     saves.schedule();
+    try {
+      await saves.flush();
+    } catch (err) {
+      certificateJobs.close();
+      server.close();
+      throw err;
+    }
   }
   server.on(
     'request',

@@ -5,6 +5,7 @@
  */
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { isSystemError, systemUserError, UserError } from '../errors.js';
 import { descriptors, isKindName } from '../resources/index.js';
 import type { Account, Principal } from './account.js';
 import type { StoredRecord } from './collection.js';
@@ -37,21 +38,26 @@ export function snapshot(account: Account): Snapshot {
 }
 
 /** A data file that is not a saved state: the user must fix or remove it. */
-export class StateFileError extends Error {
-  constructor(file: string, reason: string, options?: { cause?: unknown }) {
-    super(`${file} is not an emulator state file: ${reason}`, options);
-    this.name = 'StateFileError';
+export class StateFileError extends UserError {
+  constructor(file: string, reason: string, options: { cause?: unknown } = {}) {
+    super(
+      `${file} is not an emulator state file: ${reason}; fix it, or move it away to start empty`,
+      options,
+    );
   }
 }
 
-/** Reads a saved state; undefined when the file does not exist yet. */
+/**
+ * Reads a saved state; undefined when the file does not exist yet.
+ * @throws {UserError} when the file cannot be read or is not a saved state
+ */
 export async function loadSnapshot(file: string): Promise<Snapshot | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+    throw isSystemError(err) ? systemUserError(`use the emulator state file ${file}`, err) : err;
   }
   let parsed: unknown;
   try {
@@ -139,13 +145,20 @@ export class SaveQueue {
       try {
         await writeAtomically(this.#file, this.#produce());
       } catch (err) {
-        this.#error = err instanceof Error ? err : new Error(String(err));
+        this.#error = isSystemError(err)
+          ? systemUserError(`save the emulator state to ${this.#file}`, err)
+          : err instanceof Error
+            ? err
+            : new Error(String(err));
       }
     });
     return this.#running;
   }
 
-  /** Writes pending changes now; rejects when a save failed. */
+  /**
+   * Writes pending changes now; rejects when a save failed.
+   * @throws {UserError} when the file system refused the save (full disk, permissions)
+   */
   async flush(): Promise<void> {
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer);
