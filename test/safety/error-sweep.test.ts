@@ -15,6 +15,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { renderError } from '../../src/cli/render-error.js';
 import { runCli, type CliResult } from '../reliability/support/cli.js';
 import { startAccount, type Account } from './support.js';
 
@@ -247,6 +248,45 @@ describe('plan --out', () => {
   });
 });
 
+describe('files of other commands', () => {
+  it('apply of a plan file it cannot read', async () => {
+    const account = await startAccount();
+    try {
+      const file = await unreadableFile(join(account.dir, 'plan.json'), '{}\n');
+      const run = await account.acctsync(['apply', file]);
+      expectOneClearLine(
+        run,
+        new RegExp(`^error: cannot read the plan file .*plan\\.json: ${unreadableCode} \\(.*\\); .+$`),
+      );
+      expect(account.writes()).toBe(0);
+    } finally {
+      await account.close();
+    }
+  });
+
+  it('export --out into a directory it cannot write', async () => {
+    const out = join(await unwritableDir(join(dir, 'exported')), 'account');
+    const run = await runCli(['export', '--api-url', 'embedded', '--out', out], { cwd: dir });
+    expectOneClearLine(
+      run,
+      new RegExp(`^error: cannot write the export to .*exported/account: ${unwritableCode} \\(.*\\); .+$`),
+    );
+  });
+
+  it('export --out on a full disk', async () => {
+    const full = join(dir, 'full');
+    await mkdir(full);
+    const run = await runCli(['export', '--api-url', 'embedded', '--out', join(full, 'account.yaml')], {
+      cwd: dir,
+      env: fullDisk(full),
+    });
+    expectOneClearLine(
+      run,
+      /^error: cannot write the export to .*full\/account\.yaml: ENOSPC \(no space left on device\); the disk is full: free some space and run again$/,
+    );
+  });
+});
+
 describe('sync --token-output, checked before any change', () => {
   let account: Account;
   beforeEach(async () => {
@@ -415,5 +455,15 @@ describe('the network', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+it("a file error no layer explained is still the user's to fix, not a bug report", async () => {
+  const missing = join(dir, 'nowhere/file');
+  const err: unknown = await readFile(missing).catch((e: unknown) => e);
+  expect(renderError(err)).toEqual({
+    text: `error: cannot open ${missing}: ENOENT (no such file or directory); check the path`,
+    annotations: [],
+    exitCode: 1,
   });
 });
