@@ -124,32 +124,44 @@ export class SaveQueue {
   /** The last failure, reported by `flush`. */
   #error: Error | undefined;
 
-  constructor(file: string, produce: () => string, delayMs = 25) {
+  readonly #onError: (err: Error) => void;
+
+  /** `onError` hears of each failed background save; `flush` throws the last one still unresolved. */
+  constructor(
+    file: string,
+    produce: () => string,
+    options: { delayMs?: number; onError?: (err: Error) => void } = {},
+  ) {
     this.#file = file;
     this.#produce = produce;
-    this.#delayMs = delayMs;
+    this.#delayMs = options.delayMs ?? 25;
+    this.#onError = options.onError ?? (() => undefined);
   }
 
   schedule(): void {
     this.#dirty = true;
     this.#timer ??= setTimeout(() => {
       this.#timer = undefined;
-      void this.#save();
+      void this.#save(this.#onError);
     }, this.#delayMs);
   }
 
-  #save(): Promise<void> {
+  /** Saves if anything changed; a failure is kept for `flush` and told to `report`. */
+  #save(report: (err: Error) => void): Promise<void> {
     this.#running = this.#running.then(async () => {
       if (!this.#dirty) return;
       this.#dirty = false;
       try {
         await writeAtomically(this.#file, this.#produce());
+        // Every save writes the whole account: one that succeeds makes up for those that failed.
+        this.#error = undefined;
       } catch (err) {
         this.#error = isSystemError(err)
           ? systemUserError(`save the emulator state to ${this.#file}`, err)
           : err instanceof Error
             ? err
             : new Error(String(err));
+        report(this.#error);
       }
     });
     return this.#running;
@@ -164,7 +176,7 @@ export class SaveQueue {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
-    await this.#save();
+    await this.#save(() => undefined);
     if (this.#error !== undefined) {
       const err = this.#error;
       this.#error = undefined;

@@ -11,12 +11,13 @@
 import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderError } from '../../src/cli/render-error.js';
-import { runCli, type CliResult } from '../reliability/support/cli.js';
+import { ApiClient } from '../../src/api/index.js';
+import { runCli, startServe, type CliResult } from '../reliability/support/cli.js';
 import { startAccount, type Account } from './support.js';
 
 const asRoot = process.getuid?.() === 0;
@@ -191,6 +192,37 @@ describe('serve --data', () => {
       run,
       /^error: cannot save the emulator state to .*full\/state\.json: ENOSPC \(no space left on device\); the disk is full: free some space and run again$/,
     );
+  });
+});
+
+describe('serve --data, a save failing while it runs', () => {
+  it('warns at once, keeps serving, and exits 1 at stop with one line', async () => {
+    const state = join(dir, 'state');
+    await mkdir(state);
+    const serve = await startServe(['--token', 'errors-token', '--data', join(state, 'state.json')], dir);
+    const client = new ApiClient({ baseUrl: serve.url, apiKey: 'errors-token', retry: { attempts: 1 } });
+    try {
+      // The directory is swapped for a file: every later save meets ENOTDIR, for root too.
+      await rename(state, join(dir, 'state-moved'));
+      await writeFile(state, 'in the way\n');
+      await client.post('/ip_policies', { description: 'made while saves fail' });
+      await expect.poll(() => serve.output(), { timeout: 10_000 }).toMatch(/^warning: cannot save/m);
+      expect(serve.output()).toMatch(
+        /^warning: cannot save the emulator state to .*state\/state\.json: ENOTDIR \(not a directory\); .*; the account stays in memory and is saved with the next change$/m,
+      );
+      const listed = await client.get<{ ip_policies: unknown[] }>('/ip_policies');
+      expect(listed.body.ip_policies).toHaveLength(1);
+    } finally {
+      await client.close();
+      await serve.stop('SIGTERM');
+    }
+    expect(serve.child.exitCode).toBe(1);
+    const errors = serve
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('error:'));
+    expect(errors).toEqual([expect.stringMatching(/^error: cannot save the emulator state to .*: ENOTDIR /)]);
+    expect(serve.output()).not.toMatch(/internal error|^\s+at /m);
   });
 });
 
