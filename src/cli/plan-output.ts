@@ -66,7 +66,8 @@ export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): stri
   return renderText(plan, { color });
 }
 
-async function writeOrFail(what: string, path: string, write: () => Promise<void>): Promise<void> {
+/** Runs `write`, turning a file system refusal into one line naming `what` and `path`. */
+export async function writeOrFail(what: string, path: string, write: () => Promise<void>): Promise<void> {
   try {
     await write();
   } catch (err) {

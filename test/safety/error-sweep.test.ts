@@ -319,6 +319,19 @@ describe('files of other commands', () => {
   });
 });
 
+it('the GitHub step summary on a full disk', async () => {
+  const full = join(dir, 'full');
+  await mkdir(full);
+  const run = await runCli(['plan', '--api-url', 'embedded'], {
+    cwd: dir,
+    env: { ...fullDisk(full), GITHUB_STEP_SUMMARY: join(full, 'summary.md') },
+  });
+  expectOneClearLine(
+    run,
+    /^error: cannot write the step summary to .*full\/summary\.md: ENOSPC \(no space left on device\); the disk is full: free some space and run again$/,
+  );
+});
+
 describe('sync --token-output, checked before any change', () => {
   let account: Account;
   beforeEach(async () => {
@@ -386,6 +399,28 @@ describe('config files', () => {
       expectConfigFinding(
         run,
         new RegExp(`^lab\\.yaml:1:1: error: cannot read the file: ${unreadableCode} \\(.*\\); .+$`, 'm'),
+      );
+      expect(account.writes()).toBe(0);
+    } finally {
+      await account.close();
+    }
+  });
+
+  it('a value file (a secret) it cannot read', async () => {
+    const account = await startAccount();
+    try {
+      await account.write(
+        'account/a.yaml',
+        'version: 1\nscope: errors\nip_policies:\n  office: { description: { file: ../secret.txt } }\n',
+      );
+      await unreadableFile(join(account.dir, 'secret.txt'), 'office\n');
+      const run = await account.acctsync(['sync']);
+      expectConfigFinding(
+        run,
+        new RegExp(
+          `^account/a\\.yaml:4:.*error: cannot read file \\.\\./secret\\.txt: ${unreadableCode} \\(.*\\); .+$`,
+          'm',
+        ),
       );
       expect(account.writes()).toBe(0);
     } finally {
