@@ -13,6 +13,7 @@ import {
 import { byteLength, charLength } from '../resources/formats/index.js';
 import { UserError } from '../errors.js';
 import { diffObject, isUnder } from './diff.js';
+import { structuralDiff } from './structural-diff.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveObject, LiveState } from './live.js';
 import { matchObjects, type Match } from './match.js';
@@ -29,6 +30,11 @@ export interface BuildOptions {
   readonly noDelete: boolean;
   readonly configPaths: readonly string[];
   readonly now?: Date;
+}
+
+/** How many configured top-level fields of a paired object already have their desired value. */
+function unchangedOf(d: KindDescriptor, o: DesiredObject, live: LiveObject, resolve: ResolveRef): number {
+  return structuralDiff(d, normalizeLive(d, live, o), normalizeDesired(d, o, resolve)).unchanged;
 }
 
 /** The changes of a paired object, before masking. */
@@ -170,6 +176,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         ...parent,
         changes: created,
         dependsOn: [],
+        reason_code: 'create_because_missing',
         metadata: finalMetadata(d, o, undefined),
       });
       continue;
@@ -180,6 +187,10 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     if (replaced.has(o.key)) {
       const forcing = [...new Set(own.filter((c) => c.forcesReplace).map((c) => String(c.path[0])))];
       const reason = `${forcing.join(', ')} cannot change in place`;
+      const reasonCode =
+        d.parent !== undefined && forcing.every((name) => name === d.parent?.field)
+          ? ('replace_because_parent_changed' as const)
+          : ('replace_because_immutable' as const);
       const link = d.parent;
       const parentRef = link?.via === 'field' ? o.fields[link.field] : o.parentKey;
       const newParent =
@@ -196,9 +207,11 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         key: o.key,
         ...parent,
         changes: own,
+        unchanged: unchangedOf(d, o, live, resolve),
         dependsOn: [],
         replaces: o.key,
         reason,
+        reason_code: reasonCode,
         metadata: finalMetadata(d, o, live.marker),
       });
       ops.push({
@@ -213,6 +226,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         dependsOn: [],
         replaces: o.key,
         reason,
+        reason_code: reasonCode,
       });
       continue;
     }
@@ -232,12 +246,13 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       ...parent,
       ...liveParent,
       changes: own,
+      unchanged: unchangedOf(d, o, live, resolve),
       dependsOn: [],
       ...(m.adopted
-        ? { reason: 'unmanaged object with the same natural key' }
+        ? { reason: 'unmanaged object with the same natural key', reason_code: 'adopt_by_natural_key' }
         : own.length === 0
-          ? { reason: 'ownership marker refreshed' }
-          : {}),
+          ? { reason: 'ownership marker refreshed', reason_code: 'update_because_marker_stale' }
+          : { reason_code: 'update_because_changed' }),
       ...(rewrite ? { metadata } : {}),
       ...(modules.length > 0 ? { modules } : {}),
     });
@@ -248,7 +263,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   }
 
   if (!options.noDelete) {
-    for (const { live: l, reason } of matching.orphans) {
+    for (const { live: l, reason, reasonCode } of matching.orphans) {
       const key = l.marker?.key ?? l.id;
       ops.push({
         id: `delete ${key}#${l.id}`,
@@ -260,6 +275,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         changes: [],
         dependsOn: [],
         reason,
+        reason_code: reasonCode,
       });
     }
   }

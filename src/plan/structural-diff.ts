@@ -91,8 +91,13 @@ function diffList(
   return { name, action: 'update', children, unchanged };
 }
 
-/** Both sides present and different. */
-function diffValue(name: string, before: unknown, after: unknown, type: FieldType | undefined): DiffNode {
+/** One member whose sides are both present and different, as a tree when it descends. */
+export function diffValue(
+  name: string,
+  before: unknown,
+  after: unknown,
+  type: FieldType | undefined,
+): DiffNode {
   if (isPlainObject(before) && isPlainObject(after)) {
     const fields = nestedFields(type);
     const values = type?.type === 'map' ? type.values : undefined;
