@@ -21,7 +21,14 @@ import { naturalIdentity } from './natural-key.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
 import { orderOperations } from './order.js';
 import { formatMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
-import { hashKey, maskChange, secretPaths, writeOnlyHashes, writeOnlyValues } from './secrets.js';
+import {
+  hashKey,
+  isPublicMaterial,
+  maskChange,
+  secretPaths,
+  writeOnlyHashes,
+  writeOnlyValues,
+} from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
 
 export interface BuildOptions {
@@ -86,7 +93,9 @@ function sensitivePathsOf(
   live: LiveObject | undefined,
 ): FieldPath[] {
   return [
-    ...(o ? [...secretPaths(d.fields, o.fields), ...o.sensitive] : []),
+    ...(o
+      ? [...secretPaths(d.fields, o.fields), ...o.sensitive.filter((p) => !isPublicMaterial(d.fields, p))]
+      : []),
     ...(live ? secretPaths(d.fields, live.record) : []),
   ];
 }

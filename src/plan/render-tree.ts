@@ -127,7 +127,9 @@ function scalar(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-const indent = (lines: readonly string[]) => lines.map((l) => `  ${l}`);
+const indent = (lines: readonly string[], by = '  ') => lines.map((l) => `${by}${l}`);
+/** Members of a block line up after its sign; its closing bracket under its name. */
+const inBlock = (lines: readonly string[]) => indent(lines, '    ');
 
 /** `head: value`, with objects, lists and multi-line strings continued on indented lines. */
 function yamlMember(head: string, value: unknown): string[] {
@@ -147,9 +149,9 @@ function yamlBody(value: unknown): string[] | undefined {
       return lines.map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`));
     });
   }
-  if (isPlainObject(value) && Object.keys(value).length > 0) {
-    return Object.entries(value).flatMap(([k, v]) => yamlMember(k, v));
-  }
+  // A null member is an unset optional value the normalized side spells out: not worth a line.
+  const set = isPlainObject(value) ? Object.entries(value).filter(([, v]) => v !== null) : [];
+  if (set.length > 0) return set.flatMap(([k, v]) => yamlMember(k, v));
   return undefined;
 }
 
@@ -158,26 +160,26 @@ function valueLines(head: string, value: unknown, tail: string): string[] {
   const body = yamlBody(value);
   if (body !== undefined) {
     const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
-    return [`${head} ${open}${tail}`, ...indent(body), close];
+    return [`${head} ${open}${tail}`, ...inBlock(body), `  ${close}`];
   }
+  // A list element that is its own name (`+ "db2.example.com:443"`).
+  if (head.endsWith(` ${scalar(value)}`)) return [`${head}${tail}`];
   const lines = yamlMember(head, value);
   return [`${lines[0] ?? ''}${tail}`, ...lines.slice(1)];
 }
 
-function hidden(count: number | undefined): string[] {
+function hidden(count: number | undefined, what = 'attribute'): string[] {
   if (count === undefined || count === 0) return [];
-  return [`# (${count} unchanged ${count === 1 ? 'attribute' : 'attributes'} hidden)`];
+  return [`# (${count} unchanged ${what}${count === 1 ? '' : 's'} hidden)`];
 }
 
 function nodeLines(n: DiffNode): string[] {
   const sign = signs[n.action];
   const tail = n.forcesReplace ? '  # forces replacement' : '';
   if (n.children !== undefined) {
-    return [
-      `${sign} ${n.name} {${tail}`,
-      ...indent([...n.children.flatMap(nodeLines), ...hidden(n.unchanged)]),
-      '}',
-    ];
+    const [open, close, what] = n.list ? ['[', ']', 'element'] : ['{', '}', 'attribute'];
+    const members = [...n.children.flatMap(nodeLines), ...hidden(n.unchanged, what)];
+    return [`${sign} ${n.name} ${open}${tail}`, ...inBlock(members), `  ${close}`];
   }
   if (n.action === 'create') return valueLines(`${sign} ${n.name}`, n.after, tail);
   if (n.action === 'delete') return valueLines(`${sign} ${n.name}`, n.before, tail);
@@ -187,7 +189,7 @@ function nodeLines(n: DiffNode): string[] {
   }
   return [
     `${sign} ${n.name}:${tail}`,
-    ...indent([...yamlMember('before', n.before), ...yamlMember('after', n.after)]),
+    ...inBlock([...yamlMember('before', n.before), ...yamlMember('after', n.after)]),
   ];
 }
 
