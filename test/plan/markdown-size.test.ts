@@ -40,6 +40,7 @@ function planOf(action: 'create' | 'delete', n: number): Plan {
       adopt: 0,
       unchanged: 0,
       managed: n,
+      removed: action === 'delete' ? n : 0,
     },
     notes: [],
     options: { adopt: false, noDelete: false },
