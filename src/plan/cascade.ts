@@ -89,3 +89,19 @@ export function withCascades(ops: readonly Operation[], objects: readonly LiveOb
     return cascade.objects.length === 0 && cascade.modules.length === 0 ? op : { ...op, cascade };
   });
 }
+
+/** `8 HTTPS edge routes and 1 IP policy rule`: cascaded objects counted by kind, in first-seen order. */
+export function countCascaded(objects: readonly CascadedObject[]): string {
+  const counts = new Map<string, number>();
+  for (const c of objects) {
+    const title = descriptorOf(c.kind).title;
+    counts.set(title, (counts.get(title) ?? 0) + 1);
+  }
+  return [...counts].map(([title, n]) => `${n} ${title}${n === 1 ? '' : 's'}`).join(' and ');
+}
+
+/** `, with 8 HTTPS edge routes and 1 IP policy rule` for what goes with a delete. */
+export function describeCascade(cascade: Cascade | undefined): string {
+  const counted = countCascaded(cascade?.objects ?? []);
+  return counted === '' ? '' : `, with ${counted}`;
+}

@@ -1,7 +1,8 @@
 /** What the text and markdown renderers share: symbols, change trees, order, grouping of replaces. */
 import { descriptorOf, type KindName } from '../resources/index.js';
+import { countCascaded, describeCascade } from './cascade.js';
 import { changeTree, namesOfIds, treeLines } from './render-tree.js';
-import type { FieldChange, Operation, Plan } from './types.js';
+import type { Cascade, CascadedObject, FieldChange, Operation, Plan } from './types.js';
 
 /** One line of the plan as a reader sees it: a replace's two operations are one entry. */
 export interface Entry {
@@ -15,7 +16,15 @@ export interface Entry {
   /** Members left as they are, counted at the end of the body. */
   readonly unchanged?: number;
   readonly reason?: string;
+  /** What the service deletes with the object. */
+  readonly cascade?: Cascade;
   readonly destructive: boolean;
+}
+
+/** Why, for the header line: the reason and what goes with a delete (`left the config, with 8 HTTPS edge routes`). */
+export function whyOf(e: Entry): string | undefined {
+  const why = `${e.reason ?? ''}${describeCascade(e.cascade)}`.replace(/^, /, '');
+  return why === '' ? undefined : why;
 }
 
 const symbols = { create: '+', update: '~', delete: '-', adopt: '<=' } as const;
@@ -43,7 +52,16 @@ export function entriesOf(plan: Plan): Entry[] {
 /** The change lines of an entry: a tree down to the leaf, references as the config's names. */
 export function bodyOf(plan: Plan): (e: Entry) => string[] {
   const names = namesOfIds(plan);
-  return (e) => treeLines(changeTree(e.kind, e.changes, names), e.unchanged);
+  return (e) => [
+    ...treeLines(changeTree(e.kind, e.changes, names), e.unchanged),
+    ...(e.cascade?.objects ?? []).map(cascadedLine),
+  ];
+}
+
+/** A child deleted with its parent: its key, or its id and kind when the config does not manage it. */
+function cascadedLine(c: CascadedObject): string {
+  const title = descriptorOf(c.kind).title;
+  return c.key === undefined ? `- ${c.id}  ${title}, not managed by this config` : `- ${c.key}  ${title}`;
 }
 
 function planOrderEntries(plan: Plan): Entry[] {
@@ -67,6 +85,7 @@ function planOrderEntries(plan: Plan): Entry[] {
         changes: created?.changes ?? [],
         ...(created?.unchanged === undefined ? {} : { unchanged: created.unchanged }),
         ...(op.reason === undefined ? {} : { reason: op.reason }),
+        ...(old?.cascade === undefined ? {} : { cascade: old.cascade }),
         destructive: true,
       });
       continue;
@@ -87,14 +106,20 @@ function entryOf(op: Operation, title: string): Entry {
     changes: op.changes,
     ...(op.unchanged === undefined ? {} : { unchanged: op.unchanged }),
     ...(op.reason === undefined ? {} : { reason: op.reason }),
+    ...(op.cascade === undefined ? {} : { cascade: op.cascade }),
     destructive: op.action === 'delete',
   };
 }
 
-/** `3 to create, 1 to update, ...`, every count shown so scripts and readers find them. */
+/**
+ * `3 to create, 1 to update, ...`, every count shown so scripts and readers find them; children the
+ * service deletes with their parent are counted after the deletes (`1 to delete (with 8 HTTPS edge routes)`).
+ */
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const total = s.create + s.update + s.replace + s.delete + s.adopt;
   if (total === 0) return `No changes. ${s.unchanged} objects up to date.`;
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.adopt} to adopt; ${s.unchanged} unchanged.`;
+  const cascaded = countCascaded(plan.operations.flatMap((op) => op.cascade?.objects ?? []));
+  const deletes = `${s.delete} to delete${cascaded === '' ? '' : ` (with ${cascaded})`}`;
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${deletes}, ${s.adopt} to adopt; ${s.unchanged} unchanged.`;
 }

@@ -3,7 +3,7 @@
  * block (destructive first, then by kind and name; long bodies folded into `<details>` after it),
  * cut at a line boundary with a note so the whole stays under GitHub's comment limit.
  */
-import { bodyOf, entriesOf, summaryLine, type Entry } from './render-common.js';
+import { bodyOf, entriesOf, summaryLine, whyOf, type Entry } from './render-common.js';
 import type { Plan } from './types.js';
 
 /** GitHub refuses comments (and step summaries) longer than this many characters. */
@@ -22,7 +22,8 @@ function signOf(e: Entry): string {
 }
 
 function headOf(e: Entry): string {
-  return `${e.symbol} ${e.key} (${e.title}${e.liveId === undefined ? '' : ` ${e.liveId}`})${e.reason === undefined ? '' : `: ${e.reason}`}`;
+  const why = whyOf(e);
+  return `${e.symbol} ${e.key} (${e.title}${e.liveId === undefined ? '' : ` ${e.liveId}`})${why === undefined ? '' : `: ${why}`}`;
 }
 
 function diffLines(e: Entry, body: readonly string[]): string[] {
@@ -70,7 +71,7 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     let size = head.join('\n').length;
     let listed = 0;
     for (const e of destructive) {
-      const row = `| \`${e.symbol}\` | \`${cell(e.key)}\` | ${cell(e.title)} | ${e.liveId ?? ''} | ${cell(e.reason ?? '')} |`;
+      const row = `| \`${e.symbol}\` | \`${cell(e.key)}\` | ${cell(e.title)} | ${e.liveId ?? ''} | ${cell(whyOf(e) ?? '')} |`;
       if (size + row.length + 1 > limit / 2) break;
       head.push(row);
       size += row.length + 1;

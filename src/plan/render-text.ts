@@ -2,7 +2,7 @@
  * The terminal rendering: Terraform-like `+ ~ - -/+` headers grouped by kind and name, each with its
  * tree of changes (never truncated), a summary.
  */
-import { bodyOf, entriesOf, summaryLine, type Entry } from './render-common.js';
+import { bodyOf, entriesOf, summaryLine, whyOf, type Entry } from './render-common.js';
 import type { Plan } from './types.js';
 
 export interface TextOptions {
@@ -20,7 +20,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const body = bodyOf(plan);
   for (const e of entries) {
     const where = e.liveId === undefined ? e.title : `${e.title} ${e.liveId}`;
-    const why = e.reason === undefined ? '' : `  (${e.reason})`;
+    const reason = whyOf(e);
+    const why = reason === undefined ? '' : `  (${reason})`;
     lines.push(`${paint(colors[e.symbol], e.symbol.padStart(3))} ${bold(e.key)}  ${where}${why}`);
     for (const line of body(e)) lines.push(`      ${line}`);
   }
