@@ -36,12 +36,15 @@ export function indexChildren(objects: readonly LiveObject[]): ChildIndex {
   return index;
 }
 
-/** Every descendant of `parent` the service removes with it, depth first, children by id. */
+/**
+ * Every descendant of `parent` the service removes with it, depth first, children by their key
+ * (then id): the same children in the same order whatever order the account created them in.
+ */
 function descendants(parent: LiveObject, index: ChildIndex): LiveObject[] {
   const kinds = childKinds.get(parent.kind) ?? [];
   const children = (index.get(parent.id) ?? [])
     .filter((c) => kinds.includes(c.kind))
-    .sort((a, b) => compare(a.id, b.id));
+    .sort((a, b) => compare(a.marker?.key ?? '', b.marker?.key ?? '') || compare(a.id, b.id));
   return children.flatMap((c) => [c, ...descendants(c, index)]);
 }
 
