@@ -150,6 +150,15 @@ describe('docs/plan-output.md', () => {
     ]);
   });
 
+  it('documents every reason_code of schemas/plan.schema.json', () => {
+    const schema = JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')) as {
+      $defs: { operation: { properties: { reason_code: { enum: string[] } } } };
+    };
+    const codes = schema.$defs.operation.properties.reason_code.enum;
+    expect(codes.length).toBeGreaterThan(5);
+    for (const code of codes) expect(doc).toMatch(new RegExp(`^\\| \`${code}\` +\\|`, 'm'));
+  });
+
   it.each(examples)('example $name is the real output of its commands', async ({ name, blocks }) => {
     const yaml = blocks.filter((b) => b.lang === 'yaml');
     const setup = blocks.filter((b) => b.lang === 'sh');
