@@ -159,39 +159,45 @@ describe('docs/plan-output.md', () => {
     for (const code of codes) expect(doc).toMatch(new RegExp(`^\\| \`${code}\` +\\|`, 'm'));
   });
 
-  it.each(examples)('example $name is the real output of its commands', async ({ name, blocks }) => {
-    const yaml = blocks.filter((b) => b.lang === 'yaml');
-    const setup = blocks.filter((b) => b.lang === 'sh');
-    const plans = blocks.filter((b) => b.lang === 'console');
-    expect(yaml, `${name}: a synced and an edited YAML block`).toHaveLength(2);
-    expect(plans.length, `${name}: text, markdown and JSON plans`).toBeGreaterThanOrEqual(3);
-    const account = await startAccount();
-    try {
-      await account.write('account/docs.yaml', `${yaml[0]?.body ?? ''}\n`);
-      const synced = await account.acctsync(['sync', 'account/']);
-      expect(synced.code, synced.stderr).toBe(0);
-      for (const b of setup) await runSetup(account, b.body);
-      await account.write('account/docs.yaml', `${yaml[1]?.body ?? ''}\n`);
+  it.each(examples)(
+    'example $name is the real output of its commands',
+    async ({ name, blocks }) => {
+      const yaml = blocks.filter((b) => b.lang === 'yaml');
+      const setup = blocks.filter((b) => b.lang === 'sh');
+      const plans = blocks.filter((b) => b.lang === 'console');
+      expect(yaml, `${name}: a synced and an edited YAML block`).toHaveLength(2);
+      expect(plans.length, `${name}: text, markdown and JSON plans`).toBeGreaterThanOrEqual(3);
+      const account = await startAccount();
+      try {
+        await account.write('account/docs.yaml', `${yaml[0]?.body ?? ''}\n`);
+        const synced = await account.acctsync(['sync', 'account/']);
+        expect(synced.code, synced.stderr).toBe(0);
+        for (const b of setup) await runSetup(account, b.body);
+        await account.write('account/docs.yaml', `${yaml[1]?.body ?? ''}\n`);
 
-      const commands = plans.map((b) => b.body.split('\n')[0] ?? '');
-      const jsonCommand = commands.find((c) => c.includes('--output json'));
-      expect(jsonCommand, `${name}: a JSON plan`).toBeDefined();
-      const json = await account.acctsync(argsOf(jsonCommand ?? ''));
-      expect(json.code, json.stderr).toBe(0);
-      expect(validatePlan(JSON.parse(json.stdout)), JSON.stringify(validatePlan.errors)).toBe(true);
-      const normalize = normalizer(json.stdout);
+        const commands = plans.map((b) => b.body.split('\n')[0] ?? '');
+        const jsonCommand = commands.find((c) => c.includes('--output json'));
+        expect(jsonCommand, `${name}: a JSON plan`).toBeDefined();
+        const json = await account.acctsync(argsOf(jsonCommand ?? ''));
+        expect(json.code, json.stderr).toBe(0);
+        expect(validatePlan(JSON.parse(json.stdout)), JSON.stringify(validatePlan.errors)).toBe(true);
+        const normalize = normalizer(json.stdout);
 
-      const actual: Block[] = [];
-      for (const command of commands) {
-        expect(command, `${name}: each console block starts with its command`).toMatch(/^\$ acctsync plan /);
-        const run = command === jsonCommand ? json : await account.acctsync(argsOf(command));
-        expect(run.code, run.stderr).toBe(0);
-        actual.push({ lang: 'console', body: `${command}\n${normalize(run.stdout).replace(/\n$/, '')}` });
+        const actual: Block[] = [];
+        for (const command of commands) {
+          expect(command, `${name}: each console block starts with its command`).toMatch(
+            /^\$ acctsync plan /,
+          );
+          const run = command === jsonCommand ? json : await account.acctsync(argsOf(command));
+          expect(run.code, run.stderr).toBe(0);
+          actual.push({ lang: 'console', body: `${command}\n${normalize(run.stdout).replace(/\n$/, '')}` });
+        }
+        if (writeDocs) written.set(name, actual);
+        else expect(actual).toEqual(plans);
+      } finally {
+        await account.close();
       }
-      if (writeDocs) written.set(name, actual);
-      else expect(actual).toEqual(plans);
-    } finally {
-      await account.close();
-    }
-  });
+    },
+    60_000,
+  );
 });

@@ -68,47 +68,71 @@ function expectReadable({ text, markdown }: { text: string; markdown: string }):
   return textBody.length;
 }
 
+/** Syncing the whole of examples/account takes seconds; on a loaded machine, more than the default. */
+const slow = 60_000;
+
+async function syncExamples(): Promise<void> {
+  const synced = await account.acctsync(['sync', 'examples/account']);
+  expect(synced.code, synced.stderr).toBe(0);
+}
+
 describe('plans of examples/ a reviewer can read', () => {
-  it('examples/account from empty, after edits of every kind of change, and after removing the HTTPS edges', async () => {
-    expect(expectReadable(await plan(['examples/account']))).toBeGreaterThan(100);
-    const synced = await account.acctsync(['sync', 'examples/account']);
-    expect(synced.code, synced.stderr).toBe(0);
+  it(
+    'examples/account from empty',
+    async () => {
+      expect(expectReadable(await plan(['examples/account']))).toBeGreaterThan(100);
+    },
+    slow,
+  );
 
-    edit('account/edges.yaml', 'num_buckets: 10', 'num_buckets: 20');
-    edit('account/edges.yaml', 'backend: { backend: web-main }', 'backend: { backend: web-split }');
-    edit('account/edges.yaml', '{ level: info }', '{ level: debug }');
-    edit('account/edges.yaml', '    mutual_tls: { certificate_authorities: [client-ca] }\n', '');
-    edit(
-      'account/edges.yaml',
-      / {6}- match_type: path_prefix\n {8}match: \/partners\n[\s\S]*?(?= {6}- match_type)/,
-      '',
-    );
-    edit('account/backends.yaml', '{ web: 95, web-canary: 5 }', '{ web: 100 }');
-    edit(
-      'account/network.yaml',
-      '{ cidr: 203.0.113.0/24, action: allow',
-      '{ cidr: 203.0.113.0/24, action: deny',
-    );
-    edit('account/network.yaml', 'ip_policies: [office, blocklist]', 'ip_policies: [office]');
-    edit('account/access.yaml', '      - bind:app=web\n', '      - bind:app=web\n      - bind:app=api\n');
-    edit('account/events.yaml', 'destinations: [audit-log, monitoring]', 'destinations: [audit-log]');
-    edit('account/events.yaml', 'site: example.com', 'site: eu.example.com');
-    const edited = await plan(['examples/account']);
-    expect(edited.text).toMatch(/~ num_buckets: 10 -> 20/);
-    expect(edited.text).toMatch(/~ backend: "backends\/web-main" -> "backends\/web-split"/);
-    expect(edited.text).toMatch(/- "ip_policies\/blocklist"/);
-    expect(edited.text).toMatch(/- mutual_tls \{/);
-    expect(edited.text).toMatch(/-\/\+ ip_policies\/office\/rules\/203\.0\.113\.0\/24 /);
-    expect(edited.text).toMatch(/- https_edges\/web\/routes\/path_prefix:\/partners /);
-    expectReadable(edited);
+  it(
+    'examples/account after edits of every kind of change',
+    async () => {
+      await syncExamples();
+      edit('account/edges.yaml', 'num_buckets: 10', 'num_buckets: 20');
+      edit('account/edges.yaml', 'backend: { backend: web-main }', 'backend: { backend: web-split }');
+      edit('account/edges.yaml', '{ level: info }', '{ level: debug }');
+      edit('account/edges.yaml', '    mutual_tls: { certificate_authorities: [client-ca] }\n', '');
+      edit(
+        'account/edges.yaml',
+        / {6}- match_type: path_prefix\n {8}match: \/partners\n[\s\S]*?(?= {6}- match_type)/,
+        '',
+      );
+      edit('account/backends.yaml', '{ web: 95, web-canary: 5 }', '{ web: 100 }');
+      edit(
+        'account/network.yaml',
+        '{ cidr: 203.0.113.0/24, action: allow',
+        '{ cidr: 203.0.113.0/24, action: deny',
+      );
+      edit('account/network.yaml', 'ip_policies: [office, blocklist]', 'ip_policies: [office]');
+      edit('account/access.yaml', '      - bind:app=web\n', '      - bind:app=web\n      - bind:app=api\n');
+      edit('account/events.yaml', 'destinations: [audit-log, monitoring]', 'destinations: [audit-log]');
+      edit('account/events.yaml', 'site: example.com', 'site: eu.example.com');
+      const edited = await plan(['examples/account']);
+      expect(edited.text).toMatch(/~ num_buckets: 10 -> 20/);
+      expect(edited.text).toMatch(/~ backend: "backends\/web-main" -> "backends\/web-split"/);
+      expect(edited.text).toMatch(/- "ip_policies\/blocklist"/);
+      expect(edited.text).toMatch(/- mutual_tls \{/);
+      expect(edited.text).toMatch(/-\/\+ ip_policies\/office\/rules\/203\.0\.113\.0\/24 /);
+      expect(edited.text).toMatch(/- https_edges\/web\/routes\/path_prefix:\/partners /);
+      expectReadable(edited);
+    },
+    slow,
+  );
 
-    edit('account/edges.yaml', /\nhttps_edges:[\s\S]*$/, '\n');
-    const removed = await plan(['examples/account']);
-    expect(removed.text).toMatch(
-      /- https_edges\/web +HTTPS edge \w+ +\(left the config, with 4 HTTPS edge routes\)/,
-    );
-    expectReadable(removed);
-  });
+  it(
+    'examples/account after removing the HTTPS edges (routes deleted with them)',
+    async () => {
+      await syncExamples();
+      edit('account/edges.yaml', /\nhttps_edges:[\s\S]*$/, '\n');
+      const removed = await plan(['examples/account']);
+      expect(removed.text).toMatch(
+        /- https_edges\/web +HTTPS edge \w+ +\(left the config, with 4 HTTPS edge routes\)/,
+      );
+      expectReadable(removed);
+    },
+    slow,
+  );
 
   it.each(['staging', 'production'])(
     'examples/environments, environment %s, from empty and after an edit of the base',
@@ -132,5 +156,6 @@ describe('plans of examples/ a reviewer can read', () => {
       expect(edited.text).toMatch(/\+ "ip_policies\/vpn"/);
       expectReadable(edited);
     },
+    slow,
   );
 });
