@@ -35,6 +35,7 @@ export type ReasonCode =
   | 'create_because_missing'
   | 'update_because_changed'
   | 'update_because_marker_stale'
+  | 'update_because_release_before_claim'
   | 'adopt_by_natural_key'
   | 'replace_because_immutable'
   | 'replace_because_parent_changed'
@@ -65,6 +66,11 @@ export interface Operation {
   readonly dependsOn: readonly string[];
   /** Set on both steps of a replace: the key being replaced; renderers show them as one `-/+`. */
   readonly replaces?: string;
+  /**
+   * A first PATCH of an update that only releases unique values another object of the plan claims
+   * (one half of a swap): the applier sends its changes' `after` values, which are never secret.
+   */
+  readonly interim?: boolean;
   /** Why the operation exists when it is not obvious ("ca_pem changed", "left the config"). */
   readonly reason?: string;
   readonly reason_code: ReasonCode;
