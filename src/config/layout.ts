@@ -102,3 +102,9 @@ export function mapOfKind(kind: KindName): MapLayout | undefined {
 
 /** Logical names: no `/` (keys join names with it), nothing that reads as a path or a flag. */
 export const namePattern = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$';
+
+/** The member pinning an entry to a live object by id; not a field of any kind. */
+export const pinMember = 'id';
+
+/** The pin value asking for a new object although unmanaged look-alikes exist. */
+export const newObjectPin = 'new';

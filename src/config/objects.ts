@@ -6,7 +6,7 @@
 import { parseCidr } from '../resources/formats/index.js';
 import type { FieldPath, Fields, KindDescriptor } from '../resources/index.js';
 import type { DocPath, Finding } from './diagnostic.js';
-import { configLayout, type ChildLayout, type MapLayout } from './layout.js';
+import { configLayout, pinMember, type ChildLayout, type MapLayout } from './layout.js';
 import type { SourceFile } from './source.js';
 import { resolveSources } from './sources.js';
 
@@ -18,6 +18,8 @@ export interface DeclaredObject {
   readonly key: string;
   readonly name: string;
   readonly parentKey?: string;
+  /** The entry's `id:` member (the schema checked it). */
+  readonly pin?: string;
   readonly values: Record<string, unknown>;
   readonly sensitive: FieldPath[];
   readonly source: SourceFile;
@@ -29,6 +31,12 @@ export interface DeclaredObject {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `id:` member of an entry or item, and its other members. */
+function splitPin(entry: Record<string, unknown>): { pin?: string; rest: Record<string, unknown> } {
+  const { [pinMember]: pin, ...rest } = entry;
+  return typeof pin === 'string' ? { pin, rest } : { rest };
 }
 
 /** Every object `source` declares; problems resolving `{env}`/`{file}` go to `findings`. */
@@ -65,12 +73,13 @@ export function declaredObjects(
 function declareEntry(
   map: MapLayout,
   name: string,
-  entry: Record<string, unknown>,
+  pinned: Record<string, unknown>,
   source: SourceFile,
   env: NodeJS.ProcessEnv,
   findings: Finding[],
 ): DeclaredObject | undefined {
   const entryPath: DocPath = [map.key, name];
+  const { pin, rest: entry } = splitPin(pinned);
   const childMembers = new Set(map.children.map((c) => c.member));
   let descriptor: KindDescriptor;
   let written: Record<string, unknown>;
@@ -108,6 +117,7 @@ function declareEntry(
     fields: descriptor.fields,
     key: `${map.key}/${name}`,
     name,
+    ...(pin === undefined ? {} : { pin }),
     values,
     sensitive,
     source,
@@ -120,12 +130,13 @@ function declareChild(
   child: ChildLayout,
   parent: DeclaredObject,
   index: number,
-  item: Record<string, unknown>,
+  pinned: Record<string, unknown>,
   source: SourceFile,
   env: NodeJS.ProcessEnv,
   findings: Finding[],
 ): DeclaredObject {
   const entryPath: DocPath = [...parent.entryPath, child.member, index];
+  const { pin, rest: item } = splitPin(pinned);
   const docPath = (path: FieldPath): DocPath =>
     path[0] === child.parentField ? entryPath : [...entryPath, ...path];
   const sensitive: FieldPath[] = [];
@@ -145,6 +156,7 @@ function declareChild(
     key: `${parent.key}/${child.member}/${name}`,
     name,
     parentKey: parent.key,
+    ...(pin === undefined ? {} : { pin }),
     values,
     sensitive,
     source,

@@ -4,7 +4,15 @@
  * when the committed file lags behind the descriptors.
  */
 import { descriptorOf, type Field, type FieldType, type Fields, type RefTarget } from '../resources/index.js';
-import { configLayout, namePattern, readOnlyFields, writableFields, type MapLayout } from './layout.js';
+import {
+  configLayout,
+  namePattern,
+  newObjectPin,
+  pinMember,
+  readOnlyFields,
+  writableFields,
+  type MapLayout,
+} from './layout.js';
 
 type Schema = Record<string, unknown>;
 
@@ -123,6 +131,15 @@ function objectSchema(fields: Fields, extra: Schema = {}, title?: string): Schem
   };
 }
 
+/** The `id:` member every entry and nested item may carry. */
+function pinSchema(): Schema {
+  return {
+    description: `The id of the live object this entry is (written by \`export\`): \`sync --adopt\` pairs by it before anything else. \`${newObjectPin}\` asks for a new object although unmanaged look-alikes exist.`,
+    type: 'string',
+    pattern: `^(${newObjectPin}|[a-z]+_[A-Za-z0-9]+)$`,
+  };
+}
+
 function entrySchema(map: MapLayout): Schema {
   const children = Object.fromEntries(
     map.children.map((c) => [
@@ -136,7 +153,11 @@ function entrySchema(map: MapLayout): Schema {
   );
   if (!map.variants) {
     const d = map.kinds[0]!;
-    return objectSchema(d.fields, children, `A ${d.title}, keyed by its logical name.`);
+    return objectSchema(
+      d.fields,
+      { [pinMember]: pinSchema(), ...children },
+      `A ${d.title}, keyed by its logical name.`,
+    );
   }
   const { members, shared } = map.variants;
   const variants = Object.fromEntries(
@@ -148,7 +169,7 @@ function entrySchema(map: MapLayout): Schema {
   return {
     ...objectSchema(
       shared,
-      { ...variants, ...children },
+      { [pinMember]: pinSchema(), ...variants, ...children },
       `Exactly one of ${members.map((m) => m.member).join(', ')}.`,
     ),
     oneOf: members.map(({ member }) => ({ required: [member] })),
@@ -165,7 +186,7 @@ export function buildConfigSchema(): Schema {
       defs[c.descriptor.kind] = {
         description: `A ${c.descriptor.title}.`,
         type: 'object',
-        properties: propertiesOf(c.fields),
+        properties: { [pinMember]: pinSchema(), ...propertiesOf(c.fields) },
         ...(required.length > 0 ? { required } : {}),
         additionalProperties: false,
       };

@@ -4,7 +4,7 @@
  * the result into YAML files.
  */
 import type { ApiClient } from '../api/index.js';
-import { configLayout, type MapLayout } from '../config/layout.js';
+import { configLayout, pinMember, type MapLayout } from '../config/layout.js';
 import { parseMetadata } from '../plan/ownership.js';
 import type { KindDescriptor } from '../resources/index.js';
 import { UserError } from '../errors.js';
@@ -159,7 +159,8 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
           variableFor: (path) => variableName(map.key, name, [...base, ...path]),
         });
         const own = configValues(d.fields, d.rules, record, context([]));
-        const values: Record<string, unknown> = {};
+        // The pin first: `sync --adopt` pairs the entry with exactly this object.
+        const values: Record<string, unknown> = { [pinMember]: record.id };
         const variant = map.variants === undefined ? undefined : (d.config?.variant ?? d.kind);
         const inVariant: Record<string, unknown> = {};
         for (const [k, v] of Object.entries(own.values)) {
@@ -190,7 +191,7 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
               context([child.member, i]),
             );
             placeholders.push(...prefixed(converted.placeholders, [map.key, name, child.member, i]));
-            return converted.values;
+            return { [pinMember]: item.id, ...converted.values };
           });
         }
         entries.push({ name, values });

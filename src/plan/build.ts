@@ -15,6 +15,7 @@ import { UserError } from '../errors.js';
 import { diffObject, isUnder } from './diff.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveObject, LiveState } from './live.js';
+import { refuseLookalikeCreates } from './lookalike.js';
 import { matchObjects, type Match } from './match.js';
 import { naturalIdentity } from './natural-key.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
@@ -100,6 +101,13 @@ function metadataLimit(d: KindDescriptor): { limit: number; measure: (s: string)
   return { limit, measure: byteLength, unit: 'bytes' };
 }
 
+/** The id (or, while it does not exist yet, the key) of a desired object's parent. */
+function desiredParentId(d: KindDescriptor, o: DesiredObject, resolve: ResolveRef): string | undefined {
+  const link = d.parent;
+  const parentRef = link?.via === 'field' ? o.fields[link.field] : o.parentKey;
+  return typeof parentRef === 'string' ? resolve(parentRef, { kinds: [], readShape: 'id' }) : undefined;
+}
+
 /** `liveParentId` for objects addressed under their parent's path. */
 function pathParent(d: KindDescriptor, live: LiveObject): { liveParentId?: string } {
   return d.parent?.via === 'path' && live.parentId !== undefined ? { liveParentId: live.parentId } : {};
@@ -126,6 +134,20 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     const before = replaced.size;
     for (const [m, c] of changes) if (c.some((x) => x.forcesReplace)) replaced.add(m.desired.key);
     if (replaced.size === before) break;
+  }
+
+  if (options.adopt) {
+    const creates = matching.matches.filter((m) => m.live === undefined).map((m) => m.desired);
+    refuseLookalikeCreates(creates, matching.unmanaged, {
+      identity: (o) => {
+        const d = descriptorOf(o.kind);
+        return naturalIdentity(d, resolvedFields(d, o, resolve), desiredParentId(d, o, resolve));
+      },
+      sameContent: (o, l) =>
+        changesOf(descriptorOf(o.kind), { desired: o, live: l, adopted: true }, resolve).every((c) =>
+          ['description', 'metadata'].includes(String(c.path[0])),
+        ),
+    });
   }
 
   const ops: Operation[] = [];
@@ -180,10 +202,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     if (replaced.has(o.key)) {
       const forcing = [...new Set(own.filter((c) => c.forcesReplace).map((c) => String(c.path[0])))];
       const reason = `${forcing.join(', ')} cannot change in place`;
-      const link = d.parent;
-      const parentRef = link?.via === 'field' ? o.fields[link.field] : o.parentKey;
-      const newParent =
-        typeof parentRef === 'string' ? resolve(parentRef, { kinds: [], readShape: 'id' }) : undefined;
+      const newParent = desiredParentId(d, o, resolve);
       const collides =
         d.naturalKey?.conflictCode !== undefined &&
         naturalIdentity(d, resolvedFields(d, o, resolve), newParent) ===
@@ -234,7 +253,12 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       changes: own,
       dependsOn: [],
       ...(m.adopted
-        ? { reason: 'unmanaged object with the same natural key' }
+        ? {
+            reason:
+              m.adoptedBy === 'pin'
+                ? 'unmanaged object pinned by its id'
+                : 'unmanaged object with the same natural key',
+          }
         : own.length === 0
           ? { reason: 'ownership marker refreshed' }
           : {}),

@@ -100,9 +100,16 @@ describe('export of an account populated through the API', () => {
 
   it('nests rules and routes, keeps modules, and leaves out defaults, read-only and server-filled values', () => {
     const doc = document();
+    const ruleId: unknown = expect.stringMatching(/^ipr_/);
+    const domainId: unknown = expect.stringMatching(/^rd_/);
     expect(at(doc, 'ip_policies', 'office', 'rules')).toEqual([
-      { cidr: '10.0.0.0/8', action: 'allow' },
-      { description: 'guest wifi', cidr: '192.168.1.0/24', action: 'deny' },
+      { id: ruleId, cidr: '10.0.0.0/8', action: 'allow' },
+      {
+        id: ruleId,
+        description: 'guest wifi',
+        cidr: '192.168.1.0/24',
+        action: 'deny',
+      },
     ]);
     const [root, admin, team] = at(doc, 'https_edges', 'web', 'routes') as unknown[];
     expect(at(root, 'backend')).toEqual({ backend: 'web-with-fallback' });
@@ -120,6 +127,7 @@ describe('export of an account populated through the API', () => {
     });
     expect(at(doc, 'tls_edges', 'tls.example.com-443', 'tls_termination')).toEqual({ min_version: '1.2' });
     expect(at(doc, 'reserved_domains', 'app.example.com')).toEqual({
+      id: domainId,
       domain: 'app.example.com',
       certificate_management_policy: { private_key_type: 'ecdsa' },
     });
@@ -135,6 +143,20 @@ describe('export of an account populated through the API', () => {
       'tunnels',
     ])
       expect(text).not.toContain(member);
+  });
+
+  it('pins every entry and nested item to the id of the live object it describes', async () => {
+    const doc = document();
+    expect(at(doc, 'ip_policies', 'office', 'id')).toBe(ids.office);
+    expect(at(doc, 'https_edges', 'web', 'id')).toBe(ids.httpsEdge);
+    expect(at(doc, 'tls_certificates', 'api.example.com', 'id')).toBe(ids.cert);
+    const rules = (
+      await client.get<{ ip_policy_rules: Array<{ id: string; cidr: string }> }>('/ip_policy_rules')
+    ).body.ip_policy_rules;
+    const ruleIds = (at(doc, 'ip_policies', 'office', 'rules') as Array<{ id: string }>).map((r) => r.id);
+    expect(ruleIds).toEqual(
+      ['10.0.0.0/8', '192.168.1.0/24'].map((cidr) => rules.find((r) => r.cidr === cidr)?.id),
+    );
   });
 
   it('writes user metadata without the ownership marker, and leaves out other scopes', () => {

@@ -1,0 +1,68 @@
+/**
+ * The refusal that keeps `--adopt` from duplicating an account: a create is planned only when no
+ * unmanaged object of the kind could be the one meant (same natural key, same description or same
+ * content), and a new token-bearing object (API key, tunnel credential) only when asked for by name.
+ * The user resolves each case with an `id:` pin, or `id: new` for a new object.
+ */
+import { newObjectPin } from '../config/layout.js';
+import { UserError } from '../errors.js';
+import { descriptorOf, type DesiredObject } from '../resources/index.js';
+import type { LiveObject } from './live.js';
+import { naturalIdentity } from './natural-key.js';
+
+/** How a desired object is compared with one live object, by the planner's own normal forms. */
+export interface Resemblance {
+  /** The desired object's natural identity with its references resolved, as `naturalIdentity` gives it. */
+  readonly identity: (o: DesiredObject) => string | undefined;
+  /** True when every field but `description` and `metadata` already has the desired value. */
+  readonly sameContent: (o: DesiredObject, live: LiveObject) => boolean;
+}
+
+function reasonsOf(o: DesiredObject, l: LiveObject, how: Resemblance): string[] {
+  const d = descriptorOf(o.kind);
+  const identity = how.identity(o);
+  const description = o.fields.description;
+  return [
+    ...(identity !== undefined && identity === naturalIdentity(d, l.record, l.parentId)
+      ? [d.naturalKey ? `same ${d.naturalKey.fields.join(' and ')}` : 'same description']
+      : typeof description === 'string' && description !== '' && description === l.record.description
+        ? ['same description']
+        : []),
+    ...(how.sameContent(o, l) ? ['same content'] : []),
+  ];
+}
+
+/**
+ * Throws a `UserError` listing every object `creates` would create beside an unmanaged look-alike
+ * in `unmanaged`, and every new token-bearing object not pinned `new`.
+ */
+export function refuseLookalikeCreates(
+  creates: readonly DesiredObject[],
+  unmanaged: readonly LiveObject[],
+  how: Resemblance,
+): void {
+  const problems: string[] = [];
+  for (const o of creates) {
+    if (o.pin === newObjectPin) continue;
+    const d = descriptorOf(o.kind);
+    const alike = unmanaged.flatMap((l) => {
+      if (l.kind !== o.kind) return [];
+      const reasons = reasonsOf(o, l, how);
+      return reasons.length === 0 ? [] : [`${l.id} (${reasons.join(', ')})`];
+    });
+    if (alike.length > 0) {
+      problems.push(
+        `${o.key}: unmanaged ${d.title}s look like it: ${alike.join('; ')}: write \`id: <one of them>\` to take it over, or \`id: ${newObjectPin}\` to create another`,
+      );
+    } else if (d.tokenField !== undefined) {
+      problems.push(
+        `${o.key}: a new ${d.title} would be created, with a token nobody holds yet: write \`id: <its id>\` to take over an existing one, or \`id: ${newObjectPin}\` to create it`,
+      );
+    }
+  }
+  if (problems.length > 0) {
+    throw new UserError('--adopt would create objects that may already exist', {
+      details: [...problems, 'Nothing was changed.'],
+    });
+  }
+}
