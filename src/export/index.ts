@@ -9,7 +9,7 @@ import { parseMetadata } from '../plan/ownership.js';
 import type { KindDescriptor } from '../resources/index.js';
 import { UserError } from '../errors.js';
 import { fetchAccount, parentIdOf, type LiveAccount, type LiveRecord } from './fetch.js';
-import { NameAllocator, nameCandidates } from './names.js';
+import { NameAllocator, nameCandidates, slugify } from './names.js';
 import { configValues, type Placeholder, type ValueContext } from './values.js';
 
 export { renderExport, type OutputFile } from './document.js';
@@ -136,6 +136,16 @@ function assignNames(maps: readonly MapLayout[], selected: Selected, scope: stri
   return names;
 }
 
+/**
+ * What names a nested item in its placeholders: its natural key (a route's match, a rule's CIDR), so
+ * that deleting a sibling does not rename the variables of the others.
+ */
+function itemCandidates(d: KindDescriptor, item: LiveRecord): string[] {
+  const parts = (d.naturalKey?.fields ?? []).map((f) => item[f]);
+  const key = slugify(parts.filter((p) => typeof p === 'string').join(' '));
+  return key === '' ? [slugify(d.title)] : [key];
+}
+
 function prefixed(placeholders: readonly Placeholder[], prefix: Path): Placeholder[] {
   return placeholders.map((p) => ({ path: [...prefix, ...p.path], variable: p.variable }));
 }
@@ -183,12 +193,13 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
             (c) => parentIdOf(child.descriptor, c) === record.id,
           );
           if (items.length === 0) continue;
+          const itemNames = new NameAllocator();
           values[child.member] = items.map((item, i) => {
             const converted = configValues(
               child.fields,
               child.descriptor.rules,
               item,
-              context([child.member, i]),
+              context([child.member, itemNames.allocate(itemCandidates(child.descriptor, item))]),
             );
             placeholders.push(...prefixed(converted.placeholders, [map.key, name, child.member, i]));
             return { [pinMember]: item.id, ...converted.values };

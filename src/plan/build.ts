@@ -143,9 +143,9 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         const d = descriptorOf(o.kind);
         return naturalIdentity(d, resolvedFields(d, o, resolve), desiredParentId(d, o, resolve));
       },
-      sameContent: (o, l) =>
-        changesOf(descriptorOf(o.kind), { desired: o, live: l, adopted: true }, resolve).every((c) =>
-          ['description', 'metadata'].includes(String(c.path[0])),
+      changedFields: (o, l) =>
+        changesOf(descriptorOf(o.kind), { desired: o, live: l, adopted: true }, resolve).map((c) =>
+          String(c.path[0]),
         ),
     });
   }

@@ -14,21 +14,26 @@ import { naturalIdentity } from './natural-key.js';
 export interface Resemblance {
   /** The desired object's natural identity with its references resolved, as `naturalIdentity` gives it. */
   readonly identity: (o: DesiredObject) => string | undefined;
-  /** True when every field but `description` and `metadata` already has the desired value. */
-  readonly sameContent: (o: DesiredObject, live: LiveObject) => boolean;
+  /** The top-level fields (and parent link) whose live value differs from the desired one. */
+  readonly changedFields: (o: DesiredObject, live: LiveObject) => readonly string[];
 }
+
+/** The members that say what an object is for, not what it is. */
+const labels = ['description', 'metadata'];
 
 function reasonsOf(o: DesiredObject, l: LiveObject, how: Resemblance): string[] {
   const d = descriptorOf(o.kind);
   const identity = how.identity(o);
   const description = o.fields.description;
+  // An object with nothing but labels (an API key) has no content to resemble by.
+  const hasContent = Object.keys(o.fields).some((name) => !labels.includes(name));
   return [
     ...(identity !== undefined && identity === naturalIdentity(d, l.record, l.parentId)
       ? [d.naturalKey ? `same ${d.naturalKey.fields.join(' and ')}` : 'same description']
       : typeof description === 'string' && description !== '' && description === l.record.description
         ? ['same description']
         : []),
-    ...(how.sameContent(o, l) ? ['same content'] : []),
+    ...(hasContent && how.changedFields(o, l).every((name) => labels.includes(name)) ? ['same content'] : []),
   ];
 }
 

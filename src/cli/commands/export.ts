@@ -1,6 +1,8 @@
 /** `acctsync export`: write the live account as desired-state YAML, to stdout, a file or a directory. */
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { schemaFileUrl } from '../../config/schema.js';
 import {
   exportableMaps,
   exportAccount,
@@ -57,6 +59,11 @@ async function writeDirectory(dir: string, files: readonly OutputFile[], exp: Ac
   }
 }
 
+/** The installed schema file, relative to the directory the YAML is written to. */
+function schemaReference(dir: string): string {
+  return relative(dir, fileURLToPath(schemaFileUrl)).split(sep).join('/');
+}
+
 function summary(exp: AccountExport, where: string): string {
   const objects = exp.maps.reduce((n, m) => n + m.entries.length, 0);
   const lines = [`acctsync: exported ${objects} object(s) to ${where}`];
@@ -85,17 +92,17 @@ export const command: Command = {
     const out = values.out;
     if (out === undefined) {
       process.stdout.write(
-        renderExport(exp, false)
+        renderExport(exp, false, schemaReference(process.cwd()))
           .map((f) => f.text)
           .join(''),
       );
       process.stderr.write(`${summary(exp, 'stdout')}\n`);
     } else if (await isFilePath(out)) {
-      const [file] = renderExport(exp, false);
+      const [file] = renderExport(exp, false, schemaReference(dirname(resolve(out))));
       await writeFile(out, file?.text ?? '');
       process.stderr.write(`${summary(exp, out)}\n`);
     } else {
-      await writeDirectory(out, renderExport(exp, true), exp);
+      await writeDirectory(out, renderExport(exp, true, schemaReference(resolve(out))), exp);
       process.stderr.write(`${summary(exp, `${out}/`)}\n`);
     }
     return 0;
