@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../api/index.js';
 import { configLayout, pinMember, type MapLayout } from '../config/layout.js';
-import { parseMetadata } from '../plan/ownership.js';
+import { formatMetadata, metadataLimit, parseMetadata } from '../plan/ownership.js';
 import type { KindDescriptor } from '../resources/index.js';
 import { UserError } from '../errors.js';
 import { fetchAccount, parentIdOf, type LiveAccount, type LiveRecord } from './fetch.js';
@@ -47,6 +47,8 @@ export interface AccountExport {
   readonly placeholders: readonly DocumentPlaceholder[];
   /** Objects left out because another scope manages them, by id. */
   readonly otherScopes: ReadonlyArray<{ readonly id: string; readonly scope: string }>;
+  /** Things to fix before a sync can take the objects over (metadata too long for the marker). */
+  readonly warnings: readonly string[];
 }
 
 /** The config map keys, for `--kind` help and checking. */
@@ -146,6 +148,21 @@ function itemCandidates(d: KindDescriptor, item: LiveRecord): string[] {
   return key === '' ? [slugify(d.title)] : [key];
 }
 
+/**
+ * A warning when `record`'s metadata leaves no room for the ownership marker a sync adds: the
+ * adoption would be refused. Secrets add hashes to the marker, so this is a lower bound.
+ */
+function markerRoom(d: KindDescriptor, record: LiveRecord, key: string, scope: string): string[] {
+  const user = parseMetadata(typeof record.metadata === 'string' ? record.metadata : undefined).user;
+  const { limit, measure, unit } = metadataLimit(d);
+  const size = measure(formatMetadata(user, { scope, key }));
+  return size <= limit
+    ? []
+    : [
+        `${key} (${record.id}): metadata is ${measure(user)} ${unit}, and at least ${size} with the ownership marker, over the ${limit}-${unit.replace(/s$/, '')} limit: shorten it by ${size - limit} or more before adopting`,
+      ];
+}
+
 function prefixed(placeholders: readonly Placeholder[], prefix: Path): Placeholder[] {
   return placeholders.map((p) => ({ path: [...prefix, ...p.path], variable: p.variable }));
 }
@@ -158,6 +175,7 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
   const selected = selectRecords(maps, live, options.scope);
   const names = assignNames(maps, selected, options.scope);
   const placeholders: Placeholder[] = [];
+  const warnings: string[] = [];
 
   const exported = maps.map((map): ExportedMap => {
     const entries: ExportedEntry[] = [];
@@ -169,6 +187,7 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
           variableFor: (path) => variableName(map.key, name, [...base, ...path]),
         });
         const own = configValues(d.fields, d.rules, record, context([]));
+        warnings.push(...markerRoom(d, record, `${map.key}/${name}`, options.scope));
         // The pin first: `sync --adopt` pairs the entry with exactly this object.
         const values: Record<string, unknown> = { [pinMember]: record.id };
         const variant = map.variants === undefined ? undefined : (d.config?.variant ?? d.kind);
@@ -211,5 +230,11 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { key: map.key, entries };
   });
-  return { scope: options.scope, maps: exported, placeholders, otherScopes: selected.otherScopes };
+  return {
+    scope: options.scope,
+    maps: exported,
+    placeholders,
+    otherScopes: selected.otherScopes,
+    warnings,
+  };
 }

@@ -10,7 +10,6 @@ import {
   type FieldPath,
   type KindDescriptor,
 } from '../resources/index.js';
-import { byteLength, charLength } from '../resources/formats/index.js';
 import { UserError } from '../errors.js';
 import { diffObject, isUnder } from './diff.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
@@ -20,7 +19,7 @@ import { matchObjects, type Match } from './match.js';
 import { naturalIdentity } from './natural-key.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
 import { orderOperations } from './order.js';
-import { formatMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
+import { formatMetadata, hashSecret, metadataLimit, newSalt, type OwnershipMarker } from './ownership.js';
 import { hashKey, maskChange, secretPaths, writeOnlyHashes, writeOnlyValues } from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
 
@@ -91,14 +90,6 @@ function moduleChanges(d: KindDescriptor, o: DesiredObject, changes: readonly Fi
   return Object.entries(d.fields)
     .filter(([name, f]) => f.type.type === 'module' && names.has(name))
     .map(([name]) => ({ name, action: o.fields[name] == null ? ('delete' as const) : ('put' as const) }));
-}
-
-function metadataLimit(d: KindDescriptor): { limit: number; measure: (s: string) => number; unit: string } {
-  const type = d.fields.metadata?.type;
-  if (type?.type === 'string' && type.maxChars !== undefined)
-    return { limit: type.maxChars, measure: charLength, unit: 'characters' };
-  const limit = type?.type === 'string' && type.maxBytes !== undefined ? type.maxBytes : Infinity;
-  return { limit, measure: byteLength, unit: 'bytes' };
 }
 
 /** The id (or, while it does not exist yet, the key) of a desired object's parent. */

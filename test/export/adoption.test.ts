@@ -128,4 +128,39 @@ describe('taking over a hand-made account with look-alike objects', () => {
       expect(await readDir(out), `cycle ${cycle}`).toEqual(first);
     }
   }, 300_000);
+
+  it('keeps every other placeholder name when a route is deleted by hand and the account re-exported', async () => {
+    const variables = async (): Promise<string[]> => {
+      const exported = await runCli(['export', '--kind', 'https_edges'], emulator);
+      expect(exported.code, exported.stderr).toBe(0);
+      return [...new Set(exported.stdout.match(/ACCTSYNC_HTTPS_EDGES_\w+/g) ?? [])].sort();
+    };
+    const before = await variables();
+    const edges = await client.listAll<Created>('/edges/https', 'https_edges');
+    const routes = edges.flatMap((e) => ((e.routes as Created[] | undefined) ?? []).map((r) => ({ e, r })));
+    const root = routes.find(({ r }) => r.match === '/');
+    expect(root).toBeDefined();
+    await client.delete(`/edges/https/${root?.e.id ?? ''}/routes/${root?.r.id ?? ''}`);
+    const after = await variables();
+    expect(after).toEqual(before.filter((v) => !v.includes('_ROUTES_PATH_PREFIX_')));
+    expect(after).toContain(
+      'ACCTSYNC_HTTPS_EDGES_WEB_ROUTES_EXACT_PATH_ADMIN_OAUTH_PROVIDER_PROVIDER_B_CLIENT_SECRET',
+    );
+  }, 60_000);
+
+  it('warns, naming the object, when its metadata leaves no room for the ownership marker', async () => {
+    const long = await client.post<Created>('/api_keys', { description: 'Long', metadata: 'x'.repeat(4090) });
+    try {
+      const exported = await runCli(['export', '--kind', 'api_keys', '--out', join(dir, 'long')], emulator);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stderr).toMatch(
+        new RegExp(
+          `warning: api_keys/long \\(${long.body.id}\\): metadata is 4090 bytes, and at least \\d+ with the ownership marker, over the 4096-byte limit`,
+        ),
+      );
+      expect(exported.stderr.match(/warning:/g)).toHaveLength(1);
+    } finally {
+      await client.delete(`/api_keys/${long.body.id}`);
+    }
+  }, 60_000);
 });

@@ -74,6 +74,7 @@ function summary(exp: AccountExport, where: string): string {
     );
   if (exp.otherScopes.length > 0)
     lines.push(`acctsync: left out ${exp.otherScopes.length} object(s) managed by another scope`);
+  lines.push(...exp.warnings.map((w) => `acctsync: warning: ${w}`));
   return lines.join('\n');
 }
 
