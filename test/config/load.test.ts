@@ -29,16 +29,16 @@ function loaded(result: LoadResult) {
   return result;
 }
 
-describe('examples/', () => {
+describe('examples/account/', () => {
   it('loads cleanly, without warnings', async () => {
-    const result = loaded(await loadDesiredState(['examples'], { cwd: repo, env: {} }));
+    const result = loaded(await loadDesiredState(['examples/account'], { cwd: repo, env: {} }));
     expect(result.warnings).toEqual([]);
     expect(result.files.length).toBeGreaterThanOrEqual(5);
     expect(result.state.scope).toBe('example');
   });
 
   it('uses every managed kind and every module', async () => {
-    const { state } = loaded(await loadDesiredState(['examples'], { cwd: repo, env: {} }));
+    const { state } = loaded(await loadDesiredState(['examples/account'], { cwd: repo, env: {} }));
     const kinds = new Set(state.objects.map((o) => o.kind));
     for (const d of managedDescriptors) {
       expect(kinds, d.kind).toContain(d.kind);
@@ -50,7 +50,7 @@ describe('examples/', () => {
   });
 
   it('produces keys, resolved references and sensitive paths', async () => {
-    const { state } = loaded(await loadDesiredState(['examples'], { cwd: repo, env: {} }));
+    const { state } = loaded(await loadDesiredState(['examples/account'], { cwd: repo, env: {} }));
     const byKey = new Map(state.objects.map((o) => [o.key, o]));
     expect(byKey.get('backends/web-split')?.fields).toEqual({
       backends: { 'backends/web': 95, 'backends/web-canary': 5 },
@@ -106,6 +106,23 @@ describe('loader behaviour', () => {
     });
     const { state } = loaded(await loadDesiredState([], { cwd: dir }));
     expect(state.objects[0]?.fields).toEqual({ description: 'secret', metadata: 'line 1\nline 2\n' });
+  });
+
+  it('refuses a UTF-16 secret file and names it', async () => {
+    const dir = tempDir({
+      'acctsync.yaml': 'version: 1\nip_policies:\n  a: { description: { file: utf16.txt } }\n',
+    });
+    // UTF-16LE with its byte-order mark: CJK text has no zero byte, so only the encoding check catches it.
+    writeFileSync(
+      join(dir, 'utf16.txt'),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('\u79d8\u5bc6', 'utf16le')]),
+    );
+    const result = await loadDesiredState([], { cwd: dir });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.diagnostics).toMatchObject([
+      { file: 'acctsync.yaml', line: 3, message: 'file utf16.txt is not UTF-8 text' },
+    ]);
   });
 
   it('refuses a 50 MB file without reading it', async () => {

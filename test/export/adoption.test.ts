@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { managedDescriptors } from '../../src/resources/index.js';
+import { isServiceOwned, managedDescriptors } from '../../src/resources/index.js';
 import { populate, secretsEnv } from './account.js';
 import { runCli } from './cli.js';
 
@@ -49,13 +49,20 @@ async function populateLookalikes(): Promise<void> {
   });
 }
 
-/** Every id of every top-level and nested collection, by kind, sorted. */
+/**
+ * Every id of every top-level and nested collection, by kind, sorted. Certificates the service
+ * issues on its own (for a domain with a managed certificate, a few seconds after it is created)
+ * are no object of the user's: export and plan leave them out, and so does this count.
+ */
 async function accountIds(): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const d of managedDescriptors) {
     if (d.listMember === undefined || d.path.includes('{')) continue;
     const items = await client.listAll<Created>(d.path, d.listMember);
-    out[d.kind] = items.map((i) => i.id).sort();
+    out[d.kind] = items
+      .filter((i) => !isServiceOwned(d, i))
+      .map((i) => i.id)
+      .sort();
     for (const child of managedDescriptors) {
       const embedded = child.parent?.kind === d.kind ? child.parent.embeddedAs : undefined;
       if (embedded === undefined) continue;
