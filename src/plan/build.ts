@@ -4,6 +4,7 @@
  */
 import {
   descriptorOf,
+  naturalIdentity,
   isObjectKey,
   type DesiredObject,
   type DesiredState,
@@ -15,16 +16,17 @@ import { managedCount, removedBy, withCascades } from './cascade.js';
 import { diffObject, isUnder } from './diff.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveObject, LiveState } from './live.js';
+import { claimsOf } from './claims.js';
 import { refuseLookalikeCreates } from './lookalike.js';
+import { markedMetadata } from './marked-metadata.js';
 import { matchObjects, type Match } from './match.js';
-import { naturalIdentity } from './natural-key.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
 import { orderOperations } from './order.js';
 import { checkProtection } from './protection.js';
 import { keyDeletesLast, keyInUseNote } from './key-in-use.js';
 import { provisioningNotes } from './provisioning-notes.js';
-import { formatMetadata, hashSecret, metadataLimit, newSalt, type OwnershipMarker } from './ownership.js';
-import { hashKey, maskChange, secretPaths, writeOnlyHashes, writeOnlyValues } from './secrets.js';
+import { hashSecret, type OwnershipMarker } from './ownership.js';
+import { hashKey, maskChange, secretPaths, writeOnlyValues } from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
 
 export interface BuildOptions {
@@ -154,25 +156,13 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const tooLong: string[] = [];
   let unchanged = 0;
   const finalMetadata = (d: KindDescriptor, o: DesiredObject, liveMarker: OwnershipMarker | undefined) => {
-    const secrets = writeOnlyValues(d.fields, o.fields);
-    const salt = secrets.length === 0 ? undefined : (liveMarker?.salt ?? newSalt());
     // Protection is sticky: only an explicit `protect: false` lifts it.
     const protect = o.protect ?? liveMarker?.protect === true;
-    const marker: OwnershipMarker = {
-      scope,
-      key: o.key,
-      ...(salt === undefined ? {} : { salt, hashes: writeOnlyHashes(salt, secrets) }),
-      ...(protect ? { protect: true as const } : {}),
-    };
-    const user = typeof o.fields.metadata === 'string' ? o.fields.metadata : '';
-    const value = formatMetadata(user, marker);
-    const { limit, measure, unit } = metadataLimit(d);
-    const size = measure(value);
-    if (size > limit) {
-      tooLong.push(
-        `${o.key}: metadata is ${size} ${unit} with the ownership marker (${size - measure(user)} of them), over the ${limit}-${unit.replace(/s$/, '')} limit: shorten it by ${size - limit}`,
-      );
-    }
+    const { value, tooLong: why } = markedMetadata(d, o.key, o.fields, scope, {
+      salt: liveMarker?.salt,
+      protect,
+    });
+    if (why !== undefined) tooLong.push(`${o.key}: ${why}`);
     return value;
   };
 
@@ -206,7 +196,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       const reason = `${forcing.join(', ')} cannot change in place`;
       const newParent = desiredParentId(d, o, resolve);
       const collides =
-        d.naturalKey?.conflictCode !== undefined &&
+        d.naturalKey?.claim !== undefined &&
         naturalIdentity(d, resolvedFields(d, o, resolve), newParent) ===
           naturalIdentity(d, live.record, live.parentId);
       if (collides) deleteFirst.add(o.key);
@@ -311,6 +301,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     desired: desiredByKey,
     live: live.objects,
     deleteFirst,
+    claims: claimsOf(planned, { desiredByKey, liveById, resolve }),
   });
   const operations = keyDeletesLast(ordered.operations);
   const { blocked } = ordered;
@@ -319,7 +310,8 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     paired.filter((m) => !replaced.has(m.desired.key)).map((m) => [m.desired.key, m.live.id]),
   );
   const count = (action: Operation['action']) =>
-    operations.filter((op) => op.action === action && op.replaces === undefined).length;
+    operations.filter((op) => op.action === action && op.replaces === undefined && op.interim !== true)
+      .length;
   const tokenKinds = [
     ...new Set(
       operations

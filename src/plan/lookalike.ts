@@ -6,9 +6,8 @@
  */
 import { newObjectPin } from '../config/layout.js';
 import { UserError } from '../errors.js';
-import { descriptorOf, type DesiredObject } from '../resources/index.js';
+import { descriptorOf, naturalIdentity, type DesiredObject } from '../resources/index.js';
 import type { LiveObject } from './live.js';
-import { naturalIdentity } from './natural-key.js';
 
 /** How a desired object is compared with one live object, by the planner's own normal forms. */
 export interface Resemblance {

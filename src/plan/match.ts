@@ -6,9 +6,14 @@
  */
 import { newObjectPin } from '../config/layout.js';
 import { UserError } from '../errors.js';
-import { descriptorOf, isObjectKey, type DesiredObject, type DesiredState } from '../resources/index.js';
+import {
+  descriptorOf,
+  isObjectKey,
+  naturalIdentity,
+  type DesiredObject,
+  type DesiredState,
+} from '../resources/index.js';
 import { compare, type LiveObject, type LiveState } from './live.js';
-import { naturalIdentity } from './natural-key.js';
 
 export interface Match {
   readonly desired: DesiredObject;
