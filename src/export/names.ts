@@ -4,7 +4,7 @@
  * unique within their config map in id order, so the same account always exports the same names.
  */
 import type { Field, FormatName, KindDescriptor } from '../resources/index.js';
-import type { LiveRecord } from './fetch.js';
+type LiveRecord = Readonly<Record<string, unknown>>;
 
 /** Longest name produced; the config allows 128, but names are typed and read in reviews. */
 const maxLength = 60;

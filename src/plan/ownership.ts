@@ -7,8 +7,6 @@
  * Reading strips the marker and gives back exactly what the user wrote.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { byteLength, charLength } from '../resources/formats/index.js';
-import type { KindDescriptor } from '../resources/index.js';
 
 export const markerMember = 'acctsync';
 /** Member of the marker holding user metadata that is not a JSON object. */
@@ -100,17 +98,4 @@ export function hashSecret(salt: string, value: unknown): string {
     .update(typeof value === 'string' ? value : JSON.stringify(value))
     .digest('base64url')
     .slice(0, 32);
-}
-
-/** How long a kind's `metadata` may be, marker included, and how the service measures it. */
-export function metadataLimit(d: KindDescriptor): {
-  limit: number;
-  measure: (s: string) => number;
-  unit: string;
-} {
-  const type = d.fields.metadata?.type;
-  if (type?.type === 'string' && type.maxChars !== undefined)
-    return { limit: type.maxChars, measure: charLength, unit: 'characters' };
-  const limit = type?.type === 'string' && type.maxBytes !== undefined ? type.maxBytes : Infinity;
-  return { limit, measure: byteLength, unit: 'bytes' };
 }
