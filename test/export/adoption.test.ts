@@ -28,7 +28,9 @@ async function populateLookalikes(): Promise<void> {
   await post('/api_keys', {});
   await post('/api_keys', { description: 'CI deploy key', metadata: '["a", "b"]' });
   await post('/api_keys', { description: 'Büro Köln', metadata: 'Grüße aus Köln ✓' });
+  await post('/api_keys', { description: '東京オフィス', metadata: 'null' });
   await post('/credentials', { metadata: '' });
+  await post('/credentials', { description: 'Büro Köln', metadata: '{"acctsync":"not a marker"}' });
   await post('/reserved_addrs', { region: 'eu' });
   await post('/reserved_addrs', { region: 'eu' });
   await post('/reserved_addrs', { description: 'SSH bastion', region: 'us' });
@@ -37,7 +39,8 @@ async function populateLookalikes(): Promise<void> {
   await post('/ip_policy_rules', { ip_policy_id: vpn1.id, cidr: '10.1.0.0/16', action: 'allow' });
   await post('/ip_policy_rules', { ip_policy_id: vpn2.id, cidr: '10.1.0.0/16', action: 'allow' });
   await post('/ip_policies', {});
-  await post('/ip_policies', { description: 'yes' });
+  await post('/ip_policies', { description: 'yes', metadata: '{ "spaced": [1, {"deep": null}] }' });
+  await post('/ip_policies', { description: 'Büro Köln', metadata: '42' });
   await post('/ip_restrictions', { type: 'api', enforced: false, ip_policy_ids: [vpn2.id] });
   await post('/ip_restrictions', { type: 'api', enforced: false, ip_policy_ids: [vpn2.id] });
   await post('/backends/http_response', { body: 'a', status_code: 200 });
