@@ -114,7 +114,7 @@ describe('taking over a hand-made account with look-alike objects', () => {
     const validated = await runCli(['validate', out], emulator, { env });
     expect(validated.code, validated.stderr).toBe(0);
 
-    const dry = await runCli(['plan', out, '--adopt', '--output', 'json'], emulator, { env });
+    const dry = await runCli(['sync', out, '--adopt', '--dry-run', '--output', 'json'], emulator, { env });
     expect(dry.code, dry.stderr).toBe(0);
     const plan = JSON.parse(dry.stdout) as { operations: Array<{ action: string; key: string }> };
     expect(plan.operations.filter((op) => op.action !== 'adopt')).toEqual([]);
