@@ -103,11 +103,22 @@ export function mapOfKind(kind: KindName): MapLayout | undefined {
 /** Logical names: no `/` (keys join names with it), nothing that reads as a path or a flag. */
 export const namePattern = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$';
 
+/** The member pinning an entry to a live object by id; not a field of any kind. */
+export const pinMember = 'id';
+
+/** The pin value asking for a new object although unmanaged look-alikes exist. */
+export const newObjectPin = 'new';
+
 /**
- * Members acctsync reads itself on every entry and nested item, never sent to the API: `protect`
- * (docs/apply.md "Protection").
+ * Members acctsync reads itself on every entry and nested item, never sent to the API: the `id` pin
+ * (docs/export.md "Taking an account over") and `protect` (docs/apply.md "Protection").
  */
 export const lifecycleMembers = {
+  [pinMember]: {
+    description: `The id of the live object this entry is (written by \`export\`): \`sync --adopt\` pairs by it before anything else. \`${newObjectPin}\` asks for a new object although unmanaged look-alikes exist.`,
+    type: 'string',
+    pattern: `^(${newObjectPin}|[a-z]+_[A-Za-z0-9]+)$`,
+  },
   protect: {
     description:
       'Refuse to delete or replace this object, even once its block left the config, until a sync with `protect: false` or `--unprotect KEY`. Recorded on the live object.',

@@ -210,6 +210,7 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
     key: o.key,
     name: o.name,
     ...(o.parentKey !== undefined ? { parentKey: o.parentKey } : {}),
+    ...(o.pin !== undefined ? { pin: o.pin } : {}),
     fields: resolved.get(o) ?? o.values,
     sensitive: o.sensitive,
     source: { file: o.source.file, ...locate(o.source, o.entryPath, true) },

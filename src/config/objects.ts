@@ -6,7 +6,7 @@
  */
 import { naturalName, type FieldPath, type Fields, type KindDescriptor } from '../resources/index.js';
 import type { DocPath } from './diagnostic.js';
-import { configLayout, lifecycleMembers, type ChildLayout, type MapLayout } from './layout.js';
+import { configLayout, lifecycleMembers, pinMember, type ChildLayout, type MapLayout } from './layout.js';
 import { isPlainObject, PatchedEntry, type PatchConflict, type EntryPatch } from './overlay.js';
 import type { FileFinding, Place, SourceFile } from './source.js';
 import { pathKey, resolveSources, type Values } from './sources.js';
@@ -19,6 +19,8 @@ export interface DeclaredObject {
   readonly key: string;
   readonly name: string;
   readonly parentKey?: string;
+  /** The entry's `id:` member (the schema checked it). */
+  readonly pin?: string;
   readonly values: Record<string, unknown>;
   /** `protect` as written (the schema pass checked its type). */
   readonly protect?: boolean;
@@ -77,10 +79,16 @@ export function declaredObjects(source: SourceFile, ctx: DeclareContext): Declar
 /** The members acctsync reads itself, and the entry without them. */
 function splitLifecycle(entry: Record<string, unknown>): {
   readonly written: Record<string, unknown>;
+  readonly pin?: string;
   readonly protect?: boolean;
 } {
   const written = Object.fromEntries(Object.entries(entry).filter(([k]) => !(k in lifecycleMembers)));
-  return typeof entry.protect === 'boolean' ? { written, protect: entry.protect } : { written };
+  const pin = entry[pinMember];
+  return {
+    written,
+    ...(typeof pin === 'string' ? { pin } : {}),
+    ...(typeof entry.protect === 'boolean' ? { protect: entry.protect } : {}),
+  };
 }
 
 function declareEntry(

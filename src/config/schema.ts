@@ -343,6 +343,9 @@ export function buildConfigSchema(): Schema {
   };
 }
 
+/** Where the committed schema file sits in the installed package (`schemas/` ships with it). */
+export const schemaFileUrl = new URL('../../schemas/acctsync.schema.json', import.meta.url);
+
 /** The schema file as committed: two-space indent, trailing newline. */
 export function schemaText(): string {
   return `${JSON.stringify(buildConfigSchema(), null, 2)}\n`;

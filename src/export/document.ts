@@ -12,6 +12,12 @@ export interface OutputFile {
   readonly text: string;
 }
 
+/**
+ * Where the written files find the JSON Schema, for the `yaml-language-server` line that gives
+ * editors completion and checks: a path relative to the files' directory, or a URL.
+ */
+export type SchemaReference = string;
+
 /** The file holding everything when the export is not split, and the index file when it is. */
 export const singleFileName = 'acctsync.yaml';
 
@@ -44,7 +50,8 @@ function buildDocument(
 ): Document {
   const content: Record<string, unknown> = { version: 1, scope: exp.scope };
   for (const map of maps) content[map.key] = Object.fromEntries(map.entries.map((e) => [e.name, e.values]));
-  const doc = new Document(content);
+  // The YAML 1.1 schema quotes what YAML 1.1 tools read as other types (`yes`, `on`, `0777`).
+  const doc = new Document(content, { schema: 'yaml-1.1' });
   doc.commentBefore = header(placeholders, otherScopes);
   for (const p of placeholders) {
     const node = doc.getIn(p.path, true);
@@ -55,28 +62,27 @@ function buildDocument(
   return doc;
 }
 
-function text(doc: Document): string {
+function text(doc: Document, schema: SchemaReference): string {
   // lineWidth 0: never fold long values (SSH keys, CEL expressions) across lines.
-  return doc.toString({ lineWidth: 0 });
+  return `# yaml-language-server: $schema=${schema}\n${doc.toString({ lineWidth: 0 })}`;
 }
 
 /**
- * The YAML of an export. One file holding every non-empty map, or, when `split`, an index file with
+ * The YAML of an export, each file opening with the schema line. One file holding every non-empty map, or, when `split`, an index file with
  * `version`, `scope` and the notes, plus one file per non-empty map named after it (`backends.yaml`).
  */
-export function renderExport(exp: AccountExport, split: boolean): OutputFile[] {
+export function renderExport(exp: AccountExport, split: boolean, schema: SchemaReference): OutputFile[] {
   const maps = exp.maps.filter((m) => m.entries.length > 0);
   if (!split) {
-    return [
-      { name: singleFileName, text: text(buildDocument(exp, maps, exp.placeholders, exp.otherScopes)) },
-    ];
+    const doc = buildDocument(exp, maps, exp.placeholders, exp.otherScopes);
+    return [{ name: singleFileName, text: text(doc, schema) }];
   }
   const files: OutputFile[] = [
-    { name: singleFileName, text: text(buildDocument(exp, [], exp.placeholders, exp.otherScopes)) },
+    { name: singleFileName, text: text(buildDocument(exp, [], exp.placeholders, exp.otherScopes), schema) },
   ];
   for (const map of maps) {
     const own = exp.placeholders.filter((p) => p.path[0] === map.key);
-    files.push({ name: `${map.key}.yaml`, text: text(buildDocument(exp, [map], own, [])) });
+    files.push({ name: `${map.key}.yaml`, text: text(buildDocument(exp, [map], own, []), schema) });
   }
   return files;
 }

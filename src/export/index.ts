@@ -4,12 +4,12 @@
  * the result into YAML files.
  */
 import type { ApiClient } from '../api/index.js';
-import { configLayout, type MapLayout } from '../config/layout.js';
-import { parseMetadata } from '../plan/ownership.js';
-import type { KindDescriptor } from '../resources/index.js';
+import { configLayout, pinMember, type MapLayout } from '../config/layout.js';
+import { readLiveState, type LiveObject, type LiveState } from '../plan/live.js';
+import { markedMetadata } from '../plan/marked-metadata.js';
+import { naturalName, type KindDescriptor } from '../resources/index.js';
 import { UserError } from '../errors.js';
-import { fetchAccount, parentIdOf, type LiveAccount, type LiveRecord } from './fetch.js';
-import { NameAllocator, nameCandidates } from './names.js';
+import { NameAllocator, nameCandidates, slugify } from './names.js';
 import { configValues, type Placeholder, type ValueContext } from './values.js';
 
 export { renderExport, type OutputFile } from './document.js';
@@ -47,6 +47,8 @@ export interface AccountExport {
   readonly placeholders: readonly DocumentPlaceholder[];
   /** Objects left out because another scope manages them, by id. */
   readonly otherScopes: ReadonlyArray<{ readonly id: string; readonly scope: string }>;
+  /** Things to fix before a sync can take the objects over (metadata too long for the marker). */
+  readonly warnings: readonly string[];
 }
 
 /** The config map keys, for `--kind` help and checking. */
@@ -71,11 +73,6 @@ function variableName(mapKey: string, name: string, path: Path): string {
     .replace(/[^A-Z0-9]+/g, '_');
 }
 
-/** The service issues these itself (automatic certificate management); they cannot be uploaded back. */
-function issuedByService(record: LiveRecord): boolean {
-  return record.issued_at !== undefined && record.issued_at !== null;
-}
-
 /** The name an ownership marker of this scope already gives a top-level object, if any. */
 function markedName(map: MapLayout, marker: { key: string } | undefined): string | undefined {
   const prefix = `${map.key}/`;
@@ -85,36 +82,46 @@ function markedName(map: MapLayout, marker: { key: string } | undefined): string
 }
 
 interface Selected {
-  readonly records: ReadonlyMap<KindDescriptor, readonly LiveRecord[]>;
+  /** By kind, in id order. */
+  readonly records: ReadonlyMap<KindDescriptor, readonly LiveObject[]>;
   readonly otherScopes: Array<{ id: string; scope: string }>;
 }
 
-/** Keeps the records this scope may describe: unmarked or marked with this scope, parents kept. */
-function selectRecords(maps: readonly MapLayout[], live: LiveAccount, scope: string): Selected {
+/** Keeps the objects this scope may describe: unmarked or marked with this scope, parents kept. */
+function selectRecords(maps: readonly MapLayout[], live: LiveState, scope: string): Selected {
   const otherScopes: Array<{ id: string; scope: string }> = [];
-  const records = new Map<KindDescriptor, readonly LiveRecord[]>();
+  const records = new Map<KindDescriptor, readonly LiveObject[]>();
   const kept = new Set<string>();
-  const ours = (r: LiveRecord): boolean => {
-    const marker = parseMetadata(typeof r.metadata === 'string' ? r.metadata : undefined).marker;
-    if (marker !== undefined && marker.scope !== scope) {
-      otherScopes.push({ id: r.id, scope: marker.scope });
-      return false;
-    }
-    return !issuedByService(r);
+  const ours = (o: LiveObject): boolean => {
+    if (o.marker === undefined || o.marker.scope === scope) return true;
+    otherScopes.push({ id: o.id, scope: o.marker.scope });
+    return false;
   };
+  const ofKind = (d: KindDescriptor): LiveObject[] => live.objects.filter((o) => o.kind === d.kind);
   for (const map of maps) {
     for (const d of map.kinds) {
-      const list = (live.get(d.kind) ?? []).filter(ours);
-      list.forEach((r) => kept.add(r.id));
+      const list = ofKind(d).filter(ours);
+      list.forEach((o) => kept.add(o.id));
       records.set(d, list);
     }
     for (const child of map.children) {
       const d = child.descriptor;
-      const list = (live.get(d.kind) ?? []).filter((r) => kept.has(parentIdOf(d, r) ?? '') && ours(r));
-      records.set(d, list);
+      records.set(
+        d,
+        ofKind(d).filter((o) => kept.has(o.parentId ?? '') && ours(o)),
+      );
     }
   }
   return { records, otherScopes };
+}
+
+/** `parent`'s children of kind `d`, in the order the parent lists them when it embeds them. */
+function childrenOf(d: KindDescriptor, parent: LiveObject, selected: Selected): LiveObject[] {
+  const children = (selected.records.get(d) ?? []).filter((c) => c.parentId === parent.id);
+  const embedded = d.parent?.embeddedAs === undefined ? undefined : parent.record[d.parent.embeddedAs];
+  if (!Array.isArray(embedded)) return children;
+  const position = new Map(embedded.map((item: unknown, i) => [(item as { id?: unknown } | null)?.id, i]));
+  return children.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
 }
 
 /** Names every top-level object: marker names first (so a managed object keeps its key), then the rest in id order. */
@@ -122,18 +129,38 @@ function assignNames(maps: readonly MapLayout[], selected: Selected, scope: stri
   const names = new Map<string, string>();
   for (const map of maps) {
     const allocator = new NameAllocator();
-    const members = map.kinds.flatMap((d) => (selected.records.get(d) ?? []).map((r) => ({ d, r })));
-    members.sort((a, b) => (a.r.id < b.r.id ? -1 : a.r.id > b.r.id ? 1 : 0));
-    const rest = members.filter(({ r }) => {
-      const marker = parseMetadata(typeof r.metadata === 'string' ? r.metadata : undefined).marker;
-      const name = marker?.scope === scope ? markedName(map, marker) : undefined;
+    const members = map.kinds.flatMap((d) => (selected.records.get(d) ?? []).map((o) => ({ d, o })));
+    members.sort((a, b) => (a.o.id < b.o.id ? -1 : a.o.id > b.o.id ? 1 : 0));
+    const rest = members.filter(({ o }) => {
+      const name = o.marker?.scope === scope ? markedName(map, o.marker) : undefined;
       if (name === undefined || !allocator.reserve(name)) return true;
-      names.set(r.id, name);
+      names.set(o.id, name);
       return false;
     });
-    for (const { d, r } of rest) names.set(r.id, allocator.allocate(nameCandidates(d, r)));
+    for (const { d, o } of rest) names.set(o.id, allocator.allocate(nameCandidates(d, o.record)));
   }
   return names;
+}
+
+/**
+ * What names a nested item in its placeholders: its name in the config (a route's match, a rule's
+ * CIDR), so that deleting a sibling does not rename the variables of the others.
+ */
+function itemCandidates(d: KindDescriptor, item: LiveObject): string[] {
+  const name = naturalName(d, item.record, -1);
+  const key = name.startsWith('#') ? '' : slugify(name);
+  return key === '' ? [slugify(d.title)] : [key];
+}
+
+/**
+ * A warning when `object`'s metadata leaves no room for the ownership marker a sync adds: the
+ * adoption would be refused. The API returns no secrets, so their hashes are not counted.
+ */
+function markerRoom(d: KindDescriptor, object: LiveObject, key: string, scope: string): string[] {
+  const { tooLong } = markedMetadata(d, key, { ...object.record, metadata: object.userMetadata }, scope, {
+    protect: object.marker?.protect === true,
+  });
+  return tooLong === undefined ? [] : [`${key} (${object.id}): ${tooLong} before adopting`];
 }
 
 function prefixed(placeholders: readonly Placeholder[], prefix: Path): Placeholder[] {
@@ -143,23 +170,30 @@ function prefixed(placeholders: readonly Placeholder[], prefix: Path): Placehold
 /** Reads the live account and describes it in the config format. */
 export async function exportAccount(options: ExportOptions): Promise<AccountExport> {
   const maps = selectMaps(options.maps);
-  const descriptorsToRead = maps.flatMap((m) => [...m.kinds, ...m.children.map((c) => c.descriptor)]);
-  const live = await fetchAccount(options.client, descriptorsToRead);
+  const kinds = maps.flatMap((m) => [...m.kinds, ...m.children.map((c) => c.descriptor)]);
+  const live = await readLiveState(
+    options.client,
+    kinds.map((d) => d.kind),
+  );
   const selected = selectRecords(maps, live, options.scope);
   const names = assignNames(maps, selected, options.scope);
   const placeholders: Placeholder[] = [];
+  const warnings: string[] = [];
 
   const exported = maps.map((map): ExportedMap => {
     const entries: ExportedEntry[] = [];
     for (const d of map.kinds) {
-      for (const record of selected.records.get(d) ?? []) {
-        const name = names.get(record.id) ?? record.id;
+      for (const object of selected.records.get(d) ?? []) {
+        const { record } = object;
+        const name = names.get(object.id) ?? object.id;
         const context = (base: Path): ValueContext => ({
           nameOf: (id) => names.get(id),
           variableFor: (path) => variableName(map.key, name, [...base, ...path]),
         });
         const own = configValues(d.fields, d.rules, record, context([]));
-        const values: Record<string, unknown> = {};
+        warnings.push(...markerRoom(d, object, `${map.key}/${name}`, options.scope));
+        // The pin first: `sync --adopt` pairs the entry with exactly this object.
+        const values: Record<string, unknown> = { [pinMember]: object.id };
         const variant = map.variants === undefined ? undefined : (d.config?.variant ?? d.kind);
         const inVariant: Record<string, unknown> = {};
         for (const [k, v] of Object.entries(own.values)) {
@@ -178,19 +212,18 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
           }),
         );
         for (const child of map.children) {
-          const items = (selected.records.get(child.descriptor) ?? []).filter(
-            (c) => parentIdOf(child.descriptor, c) === record.id,
-          );
+          const items = childrenOf(child.descriptor, object, selected);
           if (items.length === 0) continue;
+          const itemNames = new NameAllocator();
           values[child.member] = items.map((item, i) => {
             const converted = configValues(
               child.fields,
               child.descriptor.rules,
-              item,
-              context([child.member, i]),
+              item.record,
+              context([child.member, itemNames.allocate(itemCandidates(child.descriptor, item))]),
             );
             placeholders.push(...prefixed(converted.placeholders, [map.key, name, child.member, i]));
-            return converted.values;
+            return { [pinMember]: item.id, ...converted.values };
           });
         }
         entries.push({ name, values });
@@ -199,5 +232,11 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { key: map.key, entries };
   });
-  return { scope: options.scope, maps: exported, placeholders, otherScopes: selected.otherScopes };
+  return {
+    scope: options.scope,
+    maps: exported,
+    placeholders,
+    otherScopes: selected.otherScopes,
+    warnings,
+  };
 }

@@ -4,7 +4,7 @@
  * unique within their config map in id order, so the same account always exports the same names.
  */
 import type { Field, FormatName, KindDescriptor } from '../resources/index.js';
-import type { LiveRecord } from './fetch.js';
+type LiveRecord = Readonly<Record<string, unknown>>;
 
 /** Longest name produced; the config allows 128, but names are typed and read in reviews. */
 const maxLength = 60;
@@ -61,7 +61,7 @@ function chosenMember(f: Field, value: unknown): string | undefined {
   return Object.entries(value).find(([, v]) => v !== null && v !== undefined)?.[0];
 }
 
-/** Candidate names of a record, best first; the kind's own name last so there always is one. */
+/** Candidate names of a record, best first; the kind's title (`ip-policy`) last so there always is one. */
 export function nameCandidates(d: KindDescriptor, record: LiveRecord): string[] {
   const texts: unknown[] = [record.description];
   for (const [name, f] of Object.entries(d.fields)) {
@@ -72,7 +72,7 @@ export function nameCandidates(d: KindDescriptor, record: LiveRecord): string[] 
     texts.push(read(Array.isArray(value) ? value[0] : value, record));
   }
   texts.push(...Object.entries(d.fields).map(([name, f]) => chosenMember(f, record[name])));
-  texts.push(d.config?.variant ?? d.title);
+  texts.push(d.title);
   return texts.flatMap((t) => (typeof t === 'string' ? [slugify(t)] : [])).filter((s) => s !== '');
 }
 
@@ -87,14 +87,13 @@ export class NameAllocator {
     return true;
   }
 
-  /** The first free candidate, or the first candidate with the smallest free suffix. */
+  /**
+   * The best candidate, with the smallest free suffix when taken: two `Office-VPN` policies are
+   * `office-vpn` and `office-vpn-2`, never a name read from something else.
+   */
   allocate(candidates: readonly string[]): string {
-    const free = candidates.find((c) => !this.#taken.has(c));
-    if (free !== undefined) {
-      this.#taken.add(free);
-      return free;
-    }
     const base = candidates[0] ?? 'object';
+    if (this.reserve(base)) return base;
     for (let n = 2; ; n++) {
       const name = `${base.slice(0, maxLength - String(n).length - 1)}-${n}`;
       if (!this.#taken.has(name)) {

@@ -18,6 +18,7 @@ import { structuralDiff } from './structural-diff.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveObject, LiveState } from './live.js';
 import { claimsOf } from './claims.js';
+import { refuseLookalikeCreates } from './lookalike.js';
 import { markedMetadata } from './marked-metadata.js';
 import { matchObjects, type Match } from './match.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
@@ -109,6 +110,13 @@ function moduleChanges(d: KindDescriptor, o: DesiredObject, changes: readonly Fi
     .map(([name]) => ({ name, action: o.fields[name] == null ? ('delete' as const) : ('put' as const) }));
 }
 
+/** The id (or, while it does not exist yet, the key) of a desired object's parent. */
+function desiredParentId(d: KindDescriptor, o: DesiredObject, resolve: ResolveRef): string | undefined {
+  const link = d.parent;
+  const parentRef = link?.via === 'field' ? o.fields[link.field] : o.parentKey;
+  return typeof parentRef === 'string' ? resolve(parentRef, { kinds: [], readShape: 'id' }) : undefined;
+}
+
 /** `liveParentId` for objects addressed under their parent's path. */
 function pathParent(d: KindDescriptor, live: LiveObject): { liveParentId?: string } {
   return d.parent?.via === 'path' && live.parentId !== undefined ? { liveParentId: live.parentId } : {};
@@ -135,6 +143,20 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     const before = replaced.size;
     for (const [m, c] of changes) if (c.some((x) => x.forcesReplace)) replaced.add(m.desired.key);
     if (replaced.size === before) break;
+  }
+
+  if (options.adopt) {
+    const creates = matching.matches.filter((m) => m.live === undefined).map((m) => m.desired);
+    refuseLookalikeCreates(creates, matching.unmanaged, {
+      identity: (o) => {
+        const d = descriptorOf(o.kind);
+        return naturalIdentity(d, resolvedFields(d, o, resolve), desiredParentId(d, o, resolve));
+      },
+      changedFields: (o, l) =>
+        changesOf(descriptorOf(o.kind), { desired: o, live: l, adopted: true }, resolve).map((c) =>
+          String(c.path[0]),
+        ),
+    });
   }
 
   const ops: Operation[] = [];
@@ -185,10 +207,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         d.parent !== undefined && forcing.every((name) => name === d.parent?.field)
           ? ('replace_because_parent_changed' as const)
           : ('replace_because_immutable' as const);
-      const link = d.parent;
-      const parentRef = link?.via === 'field' ? o.fields[link.field] : o.parentKey;
-      const newParent =
-        typeof parentRef === 'string' ? resolve(parentRef, { kinds: [], readShape: 'id' }) : undefined;
+      const newParent = desiredParentId(d, o, resolve);
       const collides =
         d.naturalKey?.claim !== undefined &&
         naturalIdentity(d, resolvedFields(d, o, resolve), newParent) ===
@@ -243,7 +262,9 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       unchanged: unchangedOf(d, o, live, resolve),
       dependsOn: [],
       ...(m.adopted
-        ? { reason: 'unmanaged object with the same natural key', reason_code: 'adopt_by_natural_key' }
+        ? m.adoptedBy === 'pin'
+          ? { reason: 'unmanaged object pinned by its id', reason_code: 'adopt_by_pin' }
+          : { reason: 'unmanaged object with the same natural key', reason_code: 'adopt_by_natural_key' }
         : own.length === 0
           ? { reason: 'ownership marker refreshed', reason_code: 'update_because_marker_stale' }
           : { reason_code: 'update_because_changed' }),

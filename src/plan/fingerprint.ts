@@ -48,7 +48,7 @@ export function desiredFingerprint(desired: DesiredState, scope: string): string
         (values, path) => replaceAt(values, path, (v) => `hash:${hashSecret(salt, v)}`),
         o.fields,
       );
-      return { kind: o.kind, key: o.key, parentKey: o.parentKey ?? null, fields };
+      return { kind: o.kind, key: o.key, parentKey: o.parentKey ?? null, pin: o.pin ?? null, fields };
     });
   return sha256(canonicalJson({ scope, objects }));
 }

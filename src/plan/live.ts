@@ -90,12 +90,25 @@ function liveObject(d: KindDescriptor, record: Record<string, unknown>, parentId
 }
 
 /** Lists the collections a plan for `desired` can touch; each collection once, all pages. */
-export async function fetchLiveState(
+export function fetchLiveState(
   client: ApiClient,
   desired: DesiredState,
   options: FetchOptions = {},
 ): Promise<LiveState> {
-  const kinds = kindsToFetch(desired, options);
+  return readLiveState(client, kindsToFetch(desired, options), options);
+}
+
+/**
+ * The one reader of the live account, for plans and exports alike: lists `kinds` (each collection
+ * once, all pages; embedded children from their parent's records) and leaves out the service's own
+ * objects.
+ */
+export async function readLiveState(
+  client: ApiClient,
+  wantedKinds: readonly KindName[],
+  options: { readonly signal?: AbortSignal } = {},
+): Promise<LiveState> {
+  const kinds = sortKinds(wantedKinds);
   const lists = new Map<KindDescriptor, KindName[]>();
   for (const kind of kinds) {
     const via = listedThrough(descriptorOf(kind));

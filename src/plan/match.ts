@@ -1,8 +1,11 @@
 /**
- * Pairs desired objects with live ones: by ownership marker (this scope, same key), and with
- * `adopt` by natural key among unmarked objects. Objects of other scopes are never paired; marked
- * objects of this scope that no desired object claims are the candidates for deletion.
+ * Pairs desired objects with live ones, in this order: by ownership marker (this scope, same key);
+ * by the entry's `id:` pin; and with `adopt` by natural key (or unique description) among unmarked
+ * objects. Objects of other scopes are never paired; marked objects of this scope that no desired
+ * object claims are the candidates for deletion.
  */
+import { newObjectPin } from '../config/layout.js';
+import { UserError } from '../errors.js';
 import {
   descriptorOf,
   isObjectKey,
@@ -16,8 +19,10 @@ export interface Match {
   readonly desired: DesiredObject;
   /** Absent when the object does not exist yet. */
   readonly live?: LiveObject;
-  /** The live object is unmarked and taken over by natural key. */
+  /** The live object is unmarked and taken over. */
   readonly adopted: boolean;
+  /** Why an adopted object is this one: its `id:` pin, or its natural key. */
+  readonly adoptedBy?: 'pin' | 'natural key';
 }
 
 /** A marked live object no desired object claims. */
@@ -32,6 +37,8 @@ export interface Matching {
   readonly matches: readonly Match[];
   readonly orphans: readonly Orphan[];
   readonly notes: readonly string[];
+  /** Unmarked live objects no desired object took: where a create may have a look-alike. */
+  readonly unmanaged: readonly LiveObject[];
 }
 
 export interface MatchOptions {
@@ -71,10 +78,49 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
     matchedIds.set(o.key, live.id);
   }
 
+  const adopted = new Map<DesiredObject, 'pin' | 'natural key'>();
+  const pinErrors: string[] = [];
+  const liveById = new Map(live.objects.map((l) => [l.id, l]));
+  const pinnedBy = new Map<LiveObject, string>();
+  for (const o of sorted) {
+    if (found.has(o) || o.pin === undefined || o.pin === newObjectPin) continue;
+    const l = liveById.get(o.pin);
+    if (l === undefined) {
+      pinErrors.push(`${o.key}: no ${descriptorOf(o.kind).title} with id ${o.pin} exists`);
+      continue;
+    }
+    const problem =
+      l.kind !== o.kind
+        ? `${o.pin} is a ${descriptorOf(l.kind).title}, not a ${descriptorOf(o.kind).title}`
+        : claimed.has(l)
+          ? `${o.pin} is already paired with ${pinnedBy.get(l) ?? l.marker?.key ?? 'another entry'}`
+          : l.marker !== undefined && l.marker.scope !== options.scope
+            ? `${o.pin} is managed by scope ${l.marker.scope}`
+            : l.marker === undefined && !options.adopt
+              ? `${o.pin} is not managed yet: run with --adopt to take it over`
+              : undefined;
+    if (problem !== undefined) {
+      pinErrors.push(`${o.key}: ${problem}`);
+      continue;
+    }
+    found.set(o, l);
+    claimed.add(l);
+    pinnedBy.set(l, o.key);
+    matchedIds.set(o.key, l.id);
+    if (l.marker === undefined) adopted.set(o, 'pin');
+  }
+  if (pinErrors.length > 0) {
+    throw new UserError('the config pins ids that cannot be paired', {
+      details: [
+        ...pinErrors,
+        'Fix or remove the `id:` members (export the account again to see its ids); nothing was changed.',
+      ],
+    });
+  }
+
   // Parents before children: a child's natural key is unique only within its (matched) parent.
   const notes: string[] = [];
-  const adopted = new Set<DesiredObject>();
-  const unmatched = sorted.filter((o) => !found.has(o));
+  const unmatched = sorted.filter((o) => !found.has(o) && o.pin === undefined);
   const byDepth = [...unmatched].sort(
     (a, b) => Number(a.parentKey !== undefined) - Number(b.parentKey !== undefined),
   );
@@ -107,17 +153,19 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
       );
     } else {
       found.set(o, only);
-      adopted.add(o);
+      adopted.set(o, 'natural key');
       claimed.add(only);
       matchedIds.set(o.key, only.id);
     }
   }
 
-  const matches = sorted.map((o) => {
+  const matches = sorted.map((o): Match => {
     const l = found.get(o);
-    return l === undefined
-      ? { desired: o, adopted: false }
-      : { desired: o, live: l, adopted: adopted.has(o) };
+    const by = adopted.get(o);
+    if (l === undefined) return { desired: o, adopted: false };
+    return by === undefined
+      ? { desired: o, live: l, adopted: false }
+      : { desired: o, live: l, adopted: true, adoptedBy: by };
   });
   const orphans: Orphan[] = [];
   for (const group of byMarker.values()) {
@@ -134,5 +182,6 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
   orphans.sort(
     (a, b) => compare(a.live.marker?.key ?? '', b.live.marker?.key ?? '') || compare(a.live.id, b.live.id),
   );
-  return { matches, orphans, notes };
+  const unmanaged = unmarked.filter((l) => !claimed.has(l));
+  return { matches, orphans, notes, unmanaged };
 }

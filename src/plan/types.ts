@@ -36,6 +36,7 @@ export type ReasonCode =
   | 'update_because_changed'
   | 'update_because_marker_stale'
   | 'update_because_release_before_claim'
+  | 'adopt_by_pin'
   | 'adopt_by_natural_key'
   | 'replace_because_immutable'
   | 'replace_because_parent_changed'

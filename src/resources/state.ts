@@ -38,6 +38,11 @@ export interface DesiredObject {
   /** For nested objects: the key of the parent object. */
   readonly parentKey?: string;
   /**
+   * The config's `id:` member: the live object this entry is (`ak_...`), paired before any natural
+   * key, or `new` when the user wants a new object although unmanaged look-alikes exist.
+   */
+  readonly pin?: string;
+  /**
    * Writable fields by their response names, exactly as the user wrote them (defaults not filled,
    * `{env}`/`{file}` already resolved to their values); references as `DesiredRef` strings.
    * Modules are members holding their module body.

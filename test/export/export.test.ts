@@ -16,6 +16,8 @@ let client: ApiClient;
 let ids: Populated;
 let exp: AccountExport;
 let dir: string;
+/** A schema path as the CLI would write it for a file next to `schemas/`. */
+const schemaRef = 'schemas/acctsync.schema.json';
 
 beforeAll(async () => {
   emulator = await startEmulator();
@@ -42,7 +44,7 @@ async function readDir(path: string): Promise<Record<string, string>> {
 }
 
 function document(): unknown {
-  const [file] = renderExport(exp, false);
+  const [file] = renderExport(exp, false, schemaRef);
   return parse(file?.text ?? '');
 }
 
@@ -100,9 +102,16 @@ describe('export of an account populated through the API', () => {
 
   it('nests rules and routes, keeps modules, and leaves out defaults, read-only and server-filled values', () => {
     const doc = document();
+    const ruleId: unknown = expect.stringMatching(/^ipr_/);
+    const domainId: unknown = expect.stringMatching(/^rd_/);
     expect(at(doc, 'ip_policies', 'office', 'rules')).toEqual([
-      { cidr: '10.0.0.0/8', action: 'allow' },
-      { description: 'guest wifi', cidr: '192.168.1.0/24', action: 'deny' },
+      { id: ruleId, cidr: '10.0.0.0/8', action: 'allow' },
+      {
+        id: ruleId,
+        description: 'guest wifi',
+        cidr: '192.168.1.0/24',
+        action: 'deny',
+      },
     ]);
     const [root, admin, team] = at(doc, 'https_edges', 'web', 'routes') as unknown[];
     expect(at(root, 'backend')).toEqual({ backend: 'web-with-fallback' });
@@ -120,10 +129,11 @@ describe('export of an account populated through the API', () => {
     });
     expect(at(doc, 'tls_edges', 'tls.example.com-443', 'tls_termination')).toEqual({ min_version: '1.2' });
     expect(at(doc, 'reserved_domains', 'app.example.com')).toEqual({
+      id: domainId,
       domain: 'app.example.com',
       certificate_management_policy: { private_key_type: 'ecdsa' },
     });
-    const text = renderExport(exp, false)[0]?.text ?? '';
+    const text = renderExport(exp, false, schemaRef)[0]?.text ?? '';
     for (const member of [
       'created_at',
       'uri:',
@@ -137,6 +147,20 @@ describe('export of an account populated through the API', () => {
       expect(text).not.toContain(member);
   });
 
+  it('pins every entry and nested item to the id of the live object it describes', async () => {
+    const doc = document();
+    expect(at(doc, 'ip_policies', 'office', 'id')).toBe(ids.office);
+    expect(at(doc, 'https_edges', 'web', 'id')).toBe(ids.httpsEdge);
+    expect(at(doc, 'tls_certificates', 'api.example.com', 'id')).toBe(ids.cert);
+    const rules = (
+      await client.get<{ ip_policy_rules: Array<{ id: string; cidr: string }> }>('/ip_policy_rules')
+    ).body.ip_policy_rules;
+    const ruleIds = (at(doc, 'ip_policies', 'office', 'rules') as Array<{ id: string }>).map((r) => r.id);
+    expect(ruleIds).toEqual(
+      ['10.0.0.0/8', '192.168.1.0/24'].map((cidr) => rules.find((r) => r.cidr === cidr)?.id),
+    );
+  });
+
   it('writes user metadata without the ownership marker, and leaves out other scopes', () => {
     const doc = document();
     expect(at(doc, 'ip_policies', 'office', 'metadata')).toBe('plain text note');
@@ -144,11 +168,11 @@ describe('export of an account populated through the API', () => {
     expect(at(doc, 'ip_policies', 'partners', 'metadata')).toBe('{"owner":"sales"}');
     expect(keysAt(doc, 'ip_policies')).toEqual(['office', 'partners']);
     expect(exp.otherScopes).toEqual([{ id: ids.otherScopePolicy, scope: 'other-team' }]);
-    expect(renderExport(exp, false)[0]?.text).not.toContain('acctsync"');
+    expect(renderExport(exp, false, schemaRef)[0]?.text).not.toContain('acctsync"');
   });
 
   it('leaves secrets as {env} placeholders with a comment naming the variable, never the values', () => {
-    const text = renderExport(exp, false)[0]?.text ?? '';
+    const text = renderExport(exp, false, schemaRef)[0]?.text ?? '';
     const variables = Object.keys(secretsEnv());
     expect(exp.placeholders.map((p) => p.variable).sort()).toEqual([...variables].sort());
     for (const v of variables) expect(text).toContain(`{ env: ${v} } # secret: set ${v}`);
@@ -162,12 +186,12 @@ describe('export of an account populated through the API', () => {
 
   it('is deterministic', async () => {
     const again = await exportAccount({ client, scope: 'default' });
-    expect(renderExport(again, true)).toEqual(renderExport(exp, true));
+    expect(renderExport(again, true, schemaRef)).toEqual(renderExport(exp, true, schemaRef));
   });
 
   it('exports only the selected maps, with references to the rest as ids', async () => {
     const only = await exportAccount({ client, scope: 'default', maps: ['tls_edges'] });
-    const doc: unknown = parse(renderExport(only, false)[0]?.text ?? '');
+    const doc: unknown = parse(renderExport(only, false, schemaRef)[0]?.text ?? '');
     expect(keysAt(doc)).toEqual(['version', 'scope', 'tls_edges']);
     expect(at(doc, 'tls_edges', 'tls.example.com-443', 'backend', 'backend')).toBe(ids.tunnelGroup);
     expect(at(doc, 'tls_edges', 'tls.example.com-443', 'mutual_tls', 'certificate_authorities')).toEqual([
@@ -179,7 +203,7 @@ describe('export of an account populated through the API', () => {
     const out = join(dir, 'validate');
     const { mkdir } = await import('node:fs/promises');
     await mkdir(out);
-    for (const f of renderExport(exp, true)) await writeFile(join(out, f.name), f.text);
+    for (const f of renderExport(exp, true, schemaRef)) await writeFile(join(out, f.name), f.text);
     expect((await readdir(out)).sort()).toContain('acctsync.yaml');
     const loaded = await loadDesiredState([out], { env: secretsEnv(), cwd: dir });
     expect(loaded.ok ? [] : loaded.diagnostics).toEqual([]);
@@ -224,12 +248,14 @@ describe('acctsync export (CLI)', () => {
       emulator,
     );
     expect(single.code).toBe(0);
-    expect(keysAt(parse(await readFile(file, 'utf8')))).toEqual([
-      'version',
-      'scope',
-      'backends',
-      'tls_edges',
-    ]);
+    const written = await readFile(file, 'utf8');
+    // The schema line points at the installed package's schema, relative to the file.
+    const schemaLine = /^# yaml-language-server: \$schema=(.+)\n/.exec(written);
+    expect(schemaLine?.[1]).toBeDefined();
+    expect(JSON.parse(await readFile(join(dir, schemaLine?.[1] ?? ''), 'utf8'))).toMatchObject({
+      title: 'acctsync desired state',
+    });
+    expect(keysAt(parse(written))).toEqual(['version', 'scope', 'backends', 'tls_edges']);
   });
 
   it('refuses an unknown kind, naming the valid ones', async () => {

@@ -12,23 +12,25 @@ describe('export names', () => {
     expect(slugify('Ｆｕｌｌｗｉｄｔｈ Café')).toBe('fullwidth-cafe');
   });
 
-  it('falls back from the description to identifying fields and then to the kind', () => {
+  it("falls back from the description to identifying fields and then to the kind's title", () => {
     const d = descriptors.reserved_domains;
     expect(nameCandidates(d, { id: 'rd_1', description: '', domain: 'api.example.com' })).toEqual([
       'api.example.com',
       'reserved-domain',
     ]);
     expect(nameCandidates(descriptors.tunnel_group_backends, { id: 'bkdtg_1', description: '' })).toEqual([
-      'tunnel_group',
+      'tunnel-group-backend',
     ]);
+    expect(nameCandidates(descriptors.ip_policies, { id: 'ipp_1', description: '' })).toEqual(['ip-policy']);
   });
 
-  it('makes names unique with the next free suffix, keeping reserved ones', () => {
+  it('makes names unique by suffixing the best name, keeping reserved ones', () => {
     const names = new NameAllocator();
     expect(names.reserve('web')).toBe(true);
     expect(names.reserve('web')).toBe(false);
     expect(names.allocate(['web'])).toBe('web-2');
-    expect(names.allocate(['web', 'web.example.com'])).toBe('web.example.com');
-    expect(names.allocate(['web'])).toBe('web-3');
+    expect(names.allocate(['web', 'web.example.com'])).toBe('web-3');
+    expect(names.allocate(['office-vpn', 'ip-policy'])).toBe('office-vpn');
+    expect(names.allocate(['office-vpn', 'ip-policy'])).toBe('office-vpn-2');
   });
 });

@@ -1,6 +1,8 @@
 /** `acctsync export`: write the live account as desired-state YAML, to stdout, a file or a directory. */
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { schemaFileUrl } from '../../config/schema.js';
 import { isSystemError, systemUserError } from '../../errors.js';
 import {
   exportableMaps,
@@ -60,15 +62,20 @@ async function writeDirectory(dir: string, files: readonly OutputFile[], exp: Ac
   }
 }
 
+/** The installed schema file, relative to the directory the YAML is written to. */
+function schemaReference(dir: string): string {
+  return relative(dir, fileURLToPath(schemaFileUrl)).split(sep).join('/');
+}
+
 /** Writes the export to `out`, a file or a directory; returns where it went, for the summary. */
 async function writeExport(out: string, exp: AccountExport): Promise<string> {
   try {
     if (await isFilePath(out)) {
-      const [file] = renderExport(exp, false);
+      const [file] = renderExport(exp, false, schemaReference(dirname(resolve(out))));
       await writeFile(out, file?.text ?? '');
       return out;
     }
-    await writeDirectory(out, renderExport(exp, true), exp);
+    await writeDirectory(out, renderExport(exp, true, schemaReference(resolve(out))), exp);
     return `${out}/`;
   } catch (err) {
     throw isSystemError(err) ? systemUserError(`write the export to ${out}`, err) : err;
@@ -85,6 +92,7 @@ function summary(exp: AccountExport, where: string): string {
     );
   if (exp.otherScopes.length > 0)
     lines.push(`acctsync: left out ${exp.otherScopes.length} object(s) managed by another scope`);
+  lines.push(...exp.warnings.map((w) => `acctsync: warning: ${w}`));
   return lines.join('\n');
 }
 
@@ -103,7 +111,7 @@ export const command: Command = {
     const out = values.out;
     if (out === undefined) {
       process.stdout.write(
-        renderExport(exp, false)
+        renderExport(exp, false, schemaReference(process.cwd()))
           .map((f) => f.text)
           .join(''),
       );
