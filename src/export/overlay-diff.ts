@@ -1,8 +1,8 @@
 /**
  * `export --env`: the live account of one environment, written as what differs from the shared
  * base — the environment's overlay. A base entry the account changed becomes a `patch:` (an
- * RFC 7396 merge patch: changed members, `null` for a member the account no longer sets, nested
- * lists such as `rules` whole); a base entry the account no longer has becomes a `drop:`; an
+ * RFC 7396 merge patch: changed members, the default (or `null`) for a member the account no
+ * longer sets, nested lists such as `rules` whole); a base entry the account no longer has becomes a `drop:`; an
  * object only this account has becomes an addition. Only objects this scope manages count: the
  * others are not part of the environment (plain `export` writes them for adoption).
  */
@@ -88,8 +88,10 @@ function mergePatch(map: MapLayout, base: Plain, live: Plain, path: readonly str
     const child = path.length === 0 ? map.children.find((c) => c.member === key) : undefined;
     const field = fieldAt(map, [...path, key]);
     if (l === undefined) {
-      if (b !== undefined && (field?.default === undefined || !isDeepStrictEqual(b, field.default)))
-        patch[key] = null;
+      // The account is at the service's default (export leaves those out): say which, when known.
+      if (field?.default !== undefined) {
+        if (!isDeepStrictEqual(b, field.default)) patch[key] = field.default;
+      } else if (b !== undefined) patch[key] = null;
     } else if (b === undefined) {
       patch[key] = l;
     } else if (child !== undefined) {

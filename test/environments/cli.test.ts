@@ -301,6 +301,24 @@ describe(
       expect(otherFiles('production/network.yaml')).toEqual(before);
     });
 
+    it('right after a sync, export --env rewrites the overlay it synced: {var} values count as the environment gives them', async () => {
+      const synced = await acctsync(['sync', 'config', '--env', 'staging']);
+      expect(synced.status, synced.stderr).toBe(0);
+      const run = await acctsync(['export', 'config', '--env', 'staging']);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toContain(
+        'acctsync: wrote the overlay of staging to config/staging/network.yaml: 1 patched, 1 dropped, 0 added',
+      );
+      expect(run.stderr).toContain(
+        'acctsync: left out 1 object(s) this scope does not manage (acctsync export writes them for adoption)',
+      );
+      expect(parse(readFileSync(join(dir, 'config/staging/network.yaml'), 'utf8'))).toEqual({
+        version: 1,
+        drop: { ip_policies: ['monitoring'] },
+        patch: { ip_restrictions: { dashboard: { enforced: false } } },
+      });
+    });
+
     it('an overlay of several files needs --out; --kind and --scope do not go with --env; nothing is written', async () => {
       writeFileSync(join(dir, 'config/production/more.yaml'), 'version: 1\n');
       const before = readFileSync(join(dir, 'config/production/network.yaml'), 'utf8');
