@@ -178,19 +178,30 @@ export function overlayOnlySections(source: SourceFile): FileFinding[] {
     }));
 }
 
-/** Where each entry is declared, by key (`ip_policies/office`). */
-function entryPlaces(sources: readonly SourceFile[]): Map<string, Place> {
-  const out = new Map<string, Place>();
+/** Every map entry the files declare, in file order: its key (`ip_policies/office`), map, name and value. */
+export function* declaredEntries(sources: readonly SourceFile[]): Generator<{
+  readonly key: string;
+  readonly map: string;
+  readonly name: string;
+  readonly value: unknown;
+  readonly source: SourceFile;
+}> {
   for (const source of sources) {
     if (!isPlainObject(source.value)) continue;
     for (const map of configLayout) {
       const entries = source.value[map.key];
       if (!isPlainObject(entries)) continue;
-      for (const name of Object.keys(entries)) {
-        const key = `${map.key}/${name}`;
-        if (!out.has(key)) out.set(key, { source, path: [map.key, name] });
-      }
+      for (const [name, value] of Object.entries(entries))
+        yield { key: `${map.key}/${name}`, map: map.key, name, value, source };
     }
+  }
+}
+
+/** Where each entry is declared, by key (`ip_policies/office`). */
+function entryPlaces(sources: readonly SourceFile[]): Map<string, Place> {
+  const out = new Map<string, Place>();
+  for (const { key, map, name, source } of declaredEntries(sources)) {
+    if (!out.has(key)) out.set(key, { source, path: [map, name] });
   }
   return out;
 }

@@ -28,18 +28,32 @@ function header(
   const lines = [
     ' Exported by acctsync export. Take it over with: acctsync sync --adopt --dry-run, then acctsync sync --adopt.',
   ];
-  if (placeholders.length > 0) {
-    lines.push(
-      ' Secrets the API never returns are {env: ...} placeholders. Set these variables before a sync:',
-    );
-    const variables = [...new Set(placeholders.map((p) => p.variable))].sort();
-    lines.push(...variables.map((v) => `   ${v}`));
-  }
+  lines.push(...placeholderNotes(placeholders));
   if (otherScopes.length > 0) {
     const scopes = [...new Set(otherScopes.map((o) => o.scope))].sort().join(', ');
     lines.push(` Left out: ${otherScopes.length} object(s) managed by another scope (${scopes}).`);
   }
   return lines.join('\n');
+}
+
+/** The header lines listing the variables the placeholders need, if any. */
+export function placeholderNotes(placeholders: readonly DocumentPlaceholder[]): string[] {
+  if (placeholders.length === 0) return [];
+  const variables = [...new Set(placeholders.map((p) => p.variable))].sort();
+  return [
+    ' Secrets the API never returns are {env: ...} placeholders. Set these variables before a sync:',
+    ...variables.map((v) => `   ${v}`),
+  ];
+}
+
+/** Writes each placeholder on one line, with a comment naming its variable. */
+export function commentPlaceholders(doc: Document, placeholders: readonly DocumentPlaceholder[]): void {
+  for (const p of placeholders) {
+    const node = doc.getIn(p.path, true);
+    if (!isMap(node)) continue;
+    node.flow = true;
+    node.comment = ` secret: set ${p.variable} (the API never returns it)`;
+  }
 }
 
 function buildDocument(
@@ -53,12 +67,7 @@ function buildDocument(
   // The YAML 1.1 schema quotes what YAML 1.1 tools read as other types (`yes`, `on`, `0777`).
   const doc = new Document(content, { schema: 'yaml-1.1' });
   doc.commentBefore = header(placeholders, otherScopes);
-  for (const p of placeholders) {
-    const node = doc.getIn(p.path, true);
-    if (!isMap(node)) continue;
-    node.flow = true;
-    node.comment = ` secret: set ${p.variable} (the API never returns it)`;
-  }
+  commentPlaceholders(doc, placeholders);
   return doc;
 }
 

@@ -28,6 +28,8 @@ export interface ExportOptions {
 export interface ExportedEntry {
   readonly name: string;
   readonly values: Readonly<Record<string, unknown>>;
+  /** The live object carries this scope's ownership marker (a sync made or adopted it). */
+  readonly managed: boolean;
 }
 
 /** One top-level map of the config with its entries, sorted by name. */
@@ -226,7 +228,10 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
             return { [pinMember]: item.id, ...converted.values };
           });
         }
-        entries.push({ name, values });
+        const marker = parseMetadata(
+          typeof record.metadata === 'string' ? record.metadata : undefined,
+        ).marker;
+        entries.push({ name, values, managed: marker?.scope === options.scope });
       }
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -3,11 +3,12 @@
  * two emulators over HTTP, each environment reaching its own through its own variables.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { configRepository, readWorkflow, runJob, type Comment } from '../cli/support/github-actions.js';
 
@@ -200,3 +201,148 @@ describe('examples/ci/.github/workflows/acctsync-environments.yml', { timeout: 2
     expect(converged.outputs.plan).toEqual({ exitcode: '0' });
   });
 });
+
+/** A hand change in an account, through its API as a person's script or the dashboard makes it. */
+async function call(e: RunningEmulator, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${e.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${e.token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  expect(res.ok, `${method} ${path}: ${res.status}`).toBe(true);
+  const text = await res.text();
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
+
+async function liveId(
+  e: RunningEmulator,
+  path: string,
+  member: string,
+  description: string,
+): Promise<string> {
+  const list = (await call(e, 'GET', path)) as Record<string, Array<{ id: string; description: string }>>;
+  return list[member]!.find((o) => o.description === description)!.id;
+}
+
+/** Every file of the config but the one named, as text: what export --env must leave alone. */
+function otherFiles(except: string): Record<string, string> {
+  const files = ['acctsync.yaml', 'base/network.yaml', 'base/edges.yaml', 'staging/network.yaml'];
+  return Object.fromEntries(
+    files.filter((f) => f !== except).map((f) => [f, readFileSync(join(dir, 'config', f), 'utf8')]),
+  );
+}
+
+describe(
+  'export --env writes what differs from the base as the environment overlay',
+  { timeout: 180_000 },
+  () => {
+    it('after hand changes in production, the rewritten overlay plans empty there; the base and staging are unchanged', async () => {
+      await syncBoth();
+      const before = otherFiles('production/network.yaml');
+      const office = await liveId(production, '/ip_policies', 'ip_policies', 'Office networks (production)');
+      await call(production, 'PATCH', `/ip_policies/${office}`, { description: 'Office networks (audited)' });
+      const monitoring = await liveId(production, '/ip_policies', 'ip_policies', 'External monitoring');
+      const rules = (await call(production, 'GET', '/ip_policy_rules')) as {
+        ip_policy_rules: Array<{ id: string; ip_policy: { id: string } }>;
+      };
+      for (const rule of rules.ip_policy_rules.filter((r) => r.ip_policy.id === monitoring))
+        await call(production, 'DELETE', `/ip_policy_rules/${rule.id}`);
+      await call(production, 'DELETE', `/ip_policies/${monitoring}`);
+      const backend = await liveId(
+        production,
+        '/backends/http_response',
+        'backends',
+        'Shown while the service is down',
+      );
+      await call(production, 'PATCH', `/backends/http_response/${backend}`, { status_code: 502 });
+
+      const drifted = await planAll();
+      expect(drifted.environments[1]!.plan.operations.map((o) => o.id).sort()).toEqual([
+        'create ip_policies/monitoring',
+        'create ip_policies/monitoring/rules/198.51.100.0/28',
+        'update backends/maintenance',
+        'update ip_policies/office',
+      ]);
+
+      const run = await acctsync(['export', 'config', '--env', 'production']);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toContain(
+        'acctsync: wrote the overlay of production to config/production/network.yaml: 2 patched, 1 dropped, 1 added',
+      );
+      const overlay = parse(readFileSync(join(dir, 'config/production/network.yaml'), 'utf8')) as unknown;
+      expect(overlay).toEqual({
+        version: 1,
+        drop: { ip_policies: ['monitoring'] },
+        patch: {
+          ip_policies: {
+            office: {
+              description: 'Office networks (audited)',
+              rules: expect.arrayContaining([
+                { description: 'HQ', cidr: '203.0.113.0/24', action: 'allow' },
+                { description: 'Branch office', cidr: '192.0.2.0/24', action: 'allow' },
+              ]) as unknown,
+            },
+          },
+          backends: { maintenance: { http_response: { status_code: 502 } } },
+        },
+        ip_policies: {
+          blocklist: {
+            description: 'Known bad actors (production only)',
+            rules: [{ cidr: '198.51.100.7/32', action: 'deny' }],
+          },
+        },
+      });
+
+      const plans = await planAll();
+      expect(plans.environments.map((e) => [e.name, e.plan.operations.length])).toEqual([
+        ['staging', 0],
+        ['production', 0],
+      ]);
+      expect(otherFiles('production/network.yaml')).toEqual(before);
+    });
+
+    it('right after a sync, export --env rewrites the overlay it synced: {var} values count as the environment gives them', async () => {
+      const synced = await acctsync(['sync', 'config', '--env', 'staging']);
+      expect(synced.status, synced.stderr).toBe(0);
+      const run = await acctsync(['export', 'config', '--env', 'staging']);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toContain(
+        'acctsync: wrote the overlay of staging to config/staging/network.yaml: 1 patched, 1 dropped, 0 added',
+      );
+      expect(run.stderr).toContain(
+        'acctsync: left out 1 object(s) this scope does not manage (acctsync export writes them for adoption)',
+      );
+      expect(parse(readFileSync(join(dir, 'config/staging/network.yaml'), 'utf8'))).toEqual({
+        version: 1,
+        drop: { ip_policies: ['monitoring'] },
+        patch: { ip_restrictions: { dashboard: { enforced: false } } },
+      });
+    });
+
+    it('an overlay of several files needs --out; --kind and --scope do not go with --env; nothing is written', async () => {
+      writeFileSync(join(dir, 'config/production/more.yaml'), 'version: 1\n');
+      const before = readFileSync(join(dir, 'config/production/network.yaml'), 'utf8');
+      const several = await acctsync(['export', 'config', '--env', 'production']);
+      expect(several.status).toBe(1);
+      expect(several.stderr).toContain(
+        "export --env production: the environment's overlay is 2 files (config/production/more.yaml, config/production/network.yaml); name the one file to write with --out",
+      );
+      const kind = await acctsync(['export', 'config', '--env', 'production', '--kind', 'backends']);
+      expect(kind.status).toBe(1);
+      expect(kind.stderr).toContain('leave out --kind and --scope');
+      const unknown = await acctsync(['export', 'config', '--env', 'prod']);
+      expect(unknown.status).toBe(1);
+      expect(unknown.stderr).toContain('no environment named prod');
+      expect(readFileSync(join(dir, 'config/production/network.yaml'), 'utf8')).toBe(before);
+    });
+
+    it('an account this scope has never synced is not read as dropping the whole base', async () => {
+      const run = await acctsync(['export', 'config', '--env', 'staging', '--out', 'staging.yaml']);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(
+        'export --env staging: the account has no object scope web manages, so its overlay would drop the whole base',
+      );
+      expect(existsSync(join(dir, 'staging.yaml'))).toBe(false);
+    });
+  },
+);

@@ -11,11 +11,15 @@ import {
   type AccountExport,
   type OutputFile,
 } from '../../export/index.js';
+import { UsageError } from '../../errors.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { connectionOptions, deadlineOptions, openConnection, waitUsage } from '../connection.js';
+import { environmentName, environmentOptions } from '../environment.js';
+import { exportEnvironment } from '../export-environment.js';
 
 const usage = `Usage: acctsync export [--kind K...] [--out DIR|FILE] [--scope S] [connection options]
+       acctsync export [PATH...] --env NAME [--out FILE] [connection options]
 
 Reads the live account and writes it as acctsync YAML: logical names derived from descriptions,
 domains, hostports, CIDRs and certificate subjects; references as names; secrets the API never
@@ -27,15 +31,20 @@ Options:
                     stdout when absent
   --scope S         the scope written to the config (default: default); objects another scope
                     manages are left out
+  --env NAME        for a config that declares environments (PATH, default account/ or
+                    acctsync.yaml): read NAME's account and rewrite NAME's overlay file (or --out)
+                    with what differs from the base: patch:, drop: and added objects
+                    (default: ACCTSYNC_ENV; see docs/environments.md)
   --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)
 ${waitUsage}`;
 
 const options = {
   ...connectionOptions,
   ...deadlineOptions,
+  ...environmentOptions,
   kind: { type: 'string', multiple: true },
   out: { type: 'string' },
-  scope: { type: 'string', default: 'default' },
+  scope: { type: 'string' },
 } as const;
 
 /** A path names a single file when it ends in .yaml/.yml or is an existing file; otherwise a directory. */
@@ -100,11 +109,29 @@ export const command: Command = {
   summary: 'write the live account as acctsync YAML',
   usage,
   async run(argv) {
-    const { values } = parseCommandArgs('export', argv, options);
+    const { values, positionals } = parseCommandArgs('export', argv, options);
+    const environment = environmentName(values, process.env);
+    if (environment !== undefined) {
+      if (values.kind !== undefined || values.scope !== undefined) {
+        throw new UsageError(
+          'export --env writes the whole overlay of the scope the config gives the environment: leave out --kind and --scope',
+        );
+      }
+      return exportEnvironment({ paths: positionals, environment, flags: values, out: values.out });
+    }
+    if (positionals.length > 0) {
+      throw new UsageError(`export: a config path (${positionals[0]}) goes with --env NAME`, {
+        details: ['Plain export reads the account only: write where with --out.'],
+      });
+    }
     const connection = await openConnection({ flags: values, env: process.env, deadline: true });
     let exp: AccountExport;
     try {
-      exp = await exportAccount({ client: connection.client, scope: values.scope, maps: values.kind ?? [] });
+      exp = await exportAccount({
+        client: connection.client,
+        scope: values.scope ?? 'default',
+        maps: values.kind ?? [],
+      });
     } finally {
       await connection.close();
     }

@@ -1,0 +1,74 @@
+/**
+ * What one environment starts from, as written: the base's entries with the environment's
+ * `{var}` values in place, and the files of its overlay. `export --env` compares the live account
+ * with this to write the overlay. The config must load cleanly for the environment first (the
+ * loader reports every problem); this only reads what it already checked.
+ */
+import { findDeclaration } from './environments.js';
+import { defaultPaths, expandPaths, type ExpandedFile } from './files.js';
+import { declaredEntries, environmentLayers } from './layers.js';
+import { isPlainObject } from './overlay.js';
+import { readSource, type SourceFile } from './source.js';
+import type { Values } from './sources.js';
+
+/** One base entry: its map (`ip_policies`), logical name, and members as written. */
+export interface BaseEntry {
+  readonly map: string;
+  readonly name: string;
+  readonly value: Readonly<Record<string, unknown>>;
+}
+
+export interface EnvironmentBase {
+  /** Base entries by key (`ip_policies/office`), in file order. */
+  readonly entries: ReadonlyMap<string, BaseEntry>;
+  /** The environment's overlay files, as diagnostics name them and absolute. */
+  readonly overlayFiles: readonly ExpandedFile[];
+  /** The environment this one extends, if any. */
+  readonly extends?: string;
+}
+
+/** `{var: name}` replaced by the environment's value; `{env}` and `{file}` stay as written. */
+function withValues(value: unknown, values: Values): unknown {
+  if (Array.isArray(value)) return value.map((v) => withValues(v, values));
+  if (!isPlainObject(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === 'var' && typeof value.var === 'string') {
+    return values.byName.get(value.var)?.value ?? value;
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withValues(v, values)]));
+}
+
+function entriesOf(sources: readonly SourceFile[], values: Values): Map<string, BaseEntry> {
+  const out = new Map<string, BaseEntry>();
+  for (const { key, map, name, value } of declaredEntries(sources)) {
+    if (isPlainObject(value))
+      out.set(key, { map, name, value: withValues(value, values) as Record<string, unknown> });
+  }
+  return out;
+}
+
+/** The base and overlay files of `environment` in the config at `paths`. */
+export async function environmentBase(
+  paths: readonly string[],
+  environment: string,
+  cwd: string = process.cwd(),
+): Promise<EnvironmentBase> {
+  const { files } = await expandPaths(paths.length > 0 ? [...paths] : defaultPaths(cwd), cwd);
+  const read = async (list: readonly ExpandedFile[]): Promise<SourceFile[]> => {
+    const out: SourceFile[] = [];
+    for (const f of list) {
+      const result = await readSource(f.file, f.absolute);
+      if (result.ok) out.push(result.source);
+    }
+    return out;
+  };
+  const given = await read(files);
+  const layers = await environmentLayers(given, environment, cwd, read, () => undefined);
+  const declared = findDeclaration(given, [])?.environments.get(environment);
+  const overlayFiles = layers.overlays.map((s) => ({ file: s.file, absolute: s.absolute }));
+  return {
+    entries: entriesOf(layers.base, layers.values),
+    overlayFiles,
+    ...(declared?.extends === undefined ? {} : { extends: declared.extends }),
+  };
+}

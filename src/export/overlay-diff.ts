@@ -1,0 +1,167 @@
+/**
+ * `export --env`: the live account of one environment, written as what differs from the shared
+ * base — the environment's overlay. A base entry the account changed becomes a `patch:` (an
+ * RFC 7396 merge patch: changed members, the default (or `null`) for a member the account no
+ * longer sets, nested lists such as `rules` whole); a base entry the account no longer has becomes a `drop:`; an
+ * object only this account has becomes an addition. Only objects this scope manages count: the
+ * others are not part of the environment (plain `export` writes them for adoption).
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { Document } from 'yaml';
+import type { BaseEntry } from '../config/environment-base.js';
+import { configLayout, lifecycleMembers, type MapLayout } from '../config/layout.js';
+import { canonicalJson, canonicalValues, isPlainObject } from '../plan/canonical.js';
+import type { Field, Fields } from '../resources/index.js';
+import { commentPlaceholders, placeholderNotes } from './document.js';
+import type { AccountExport, DocumentPlaceholder } from './index.js';
+
+type Plain = Record<string, unknown>;
+
+export interface OverlayExport {
+  /** Merge patches by map, then entry name. */
+  readonly patch: Readonly<Record<string, Readonly<Record<string, Plain>>>>;
+  /** Base entries the account does not have, by map. */
+  readonly drop: Readonly<Record<string, readonly string[]>>;
+  /** Objects only this account has, by map, then name. */
+  readonly additions: Readonly<Record<string, Readonly<Record<string, Plain>>>>;
+  /** Secrets of the additions the API never returns, as `{env: ...}` placeholders. */
+  readonly placeholders: readonly DocumentPlaceholder[];
+  /** Live objects left out because this scope does not manage them. */
+  readonly unmanaged: number;
+}
+
+/** `{env: ...}`, `{file: ...}` or `{var: ...}`: a value read at load time, not comparable with the account's. */
+function isSource(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(isSource);
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && ['env', 'file', 'var'].includes(keys[0]!)) return true;
+  return Object.values(value).some(isSource);
+}
+
+/** The descriptor field behind a member of an entry (`description`, `http_response.status_code`). */
+function fieldAt(map: MapLayout, path: readonly string[]): Field | undefined {
+  const [head, next] = path;
+  if (head === undefined) return undefined;
+  if (map.variants === undefined) return path.length === 1 ? map.kinds[0]?.fields[head] : undefined;
+  if (path.length === 1) return map.variants.shared[head];
+  const variant = map.variants.members.find((m) => m.member === head);
+  return path.length === 2 && next !== undefined ? variant?.descriptor.fields[next] : undefined;
+}
+
+/** Values compared as the planner compares them: canonical forms, members in any order. */
+function same(fields: Fields | undefined, name: string, a: unknown, b: unknown): boolean {
+  if (fields === undefined || fields[name] === undefined) return canonicalJson(a) === canonicalJson(b);
+  return (
+    canonicalJson(canonicalValues(fields, { [name]: a })) ===
+    canonicalJson(canonicalValues(fields, { [name]: b }))
+  );
+}
+
+/** Nested items (rules, routes) compared as a set: their order in the file means nothing. */
+function sameItems(fields: Fields, a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  const canonical = (items: unknown[]) =>
+    items.map((item) => canonicalJson(isPlainObject(item) ? withoutDefaults(fields, item) : item)).sort();
+  return isDeepStrictEqual(canonical(a), canonical(b));
+}
+
+function withoutDefaults(fields: Fields, item: Plain): Plain {
+  const kept = Object.entries(item).filter(([k, v]) => {
+    const f = fields[k];
+    return !(k in lifecycleMembers) && (f?.default === undefined || !isDeepStrictEqual(v, f.default));
+  });
+  return canonicalValues(fields, Object.fromEntries(kept));
+}
+
+/** The merge patch that turns `base` into `live` (members under `path` of an entry of `map`). */
+function mergePatch(map: MapLayout, base: Plain, live: Plain, path: readonly string[] = []): Plain {
+  const patch: Plain = {};
+  const variant =
+    path.length === 1 ? map.variants?.members.find((m) => m.member === path[0])?.descriptor : undefined;
+  const fields = path.length === 0 ? (map.variants?.shared ?? map.kinds[0]?.fields) : variant?.fields;
+  for (const key of new Set([...Object.keys(base), ...Object.keys(live)])) {
+    if (path.length === 0 && key in lifecycleMembers) continue;
+    const b = base[key];
+    const l = live[key];
+    if (isSource(b) || isSource(l)) continue;
+    const child = path.length === 0 ? map.children.find((c) => c.member === key) : undefined;
+    const field = fieldAt(map, [...path, key]);
+    if (l === undefined) {
+      // The account is at the service's default (export leaves those out): say which, when known.
+      if (field?.default !== undefined) {
+        if (!isDeepStrictEqual(b, field.default)) patch[key] = field.default;
+      } else if (b !== undefined) patch[key] = null;
+    } else if (b === undefined) {
+      patch[key] = l;
+    } else if (child !== undefined) {
+      if (!sameItems(child.fields, b, l)) patch[key] = l;
+    } else if (isPlainObject(b) && isPlainObject(l)) {
+      const nested = mergePatch(map, b, l, [...path, key]);
+      if (Object.keys(nested).length > 0) patch[key] = nested;
+    } else if (!same(fields, key, b, l)) {
+      patch[key] = l;
+    }
+  }
+  return patch;
+}
+
+function add<T>(into: Record<string, Record<string, T>>, map: string, name: string, value: T): void {
+  (into[map] ??= {})[name] = value;
+}
+
+/** The overlay that turns the base entries into the account `live` exported (managed objects only). */
+export function overlayDiff(base: ReadonlyMap<string, BaseEntry>, live: AccountExport): OverlayExport {
+  const patch: Record<string, Record<string, Plain>> = {};
+  const drop: Record<string, string[]> = {};
+  const additions: Record<string, Record<string, Plain>> = {};
+  const placeholders: DocumentPlaceholder[] = [];
+  let unmanaged = 0;
+  const seen = new Set<string>();
+  for (const exported of live.maps) {
+    const map = configLayout.find((m) => m.key === exported.key)!;
+    for (const entry of exported.entries) {
+      if (!entry.managed) {
+        unmanaged++;
+        continue;
+      }
+      const key = `${map.key}/${entry.name}`;
+      seen.add(key);
+      const written = base.get(key);
+      if (written === undefined) {
+        add(additions, map.key, entry.name, entry.values as Plain);
+        placeholders.push(
+          ...live.placeholders.filter((p) => p.path[0] === map.key && p.path[1] === entry.name),
+        );
+        continue;
+      }
+      const changes = mergePatch(map, written.value, entry.values);
+      if (Object.keys(changes).length > 0) add(patch, map.key, entry.name, changes);
+    }
+  }
+  const exportedMaps = new Set(live.maps.map((m) => m.key));
+  for (const [key, entry] of base) {
+    if (exportedMaps.has(entry.map) && !seen.has(key)) (drop[entry.map] ??= []).push(entry.name);
+  }
+  return { patch, drop, additions, placeholders, unmanaged };
+}
+
+/** The overlay as one YAML file, the secrets of its additions commented like export's. */
+export function renderOverlay(overlay: OverlayExport, environment: string): string {
+  const content: Plain = { version: 1 };
+  if (Object.keys(overlay.drop).length > 0) content.drop = overlay.drop;
+  if (Object.keys(overlay.patch).length > 0) content.patch = overlay.patch;
+  for (const map of configLayout) {
+    const entries = overlay.additions[map.key];
+    if (entries !== undefined) content[map.key] = entries;
+  }
+  const doc = new Document(content);
+  const lines = [
+    ` The overlay of environment ${environment}, written by acctsync export --env ${environment}:`,
+    ' what its account has that differs from the base (docs/environments.md).',
+  ];
+  lines.push(...placeholderNotes(overlay.placeholders));
+  doc.commentBefore = lines.join('\n');
+  commentPlaceholders(doc, overlay.placeholders);
+  return doc.toString({ lineWidth: 0 });
+}
