@@ -3,7 +3,8 @@
  * the user asked for: a JSON file only its owner can read. Never printed, never logged.
  */
 import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
-import { UserError } from '../errors.js';
+import { UsageError, UserError } from '../errors.js';
+import type { TokenFileView } from '../plan/index.js';
 
 /** One entry per logical key. */
 export interface TokenEntry {
@@ -45,6 +46,17 @@ async function readExisting(path: string): Promise<Record<string, TokenEntry>> {
 }
 
 /**
+ * Ids of the objects whose token the file at `path` holds (none when it does not exist yet).
+ * @throws {UserError} when the file exists but cannot be read as a token file
+ */
+export async function capturedTokenIds(path: string): Promise<ReadonlySet<string>> {
+  const entries = await readExisting(path);
+  return new Set(
+    Object.values(entries).flatMap((entry) => (typeof entry?.id === 'string' ? [entry.id] : [])),
+  );
+}
+
+/**
  * A sink writing `path` after every token (a run that fails later keeps the tokens it got), merging
  * with entries already in the file so a later sync does not lose an earlier one's tokens. Each write
  * goes to a 0600 temporary file renamed over the target, so the file is never readable by others,
@@ -68,4 +80,20 @@ export async function fileTokenSink(path: string): Promise<TokenSink> {
       return queue;
     },
   };
+}
+
+/**
+ * What the planner needs of the `--token-output` file, from the flags; undefined without one.
+ * @throws {UsageError} for `--recapture-tokens` without `--token-output`: the new tokens would be lost too
+ */
+export async function tokenFileView(
+  path: string | undefined,
+  recapture: boolean,
+): Promise<TokenFileView | undefined> {
+  if (path === undefined) {
+    if (recapture)
+      throw new UsageError('--recapture-tokens needs --token-output FILE: the new tokens would be lost too');
+    return undefined;
+  }
+  return { capturedIds: await capturedTokenIds(path), recapture };
 }

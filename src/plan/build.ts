@@ -29,6 +29,33 @@ export interface BuildOptions {
   readonly noDelete: boolean;
   readonly configPaths: readonly string[];
   readonly now?: Date;
+  /**
+   * The token file's view (`--token-output`): ids whose token it holds, and whether managed
+   * token-bearing objects missing from it are replaced to capture a new token (`--recapture-tokens`).
+   * Absent without a token file.
+   */
+  readonly tokens?: TokenFileView;
+}
+
+export interface TokenFileView {
+  readonly capturedIds: ReadonlySet<string>;
+  readonly recapture: boolean;
+}
+
+const recaptureReason = 'its token is not in the token file: a new one is created to capture the token';
+
+/** Paired token-bearing objects whose token the token file does not hold. */
+function uncapturedTokens(
+  paired: readonly (Match & { live: LiveObject })[],
+  tokens: TokenFileView | undefined,
+): (Match & { live: LiveObject })[] {
+  if (tokens === undefined) return [];
+  return paired.filter(
+    (m) =>
+      !m.adopted &&
+      descriptorOf(m.desired.kind).tokenField !== undefined &&
+      !tokens.capturedIds.has(m.live.id),
+  );
 }
 
 /** The changes of a paired object, before masking. */
@@ -105,6 +132,21 @@ function pathParent(d: KindDescriptor, live: LiveObject): { liveParentId?: strin
   return d.parent?.via === 'path' && live.parentId !== undefined ? { liveParentId: live.parentId } : {};
 }
 
+/**
+ * Notes on the tokens the creates will return. Without a token file they are named: once the
+ * create answered, nothing can get them back.
+ */
+function tokenNotes(operations: readonly Operation[], noTokenFile: boolean): string[] {
+  const creates = operations.filter(
+    (op) => op.action === 'create' && descriptorOf(op.kind).tokenField !== undefined,
+  );
+  if (creates.length === 0) return [];
+  const titles = [...new Set(creates.map((op) => `${descriptorOf(op.kind).title}s`))].join(' and ');
+  const note = `tokens of new ${titles} are shown only once, by the create response: they are saved only with --token-output FILE`;
+  if (!noTokenFile) return [note];
+  return [`${note}; without it the tokens of ${creates.map((op) => op.key).join(', ')} are unrecoverable`];
+}
+
 /** Computes the plan. Throws a `UserError` when a final metadata value would exceed its limit. */
 export function buildPlan(desired: DesiredState, live: LiveState, options: BuildOptions): Plan {
   const { scope } = options;
@@ -114,7 +156,9 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
 
   // Replaces are found to a fixpoint: a replaced object's referrers see its key unresolved, and a
   // reference in an immutable field (a rule's policy) makes the referrer a replace in turn.
-  const replaced = new Set<string>();
+  const uncaptured = uncapturedTokens(paired, options.tokens);
+  const recaptured = new Set(options.tokens?.recapture ? uncaptured.map((m) => m.desired.key) : []);
+  const replaced = new Set<string>(recaptured);
   let resolve: ResolveRef = (ref) => ref;
   let changes = new Map<Match, FieldChange[]>();
   for (;;) {
@@ -179,7 +223,10 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     const own = (changes.get(m) ?? []).map(mask);
     if (replaced.has(o.key)) {
       const forcing = [...new Set(own.filter((c) => c.forcesReplace).map((c) => String(c.path[0])))];
-      const reason = `${forcing.join(', ')} cannot change in place`;
+      const reason =
+        forcing.length === 0 && recaptured.has(o.key)
+          ? recaptureReason
+          : `${forcing.join(', ')} cannot change in place`;
       const link = d.parent;
       const parentRef = link?.via === 'field' ? o.fields[link.field] : o.parentKey;
       const newParent =
@@ -283,19 +330,14 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   );
   const count = (action: Operation['action']) =>
     operations.filter((op) => op.action === action && op.replaces === undefined).length;
-  const tokenKinds = [
-    ...new Set(
-      operations
-        .filter((op) => op.action === 'create' && descriptorOf(op.kind).tokenField !== undefined)
-        .map((op) => descriptorOf(op.kind).title),
-    ),
-  ];
   const notes = [
-    ...(tokenKinds.length > 0
-      ? [
-          `tokens of new ${tokenKinds.map((t) => `${t}s`).join(' and ')} are shown only once, by the create response: they are saved only with --token-output FILE`,
-        ]
-      : []),
+    ...tokenNotes(operations, options.tokens === undefined),
+    ...uncaptured
+      .filter((m) => !recaptured.has(m.desired.key))
+      .map(
+        (m) =>
+          `${m.desired.key} (${m.live.id}): its token is not in the token file and the API never shows it again: sync --recapture-tokens replaces it with a new one whose token is saved`,
+      ),
     ...(operations.some(
       (op) =>
         op.action === 'adopt' &&

@@ -5,12 +5,12 @@
 import type { ApiClient } from '../api/index.js';
 import { ConfigError, loadDesiredState, type Diagnostic, type SecretSpans } from '../config/index.js';
 import type { DesiredState } from '../resources/index.js';
-import { buildPlan } from './build.js';
+import { buildPlan, type TokenFileView } from './build.js';
 import { fetchLiveState, type LiveState } from './live.js';
 import type { Plan } from './types.js';
 
 export * from './types.js';
-export { buildPlan, type BuildOptions } from './build.js';
+export { buildPlan, type BuildOptions, type TokenFileView } from './build.js';
 export { fetchLiveState, kindsToFetch, type FetchOptions, type LiveObject, type LiveState } from './live.js';
 export { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 export { formatMetadata, parseMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
@@ -31,6 +31,8 @@ export interface ComputePlanOptions {
   /** Overrides the config's scope. */
   readonly scope?: string;
   readonly signal?: AbortSignal;
+  /** The token file's captured ids (`--token-output`) and `--recapture-tokens`. */
+  readonly tokens?: TokenFileView;
 }
 
 export interface ComputedPlan {
@@ -71,6 +73,7 @@ export async function planFor(
     readonly noDelete?: boolean;
     readonly configPaths?: readonly string[];
     readonly signal?: AbortSignal;
+    readonly tokens?: TokenFileView;
   } = {},
 ): Promise<ComputedPlan> {
   const live = await fetchLiveState(client, desired, {
@@ -82,6 +85,7 @@ export async function planFor(
     adopt: options.adopt ?? false,
     noDelete: options.noDelete ?? false,
     configPaths: options.configPaths ?? [],
+    ...(options.tokens ? { tokens: options.tokens } : {}),
   });
   return { plan, desired, live };
 }

@@ -1,6 +1,7 @@
 /** `acctsync sync`: plan, check the guards, apply. `--dry-run` prints the plan exactly as `plan` does. */
 import { executionFlags, executionUsage, runSettingsFrom } from '../../apply/flags.js';
 import { runApply } from '../../apply/run.js';
+import { tokenFileView } from '../../apply/token-output.js';
 import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -23,6 +24,7 @@ const options = {
   ...planOutputOptions,
   ...executionFlags,
   'dry-run': { type: 'boolean', default: false },
+  'recapture-tokens': { type: 'boolean', default: false },
   yes: { type: 'boolean', default: false },
   ...planningOptions,
 } as const;
@@ -40,6 +42,8 @@ Options:
   --yes                       do not ask before deleting or replacing (asked only on a terminal)
   --adopt                     take over unmanaged objects matching a desired one by natural key
   --no-delete                 delete nothing, apply everything else
+  --recapture-tokens          replace managed API keys and credentials whose token is not in the
+                              --token-output file, saving the new token (without it they are reported)
   --scope S                   ownership scope (default: the config's scope)
 ${executionUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
@@ -54,6 +58,7 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
     const mode = values['dry-run']
       ? { dryRun: true as const, format: parsePlanFormat(values.output) }
       : { dryRun: false as const, settings: runSettingsFrom('sync', values) };
+    const tokens = await tokenFileView(values['token-output'], values['recapture-tokens']);
     const connection = await openConnection({
       flags: values,
       env: process.env,
@@ -65,6 +70,7 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
         client: connection.client,
         env: process.env,
         ...planningSettings(values),
+        ...(tokens ? { tokens } : {}),
       });
       printConfigWarnings(warnings, secretSpans, process.env);
       if (mode.dryRun) {

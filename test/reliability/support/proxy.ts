@@ -36,6 +36,8 @@ export interface ProxyOptions {
   readonly faults: Partial<Record<ProxyFault, number>>;
   /** Only requests with these methods get faults (default: all). */
   readonly methods?: readonly string[];
+  /** A fault chosen for one request (by method and path), instead of the random ones. */
+  readonly faultFor?: (method: string, path: string) => ProxyFault | undefined;
   /** Called for each request before it is forwarded (the kill-sync test counts writes). */
   readonly onRequest?: (method: string, path: string, seq: number) => void | Promise<void>;
   /** Called after the upstream answered, before the answer is relayed. */
@@ -100,7 +102,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const path = req.url ?? '/';
     const seq = ++requests;
     const eligible = options.methods === undefined || options.methods.includes(method);
-    const fault = eligible ? order.find((f) => options.rng.chance(faults[f] ?? 0)) : undefined;
+    const fault =
+      options.faultFor?.(method, path) ??
+      (eligible ? order.find((f) => options.rng.chance(faults[f] ?? 0)) : undefined);
     if (fault !== undefined) injected.set(fault, (injected.get(fault) ?? 0) + 1);
     if (fault === 'reset-before') {
       reset(req.socket);
