@@ -149,7 +149,8 @@ export class ApiClient {
   readonly #signal: AbortSignal | undefined;
   readonly #onResponse: ((event: ResponseEvent) => void) | undefined;
   readonly #sleep: Sleep;
-  readonly #redact: Redactor;
+  #redact: Redactor;
+  #secrets: readonly string[];
 
   constructor(options: ApiClientOptions) {
     const base = new URL(options.baseUrl);
@@ -172,7 +173,17 @@ export class ApiClient {
       options.ratePerMinute === undefined ? undefined : new Pacer(options.ratePerMinute, this.#sleep);
     this.#signal = options.signal;
     this.#onResponse = options.onResponse;
-    this.#redact = createRedactor([options.apiKey]);
+    this.#secrets = [options.apiKey];
+    this.#redact = createRedactor(this.#secrets);
+  }
+
+  /**
+   * Adds values (the desired state's secrets) to those scrubbed from every error this client
+   * raises: the service may quote a rejected value in its message (`invalid client_secret ...`).
+   */
+  protectSecrets(values: readonly string[]): void {
+    this.#secrets = [...new Set([...this.#secrets, ...values])];
+    this.#redact = createRedactor(this.#secrets);
   }
 
   /**

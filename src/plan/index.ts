@@ -7,6 +7,7 @@ import { ConfigError, loadDesiredState, type Diagnostic, type SecretSpans } from
 import type { DesiredState } from '../resources/index.js';
 import { buildPlan, type TokenFileView } from './build.js';
 import { fetchLiveState, type LiveState } from './live.js';
+import { sensitiveValues } from './secrets.js';
 import type { Plan } from './types.js';
 
 export * from './types.js';
@@ -76,6 +77,7 @@ export async function planFor(
     readonly tokens?: TokenFileView;
   } = {},
 ): Promise<ComputedPlan> {
+  client.protectSecrets(sensitiveValues(desired));
   const live = await fetchLiveState(client, desired, {
     noDelete: options.noDelete ?? false,
     ...(options.signal ? { signal: options.signal } : {}),
