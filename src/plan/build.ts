@@ -19,7 +19,14 @@ import { matchObjects, type Match } from './match.js';
 import { naturalIdentity } from './natural-key.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
 import { orderOperations } from './order.js';
-import { formatMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
+import {
+  cachedSecretHasher,
+  formatMetadata,
+  newSalt,
+  secretMatches,
+  type OwnershipMarker,
+  type SecretHasher,
+} from './ownership.js';
 import { hashKey, maskChange, secretPaths, writeOnlyHashes, writeOnlyValues } from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
 
@@ -59,7 +66,12 @@ function uncapturedTokens(
 }
 
 /** The changes of a paired object, before masking. */
-function changesOf(d: KindDescriptor, m: Match & { live: LiveObject }, resolve: ResolveRef): FieldChange[] {
+function changesOf(
+  d: KindDescriptor,
+  m: Match & { live: LiveObject },
+  resolve: ResolveRef,
+  hash: SecretHasher,
+): FieldChange[] {
   const o = m.desired;
   const changes = diffObject(d, normalizeLive(d, m.live, o), normalizeDesired(d, o, resolve));
   const link = d.parent;
@@ -80,7 +92,7 @@ function changesOf(d: KindDescriptor, m: Match & { live: LiveObject }, resolve: 
   const wanted = writeOnlyValues(d.fields, o.fields);
   for (const { path, value } of wanted) {
     const known = hashes[hashKey(path)];
-    if (salt !== undefined && known === hashSecret(salt, value)) continue;
+    if (salt !== undefined && known !== undefined && secretMatches(hash, salt, known, value)) continue;
     if (covered(path)) continue;
     const forcesReplace = d.fields[String(path[0])]?.write === 'immutable';
     changes.push({
@@ -153,6 +165,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const matching = matchObjects(desired, live, { scope, adopt: options.adopt });
   const paired = matching.matches.filter((m): m is Match & { live: LiveObject } => m.live !== undefined);
   const desiredByKey = new Map(desired.objects.map((o) => [o.key, o]));
+  const hash = cachedSecretHasher();
 
   // Replaces are found to a fixpoint: a replaced object's referrers see its key unresolved, and a
   // reference in an immutable field (a rule's policy) makes the referrer a replace in turn.
@@ -166,7 +179,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       paired.filter((m) => !replaced.has(m.desired.key)).map((m) => [m.desired.key, m.live.id]),
     );
     resolve = (ref) => (isObjectKey(ref) ? (ids.get(ref) ?? ref) : ref);
-    changes = new Map(paired.map((m) => [m, changesOf(descriptorOf(m.desired.kind), m, resolve)]));
+    changes = new Map(paired.map((m) => [m, changesOf(descriptorOf(m.desired.kind), m, resolve, hash)]));
     const before = replaced.size;
     for (const [m, c] of changes) if (c.some((x) => x.forcesReplace)) replaced.add(m.desired.key);
     if (replaced.size === before) break;
@@ -176,16 +189,32 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const deleteFirst = new Set<string>();
   const tooLong: string[] = [];
   let unchanged = 0;
-  const finalMetadata = (d: KindDescriptor, o: DesiredObject, liveMarker: OwnershipMarker | undefined) => {
+  /** The metadata to write; `upgrade` rehashes every secret, else matching stored hashes are kept. */
+  const metadataFor = (
+    d: KindDescriptor,
+    o: DesiredObject,
+    liveMarker: OwnershipMarker | undefined,
+    upgrade: boolean,
+  ): string => {
     const secrets = writeOnlyValues(d.fields, o.fields);
     const salt = secrets.length === 0 ? undefined : (liveMarker?.salt ?? newSalt());
+    const kept = upgrade ? {} : (liveMarker?.hashes ?? {});
     const marker: OwnershipMarker = {
       scope,
       key: o.key,
-      ...(salt === undefined ? {} : { salt, hashes: writeOnlyHashes(salt, secrets) }),
+      ...(salt === undefined ? {} : { salt, hashes: writeOnlyHashes(salt, secrets, hash, kept) }),
     };
     const user = typeof o.fields.metadata === 'string' ? o.fields.metadata : '';
-    const value = formatMetadata(user, marker);
+    return formatMetadata(user, marker);
+  };
+  const finalMetadata = (
+    d: KindDescriptor,
+    o: DesiredObject,
+    liveMarker: OwnershipMarker | undefined,
+    upgrade = true,
+  ): string => {
+    const value = metadataFor(d, o, liveMarker, upgrade);
+    const user = typeof o.fields.metadata === 'string' ? o.fields.metadata : '';
     const { limit, measure, unit } = metadataLimit(d);
     const size = measure(value);
     if (size > limit) {
@@ -263,7 +292,11 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       });
       continue;
     }
-    const metadata = finalMetadata(d, o, live.marker);
+    // Hashes in the earlier format are upgraded when the object is written anyway, never by a
+    // write of their own: an account synced before scrypt must not see every secret as changed.
+    const written =
+      own.length > 0 || m.adopted || metadataFor(d, o, live.marker, false) !== live.record.metadata;
+    const metadata = finalMetadata(d, o, live.marker, written);
     const rewrite = metadata !== live.record.metadata;
     if (own.length === 0 && !rewrite && !m.adopted) {
       unchanged++;

@@ -11,7 +11,7 @@ import {
   type Fields,
 } from '../resources/index.js';
 import { isPlainObject } from './canonical.js';
-import { hashSecret } from './ownership.js';
+import { secretMatches, type SecretHasher } from './ownership.js';
 import { sensitiveMask, type FieldChange } from './types.js';
 
 /** A value found at a path of an object's values. */
@@ -105,9 +105,24 @@ export function hashKey(path: FieldPath): string {
   return path.join('.');
 }
 
-/** Salted hashes of the write-only values, keyed by dotted path; empty when there are none. */
-export function writeOnlyHashes(salt: string, values: readonly PathValue[]): Record<string, string> {
-  return Object.fromEntries(values.map((v) => [hashKey(v.path), hashSecret(salt, v.value)]));
+/**
+ * Salted hashes of the write-only values, keyed by dotted path; empty when there are none. A hash
+ * in `kept` that still matches its value is kept as it is (an earlier format is upgraded only when
+ * the object is written anyway, not by a write of its own).
+ */
+export function writeOnlyHashes(
+  salt: string,
+  values: readonly PathValue[],
+  hash: SecretHasher,
+  kept: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return Object.fromEntries(
+    values.map((v) => {
+      const known = kept[hashKey(v.path)];
+      const keep = known !== undefined && secretMatches(hash, salt, known, v.value);
+      return [hashKey(v.path), keep ? known : hash(salt, v.value)];
+    }),
+  );
 }
 
 function startsWith(path: FieldPath, prefix: FieldPath): boolean {
