@@ -11,6 +11,7 @@ import { emulatorThroughput } from './scenarios/emulator-throughput.js';
 import { planAtScale } from './scenarios/plan-at-scale.js';
 import { plannerScaling } from './scenarios/planner-scaling.js';
 import { rateLimited } from './scenarios/rate-limited.js';
+import { serveStartup } from './scenarios/serve-startup.js';
 import { watchLatency } from './scenarios/watch-latency.js';
 
 const scenarios: Record<string, (quick: boolean) => Promise<ScenarioResult>> = {
@@ -20,6 +21,7 @@ const scenarios: Record<string, (quick: boolean) => Promise<ScenarioResult>> = {
   'rate-limited-apply': rateLimited,
   'emulator-throughput': emulatorThroughput,
   'watch-latency': (quick) => watchLatency(quick),
+  'serve-startup': serveStartup,
 };
 
 /**

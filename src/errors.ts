@@ -21,3 +21,17 @@ export class UserError extends Error {
  * CI workflow must never read as that.
  */
 export class UsageError extends UserError {}
+
+/** An error from the operating system (a file, a socket): `EACCES`, `ENOSPC`, `EADDRINUSE`, ... */
+export function isSystemError(err: unknown): err is NodeJS.ErrnoException & { code: string } {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && 'syscall' in err;
+}
+
+/**
+ * A system error as one line for a person: what acctsync was doing, the code, and the OS's words
+ * (`cannot write the emulator state .acctsync/embedded.json: ENOSPC (no space left on device)`).
+ */
+export function systemUserError(doing: string, err: NodeJS.ErrnoException & { code: string }): UserError {
+  const words = err.message.replace(/^[A-Z]+: /, '').replace(/,.*$/, '');
+  return new UserError(`cannot ${doing}: ${err.code} (${words})`, { cause: err });
+}

@@ -1,19 +1,30 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { UserError } from '../errors.js';
 import { apiErrorFromResponse } from './error-response.js';
-import { AbortError, ApiError, NetworkError, TimeoutError, type RequestIdentity } from './errors.js';
+import {
+  AbortError,
+  ApiError,
+  DeadlineError,
+  formatMs,
+  NetworkError,
+  TimeoutError,
+  type RequestIdentity,
+} from './errors.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import type { HttpMethod } from './method.js';
 import { Pacer, type Sleep } from './pacer.js';
 import { createRedactor, sanitizeError, type Redactor } from './redact.js';
 import {
+  consumesAttempt,
   defaultRetryPolicy,
   parseRetryAfterMs,
   retryDelayMs,
   type FailedAttempt,
   type RetryPolicy,
 } from './retry.js';
-import { attemptDeadline, linkSignals } from './signals.js';
+import { attemptDeadline, linkSignals, type LinkedSignal } from './signals.js';
 import { networkErrorFrom } from './transport-error.js';
 import { packageVersion } from './version.js';
 
@@ -29,13 +40,42 @@ export interface ResponseEvent {
   readonly attempt: number;
 }
 
+/** Reported before each wait for a retry, so a person (stderr) or a daemon (logs) sees it. */
+export interface RetryEvent {
+  readonly method: HttpMethod;
+  /** Path and query as sent on the wire. */
+  readonly path: string;
+  /** 1-based number of the attempt that failed. */
+  readonly attempt: number;
+  /** Attempts a request gets (429s with `Retry-After` do not use them up). */
+  readonly attempts: number;
+  /** What went wrong, for people: `503 ERR_SVC_...`, `timeout after 10 s`, `network error ECONNRESET`. */
+  readonly cause: string;
+  /** Whether this failure used up one of the attempts. */
+  readonly counted: boolean;
+  readonly waitMs: number;
+}
+
+/** `retrying GET /ip_policies (attempt 2 of 4 failed: timeout after 10 s); next try in 0.3 s` */
+export function describeRetry(e: RetryEvent): string {
+  const attempt = e.counted ? `attempt ${e.attempt} of ${e.attempts}` : `attempt ${e.attempt}, not counted`;
+  return `retrying ${e.method} ${e.path} (${attempt} failed: ${e.cause}); next try in ${formatMs(e.waitMs)}`;
+}
+
 /** Options of {@link ApiClient}. */
 export interface ApiClientOptions {
   /** Origin plus an optional path prefix, e.g. `http://127.0.0.1:4010/api`. */
   readonly baseUrl: string;
   readonly apiKey: string;
-  /** Per attempt, until the whole body is read. Default 30 s. */
+  /** Per attempt, until the whole body is read. Default 6 s. */
   readonly timeoutMs?: number;
+  /**
+   * Overall budget of every request of this client, from its construction: retries and rate-limit
+   * waits stop there with a {@link DeadlineError}. None by default (a daemon's client lives long).
+   */
+  readonly deadlineMs?: number;
+  /** Called before each wait for a retry. */
+  readonly onRetry?: (event: RetryEvent) => void;
   readonly retry?: Partial<RetryPolicy>;
   /** Most requests in flight at once. Default 8. */
   readonly concurrency?: number;
@@ -81,7 +121,12 @@ export interface ListOptions {
   readonly signal?: AbortSignal;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * A healthy API answers in well under a second. Against one that never answers, a plan's ~19 list
+ * requests share 8 slots, so the first to use up its 4 attempts does so after about 7 timeouts:
+ * 6 s each makes the plan fail in well under a minute.
+ */
+export const defaultTimeoutMs = 6_000;
 /** Requests in flight at once when {@link ApiClientOptions.concurrency} is not given. */
 export const defaultConcurrency = 8;
 const MAX_PAGE_SIZE = 100;
@@ -123,6 +168,13 @@ function hasQueryValue(query: Query | undefined): boolean {
   return false;
 }
 
+/** A failure in a few words, for retry reports and the deadline's message. */
+function causeOf(failure: ApiError | NetworkError | TimeoutError): string {
+  if (failure instanceof ApiError) return `${failure.status} ${failure.errorCode}`;
+  if (failure instanceof TimeoutError) return `no answer within ${formatMs(failure.timeoutMs)}`;
+  return `network error ${failure.code}`;
+}
+
 /** A raw response, before it is judged a success or an error. */
 interface RawResponse {
   readonly status: number;
@@ -146,7 +198,11 @@ export class ApiClient {
   readonly #retry: RetryPolicy;
   readonly #limiter: ConcurrencyLimiter;
   readonly #pacer: Pacer | undefined;
-  readonly #signal: AbortSignal | undefined;
+  readonly #signal: AbortSignal;
+  readonly #closing: AbortController;
+  /** The client's signal: the caller's, closing, and the deadline when there is one. */
+  readonly #deadline: LinkedSignal & { readonly ms: number };
+  readonly #onRetry: ((event: RetryEvent) => void) | undefined;
   readonly #onResponse: ((event: ResponseEvent) => void) | undefined;
   readonly #sleep: Sleep;
   #redact: Redactor;
@@ -166,12 +222,22 @@ export class ApiClient {
       'user-agent': options.userAgent ?? `acctsync/${packageVersion()}`,
     };
     this.#jsonHeaders = { ...this.#headers, 'content-type': 'application/json' };
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
     this.#retry = { ...defaultRetryPolicy, ...options.retry };
     this.#sleep = options.sleep ?? defaultSleep;
     this.#pacer =
       options.ratePerMinute === undefined ? undefined : new Pacer(options.ratePerMinute, this.#sleep);
-    this.#signal = options.signal;
+    // Closing aborts what is still queued or in flight: after one failed request ended a command, the
+    // others must not keep it waiting for their own timeouts.
+    this.#closing = new AbortController();
+    this.#deadline = {
+      ...linkSignals([options.signal, this.#closing.signal], options.deadlineMs),
+      ms: options.deadlineMs ?? Infinity,
+    };
+    this.#signal = this.#deadline.signal;
+    // Every request in flight listens on it (and detaches when done): many at once is not a leak.
+    setMaxListeners(0, this.#signal);
+    this.#onRetry = options.onRetry;
     this.#onResponse = options.onResponse;
     this.#secrets = [options.apiKey];
     this.#redact = createRedactor(this.#secrets);
@@ -195,9 +261,7 @@ export class ApiClient {
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const identity: RequestIdentity = { method, path: this.#wirePath(path, options.query) };
     // Linking costs an AbortController and listeners: only when there are two signals to link.
-    if (this.#signal === undefined || options.signal === undefined) {
-      return this.#withRetries<T>(identity, options, this.#signal ?? options.signal);
-    }
+    if (options.signal === undefined) return this.#withRetries<T>(identity, options, this.#signal);
     const caller = linkSignals([this.#signal, options.signal]);
     try {
       return await this.#withRetries<T>(identity, options, caller.signal);
@@ -269,6 +333,8 @@ export class ApiClient {
 
   /** Closes the connection pool once in-flight requests finish. */
   async close(): Promise<void> {
+    this.#closing.abort(new Error('the client was closed'));
+    this.#deadline.dispose();
     await this.#pool.close();
   }
 
@@ -282,7 +348,9 @@ export class ApiClient {
       ? new URL(path)
       : new URL(`${this.#pathPrefix}/${path.replace(/^\/+/, '')}`, this.#origin);
     if (url.origin !== this.#origin) {
-      throw new Error(`refusing to send a request to ${url.origin}: the API is at ${this.#origin}`);
+      throw new UserError(
+        `refusing to send a request to ${url.origin}: the API is at ${this.#origin} (it sent a link to another origin)`,
+      );
     }
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -296,34 +364,58 @@ export class ApiClient {
     signal: AbortSignal | undefined,
   ): Promise<ApiResponse<T>> {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    for (let attempt = 1; ; attempt++) {
-      let failure: ApiError | NetworkError | TimeoutError;
-      let failed: FailedAttempt;
-      try {
-        const response = await this.#attempt(identity, body, options.timeoutMs, signal, attempt);
-        if (response.status < 300) return this.#success<T>(identity, response);
-        const retryAfterMs = parseRetryAfterMs(firstHeader(response.headers, 'retry-after'), Date.now());
-        failure = apiErrorFromResponse(
-          identity,
-          {
-            status: response.status,
-            bodyText: response.bodyText,
-            operationIdHeader: firstHeader(response.headers, 'svc-operation-id'),
-            retryAfterMs,
-          },
-          this.#redact,
-        );
-        failed = { kind: 'status', status: response.status, retryAfterMs };
-      } catch (err) {
-        if (err instanceof TimeoutError) failed = { kind: 'timeout' };
-        else if (err instanceof NetworkError) {
-          failed = { kind: 'network', requestMayHaveBeenProcessed: err.requestMayHaveBeenProcessed };
-        } else throw err;
-        failure = err;
+    let used = 0;
+    let lastFailure: string | undefined;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        let failure: ApiError | NetworkError | TimeoutError;
+        let failed: FailedAttempt;
+        try {
+          const response = await this.#attempt(identity, body, options.timeoutMs, signal, attempt);
+          if (response.status < 300) return this.#success<T>(identity, response);
+          const retryAfterMs = parseRetryAfterMs(firstHeader(response.headers, 'retry-after'), Date.now());
+          failure = apiErrorFromResponse(
+            identity,
+            {
+              status: response.status,
+              bodyText: response.bodyText,
+              operationIdHeader: firstHeader(response.headers, 'svc-operation-id'),
+              retryAfterMs,
+            },
+            this.#redact,
+          );
+          failed = { kind: 'status', status: response.status, retryAfterMs };
+        } catch (err) {
+          if (err instanceof TimeoutError) failed = { kind: 'timeout' };
+          else if (err instanceof NetworkError) {
+            failed = { kind: 'network', requestMayHaveBeenProcessed: err.requestMayHaveBeenProcessed };
+          } else throw err;
+          failure = err;
+        }
+        const counted = consumesAttempt(failed);
+        if (counted) used++;
+        lastFailure = causeOf(failure);
+        const waitMs = retryDelayMs(this.#retry, identity.method, Math.max(used, 1), failed);
+        if (waitMs === undefined) throw failure;
+        this.#onRetry?.({
+          ...identity,
+          attempt,
+          attempts: this.#retry.attempts,
+          cause: lastFailure,
+          counted,
+          waitMs,
+        });
+        await this.#wait(identity, signal, () => this.#sleep(waitMs, signal));
       }
-      const waitMs = retryDelayMs(this.#retry, identity.method, attempt, failed);
-      if (waitMs === undefined) throw failure;
-      await this.#wait(identity, signal, () => this.#sleep(waitMs, signal));
+    } catch (err) {
+      const deadline = this.#deadline;
+      if (err instanceof AbortError && deadline.timedOut()) {
+        throw new DeadlineError(
+          { ...identity, deadlineMs: deadline.ms, ...(lastFailure === undefined ? {} : { lastFailure }) },
+          { cause: err },
+        );
+      }
+      throw err;
     }
   }
 

@@ -104,6 +104,36 @@ export class AbortError extends Error {
 }
 
 /**
+ * The overall deadline of the command passed while a request was waiting or in flight: retries and
+ * rate-limit waits stop there. Carries the last failure of the request, if any, as the reason.
+ */
+export class DeadlineError extends Error {
+  override readonly name = 'DeadlineError';
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly deadlineMs: number;
+
+  constructor(
+    init: RequestIdentity & { readonly deadlineMs: number; readonly lastFailure?: string },
+    options?: ErrorOptions,
+  ) {
+    const last = init.lastFailure === undefined ? '' : ` (last failure: ${init.lastFailure})`;
+    super(
+      `${init.method} ${init.path}: the deadline of ${formatMs(init.deadlineMs)} for this command passed${last}`,
+      options,
+    );
+    this.method = init.method;
+    this.path = init.path;
+    this.deadlineMs = init.deadlineMs;
+  }
+}
+
+/** `90000` → `90 s`, `1500` → `1.5 s`: durations in messages. */
+export function formatMs(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
+}
+
+/**
  * True when a write failed in a way where the server may still have committed it: a timeout, a
  * connection lost after sending, a 5xx, or a success whose body could not be read. The caller should
  * look the object up before trying again.

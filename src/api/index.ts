@@ -1,6 +1,9 @@
 export {
   ApiClient,
   defaultConcurrency,
+  defaultTimeoutMs,
+  describeRetry,
+  type RetryEvent,
   type ApiClientOptions,
   type ApiResponse,
   type ListOptions,
@@ -12,6 +15,8 @@ export {
 export {
   AbortError,
   ApiError,
+  DeadlineError,
+  formatMs,
   isAmbiguousWriteFailure,
   NetworkError,
   TimeoutError,
@@ -24,6 +29,7 @@ export type { Sleep } from './pacer.js';
 export { packageVersion } from './version.js';
 export {
   backoffDelayMs,
+  consumesAttempt,
   defaultRetryPolicy,
   parseRetryAfterMs,
   retryDelayMs,

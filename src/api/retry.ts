@@ -35,6 +35,18 @@ export type FailedAttempt =
 
 const TOO_MANY_REQUESTS = 429;
 
+/**
+ * A 429 that says when to come back is the server pacing us, not a failure: it does not use up an
+ * attempt. The command's deadline bounds how long such waits can go on.
+ */
+export function consumesAttempt(failure: FailedAttempt): boolean {
+  return !(
+    failure.kind === 'status' &&
+    failure.status === TOO_MANY_REQUESTS &&
+    failure.retryAfterMs !== undefined
+  );
+}
+
 /** Full-jitter exponential backoff: `random() * min(max, base * 2^retryIndex)`, retryIndex from 0. */
 export function backoffDelayMs(
   policy: RetryPolicy,
@@ -76,7 +88,8 @@ function isRetryableFailure(policy: RetryPolicy, failure: FailedAttempt): boolea
 
 /**
  * The delay before the next attempt, or `undefined` to give up and throw.
- * @param attempt the 1-based number of the attempt that just failed
+ * @param attempt the 1-based number of the attempts used so far, the one that just failed included
+ *   (a failure that does not {@link consumesAttempt} is not counted)
  */
 export function retryDelayMs(
   policy: RetryPolicy,
@@ -85,7 +98,8 @@ export function retryDelayMs(
   failure: FailedAttempt,
   random: () => number = Math.random,
 ): number | undefined {
-  if (attempt >= policy.attempts || !isRetryableFailure(policy, failure)) return undefined;
+  if (!isRetryableFailure(policy, failure)) return undefined;
+  if (attempt >= policy.attempts && consumesAttempt(failure)) return undefined;
   if (!policy.retryMethods.includes(method) && !certainlyNotProcessed(failure)) return undefined;
   if (failure.kind === 'status' && failure.retryAfterMs !== undefined) {
     return Math.min(failure.retryAfterMs, policy.maxRetryAfterMs);

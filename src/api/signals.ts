@@ -28,6 +28,8 @@ export function linkSignals(signals: readonly (AbortSignal | undefined)[], timeo
           deadlinePassed = true;
           controller.abort(new Error(`deadline of ${timeoutMs} ms passed`));
         }, timeoutMs);
+  // A deadline never keeps the process alive by itself.
+  timer?.unref();
   return {
     signal: controller.signal,
     timedOut: () => deadlinePassed,

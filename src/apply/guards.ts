@@ -4,13 +4,17 @@
  * intent, so it needs `--force`.
  */
 import { UserError } from '../errors.js';
-import type { Plan } from '../plan/types.js';
-import type { DesiredState } from '../resources/index.js';
+import { removedBy } from '../plan/cascade.js';
+import type { Cascade, Plan } from '../plan/types.js';
+import { descriptorOf, type DesiredState } from '../resources/index.js';
 
 export interface GuardOptions {
   /** Skip every guard. */
   readonly force: boolean;
-  /** Refuse when deletes (replaces included) exceed this share of the managed objects. Default 30. */
+  /**
+   * Refuse when the objects removed (deletes, replaces, and the children deleted with them) exceed
+   * this share of the managed objects. Default 30.
+   */
   readonly maxDeletePercent: number;
   /** The percentage guard applies only from this many managed objects up. Default 10. */
   readonly maxDeleteMinManaged: number;
@@ -25,12 +29,24 @@ export const defaultGuardOptions: GuardOptions = {
 /** Lists at most this many objects in the refusal; the rest are counted. */
 const listedMax = 20;
 
+/** `, with 8 HTTPS edge routes and 1 IP policy rule` for what goes with a delete. */
+export function describeCascade(cascade: Cascade | undefined): string {
+  const counts = new Map<string, number>();
+  for (const c of cascade?.objects ?? []) {
+    const title = descriptorOf(c.kind).title;
+    counts.set(title, (counts.get(title) ?? 0) + 1);
+  }
+  const parts = [...counts].map(([title, n]) => `${n} ${title}${n === 1 ? '' : 's'}`);
+  return parts.length === 0 ? '' : `, with ${parts.join(' and ')}`;
+}
+
 function describeDeletes(plan: Plan): string[] {
   const deletes = plan.operations.filter((op) => op.action === 'delete');
   const lines = deletes
     .slice(0, listedMax)
     .map(
-      (op) => `  - ${op.key} (${op.liveId ?? 'unknown id'})${op.replaces === undefined ? '' : ', replaced'}`,
+      (op) =>
+        `  - ${op.key} (${op.liveId ?? 'unknown id'})${op.replaces === undefined ? '' : ', replaced'}${describeCascade(op.cascade)}`,
     );
   if (deletes.length > listedMax) lines.push(`  ... and ${deletes.length - listedMax} more`);
   return lines;
@@ -43,7 +59,9 @@ function describeDeletes(plan: Plan): string[] {
 export function checkGuards(plan: Plan, desired: DesiredState, options: GuardOptions): void {
   if (options.force) return;
   const managed = plan.summary.managed;
-  const deletes = plan.operations.filter((op) => op.action === 'delete').length;
+  // Children the service deletes with their parent count too: removing one edge with its 8 routes
+  // removes 9 objects, not 1.
+  const deletes = plan.operations.reduce((n, op) => n + removedBy(op), 0);
   if (desired.objects.length === 0 && managed > 0) {
     throw new UserError(
       `refusing to sync: the config is empty but ${managed} objects in scope '${plan.scope}' are managed by it`,

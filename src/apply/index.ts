@@ -5,6 +5,7 @@
  */
 import { ApiError, NetworkError, TimeoutError, type ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
+import { isKeyDelete } from '../plan/key-in-use.js';
 import type { Operation, Plan } from '../plan/types.js';
 import type { DesiredState } from '../resources/index.js';
 import { PlanMismatchError } from './build-request.js';
@@ -60,10 +61,20 @@ function failureOf(err: unknown): OperationFailure {
   return { errorCode: 'ERR_ACCTSYNC_INTERNAL', msg: err instanceof Error ? err.message : String(err) };
 }
 
+/** A 401 once this run deleted an API key: most likely the key acctsync was running with. */
+function keyGoneHint(failure: OperationFailure, deletedKeys: readonly string[]): OperationFailure {
+  if (failure.status !== 401 || deletedKeys.length === 0) return failure;
+  return {
+    ...failure,
+    msg: `${failure.msg} (this run deleted API key ${deletedKeys.join(', ')}: probably the key acctsync was running with; use another key)`,
+  };
+}
+
 function resultOf(
   op: Operation,
   outcome: TaskOutcome | undefined,
   extra: Partial<OperationResult>,
+  deletedKeys: readonly string[] = [],
 ): OperationResult {
   const base = {
     id: op.id,
@@ -80,7 +91,12 @@ function resultOf(
     };
   }
   if (outcome.status === 'failed')
-    return { ...base, ...extra, status: 'failed', failure: failureOf(outcome.error) };
+    return {
+      ...base,
+      ...extra,
+      status: 'failed',
+      failure: keyGoneHint(failureOf(outcome.error), deletedKeys),
+    };
   return { ...base, ...extra, status: 'done' };
 }
 
@@ -130,6 +146,7 @@ export async function applyPlan(
     tokens,
   };
   const extras = new Map<string, Partial<OperationResult>>();
+  const deletedKeys: string[] = [];
   const started = new Map<string, number>();
 
   let outcomes: Map<string, TaskOutcome>;
@@ -147,11 +164,12 @@ export async function applyPlan(
         const durationMs = (): number => Math.round(performance.now() - (started.get(op.id) ?? 0));
         try {
           const outcome = await executeOperation(ctx, op);
+          if (isKeyDelete(op)) deletedKeys.push(op.key);
           extras.set(op.id, { ...outcome, durationMs: durationMs() });
           progress.finished(resultOf(op, { status: 'done' }, extras.get(op.id) ?? {}));
         } catch (error) {
           extras.set(op.id, { durationMs: durationMs() });
-          progress.finished(resultOf(op, { status: 'failed', error }, extras.get(op.id) ?? {}));
+          progress.finished(resultOf(op, { status: 'failed', error }, extras.get(op.id) ?? {}, deletedKeys));
           throw error;
         }
       },
@@ -160,7 +178,9 @@ export async function applyPlan(
     progress.end();
   }
 
-  const operations = plan.operations.map((op) => resultOf(op, outcomes.get(op.id), extras.get(op.id) ?? {}));
+  const operations = plan.operations.map((op) =>
+    resultOf(op, outcomes.get(op.id), extras.get(op.id) ?? {}, deletedKeys),
+  );
   const count = (status: OperationResult['status']): number =>
     operations.filter((r) => r.status === status).length;
   const counts = { done: count('done'), failed: count('failed'), notAttempted: count('not-attempted') };

@@ -8,6 +8,7 @@ export const commands: Readonly<Record<string, () => Promise<{ command: Command 
   apply: () => import('./commands/apply.js'),
   watch: () => import('./commands/watch.js'),
   export: () => import('./commands/export.js'),
+  forget: () => import('./commands/forget.js'),
   sessions: () => import('./commands/sessions.js'),
   events: () => import('./commands/events.js'),
   serve: () => import('./commands/serve.js'),

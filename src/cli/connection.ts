@@ -5,8 +5,16 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiClient, defaultConcurrency, type ApiClientOptions } from '../api/index.js';
-import { UserError } from '../errors.js';
+import {
+  ApiClient,
+  defaultConcurrency,
+  defaultTimeoutMs,
+  describeRetry,
+  type ApiClientOptions,
+} from '../api/index.js';
+import { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from '../config/index.js';
+import { isSystemError, systemUserError, UserError } from '../errors.js';
+import { formatDuration, parseDuration } from '../watch/duration.js';
 import type { Options } from './args.js';
 
 export const embeddedUrl = 'embedded';
@@ -18,12 +26,29 @@ export const connectionOptions = {
   'api-url': { type: 'string' },
   'api-key-file': { type: 'string' },
   'rate-limit': { type: 'string' },
+  timeout: { type: 'string' },
 } as const satisfies Options;
+
+/**
+ * The overall budget of a one-shot command (plan, sync, apply, export, ...): every request, retry
+ * and rate-limit wait stops there. Not for `watch`, whose client lives as long as the daemon.
+ */
+export const defaultDeadlineMs = 15 * 60_000;
+
+/** `--deadline`, for one-shot commands. */
+export const deadlineOptions = { deadline: { type: 'string' } } as const satisfies Options;
+
+/** Usage lines of `--timeout` and `--deadline`. */
+export const waitUsage = `  --timeout DURATION           Per request attempt (default ${formatDuration(defaultTimeoutMs)}); 4 attempts per request
+  --deadline DURATION          For the whole command (default ${formatDuration(defaultDeadlineMs)})`;
 
 export interface ConnectionFlags {
   readonly 'api-url'?: string | undefined;
   readonly 'api-key-file'?: string | undefined;
   readonly 'rate-limit'?: string | undefined;
+  readonly timeout?: string | undefined;
+  /** Only commands that include {@link deadlineOptions}; without it there is no deadline. */
+  readonly deadline?: string | undefined;
 }
 
 export interface Connection {
@@ -40,8 +65,15 @@ export interface ConnectionSettings {
   /** Directory holding `.acctsync/` for the embedded state; the working directory by default. */
   readonly cwd?: string;
   readonly client?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>>;
-  /** Where the embedded announcement goes; stderr by default so stdout stays parseable. */
+  /** Where the embedded announcement and retry reports go; stderr by default so stdout stays parseable. */
   readonly announce?: (line: string) => void;
+  /** One-shot commands: apply `--deadline` or {@link defaultDeadlineMs}. */
+  readonly deadline?: boolean;
+  /**
+   * The environment whose account to reach: its variables name the URL and key, and its embedded
+   * emulator keeps a state file of its own, so that each environment is a separate local account.
+   */
+  readonly environment?: EnvironmentSettings;
 }
 
 /**
@@ -78,26 +110,40 @@ async function readKeyFile(path: string): Promise<string> {
 
 export async function openConnection(settings: ConnectionSettings): Promise<Connection> {
   const { flags, env } = settings;
-  const url = flags['api-url'] ?? env.SVC_API_URL;
+  const urlVariable = settings.environment?.apiUrlEnv ?? defaultApiUrlEnv;
+  const keyVariable = settings.environment?.apiKeyEnv ?? defaultApiKeyEnv;
+  const url = flags['api-url'] ?? env[urlVariable];
   const keyFromFile =
     flags['api-key-file'] === undefined ? undefined : await readKeyFile(flags['api-key-file']);
-  const key = keyFromFile ?? env.SVC_API_KEY;
+  const key = keyFromFile ?? env[keyVariable];
   const ratePerMinute = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
-  const clientOptions = { ...settings.client, ...(ratePerMinute === undefined ? {} : { ratePerMinute }) };
+  const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const clientOptions = {
+    onRetry: (event: Parameters<typeof describeRetry>[0]) => announce(`acctsync: ${describeRetry(event)}`),
+    ...settings.client,
+    ...(ratePerMinute === undefined ? {} : { ratePerMinute }),
+    ...(flags.timeout === undefined ? {} : { timeoutMs: parseDuration(flags.timeout, '--timeout') }),
+    ...(settings.deadline === true
+      ? {
+          deadlineMs:
+            flags.deadline === undefined ? defaultDeadlineMs : parseDuration(flags.deadline, '--deadline'),
+        }
+      : {}),
+  };
 
   if (url === undefined || url === embeddedUrl) {
     if (url === undefined && key !== undefined && key !== '') {
       throw new UserError('an API key is set but no API URL', {
         details: [
-          'Set SVC_API_URL (or --api-url) to the API address, or unset SVC_API_KEY to use the embedded emulator.',
+          `Set ${urlVariable} (or --api-url) to the API address, or unset ${keyVariable} to use the embedded emulator.`,
         ],
       });
     }
-    return openEmbedded(settings, clientOptions);
+    return openEmbedded(settings, clientOptions, urlVariable, keyVariable);
   }
   if (key === undefined || key === '') {
     throw new UserError(`no API key for ${url}`, {
-      details: ['Set SVC_API_KEY, or pass --api-key-file with a file holding the key.'],
+      details: [`Set ${keyVariable}, or pass --api-key-file with a file holding the key.`],
     });
   }
   let parsed: URL;
@@ -113,14 +159,24 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
 async function openEmbedded(
   settings: ConnectionSettings,
   clientOptions: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>>,
+  urlVariable: string,
+  keyVariable: string,
 ): Promise<Connection> {
   const dir = join(settings.cwd ?? process.cwd(), '.acctsync');
-  await mkdir(dir, { recursive: true });
-  const dataFile = join(dir, 'embedded.json');
-  const { startEmulator } = await import('../emulator/index.js');
-  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: embeddedToken, dataFile });
+  const name = settings.environment?.name;
+  const dataFile = join(dir, name === undefined ? 'embedded.json' : `embedded-${name}.json`);
+  const { startEmulator, StateFileError } = await import('../emulator/index.js');
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  try {
+    await mkdir(dir, { recursive: true });
+    emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: embeddedToken, dataFile });
+  } catch (err) {
+    if (err instanceof StateFileError) throw new UserError(err.message, { cause: err });
+    if (isSystemError(err)) throw systemUserError(`use the embedded emulator's state in ${dataFile}`, err);
+    throw err;
+  }
   (settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`)))(
-    `acctsync: using the embedded emulator (state in ${dataFile}); set SVC_API_URL and SVC_API_KEY for a real account`,
+    `acctsync: using the embedded emulator (state in ${dataFile}); set ${urlVariable} and ${keyVariable} for a real account`,
   );
   const client = new ApiClient({ ...clientOptions, baseUrl: emulator.url, apiKey: emulator.token });
   return {
@@ -129,7 +185,13 @@ async function openEmbedded(
     embedded: true,
     async close() {
       await client.close();
-      await emulator.close();
+      try {
+        await emulator.close();
+      } catch (err) {
+        if (isSystemError(err))
+          throw systemUserError(`save the embedded emulator's state to ${dataFile}`, err);
+        throw err;
+      }
     },
   };
 }

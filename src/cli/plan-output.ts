@@ -20,6 +20,7 @@ export const planningOptions = {
   adopt: { type: 'boolean', default: false },
   'no-delete': { type: 'boolean', default: false },
   scope: { type: 'string' },
+  unprotect: { type: 'string', multiple: true },
 } as const satisfies Options;
 
 /** The planner's options from the parsed `planningOptions` flags. */
@@ -27,10 +28,12 @@ export function planningSettings(values: {
   readonly adopt?: boolean | undefined;
   readonly 'no-delete'?: boolean | undefined;
   readonly scope?: string | undefined;
-}): { adopt: boolean; noDelete: boolean; scope?: string } {
+  readonly unprotect?: string[] | undefined;
+}): { adopt: boolean; noDelete: boolean; scope?: string; unprotect?: string[] } {
   return {
     adopt: values.adopt ?? false,
     noDelete: values['no-delete'] ?? false,
+    ...(values.unprotect === undefined ? {} : { unprotect: values.unprotect }),
     ...(values.scope === undefined ? {} : { scope: values.scope }),
   };
 }

@@ -40,5 +40,7 @@ export function renderError(err: unknown, env: NodeJS.ProcessEnv = {}): Rendered
 
 /** API, network and timeout errors from the client carry safe, pre-redacted messages. */
 function isApiError(err: unknown): err is Error {
-  return err instanceof Error && ['ApiError', 'NetworkError', 'TimeoutError'].includes(err.name);
+  return (
+    err instanceof Error && ['ApiError', 'NetworkError', 'TimeoutError', 'DeadlineError'].includes(err.name)
+  );
 }

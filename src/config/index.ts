@@ -10,4 +10,5 @@ export { ConfigError, formatDocPath, type Diagnostic, type DocPath } from './dia
 export { renderDiagnostic, renderGithubAnnotation, escapeData, escapeProperty } from './render.js';
 export { buildConfigSchema, schemaText } from './schema.js';
 export { defaultPaths } from './files.js';
+export { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from './environments.js';
 export { maxFileBytes } from './source.js';

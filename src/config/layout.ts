@@ -102,3 +102,15 @@ export function mapOfKind(kind: KindName): MapLayout | undefined {
 
 /** Logical names: no `/` (keys join names with it), nothing that reads as a path or a flag. */
 export const namePattern = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$';
+
+/**
+ * Members acctsync reads itself on every entry and nested item, never sent to the API: `protect`
+ * (docs/apply.md "Protection").
+ */
+export const lifecycleMembers = {
+  protect: {
+    description:
+      'Refuse to delete or replace this object, even once its block left the config, until a sync with `protect: false` or `--unprotect KEY`. Recorded on the live object.',
+    type: 'boolean',
+  },
+} as const;

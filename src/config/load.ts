@@ -5,18 +5,21 @@
  */
 import type { DesiredObject, DesiredState } from '../resources/index.js';
 import { formatDocPath, type Diagnostic, type DocPath, type Finding } from './diagnostic.js';
-import { defaultPaths, expandPaths } from './files.js';
-import { declaredObjects, type DeclaredObject } from './objects.js';
-import {
-  findCycles,
-  resolveReferences,
-  uniqueObjects,
-  type FileFinding,
-  type UncheckedReference,
-} from './references.js';
+import type { EnvironmentSettings } from './environments.js';
+import { defaultPaths, expandPaths, type ExpandedFile } from './files.js';
+import { conflictFinding, environmentLayers, missingTargets, overlayOnlySections } from './layers.js';
+import { declaredObjects, type DeclareContext, type DeclaredObject } from './objects.js';
+import { findCycles, resolveReferences, uniqueObjects, type UncheckedReference } from './references.js';
 import { checkStructure } from './schema-check.js';
 import { checkObject } from './semantic.js';
-import { locate, readSource, scalarSpan, type PlacedFinding, type SourceFile } from './source.js';
+import {
+  locate,
+  readSource,
+  scalarSpan,
+  type FileFinding,
+  type PlacedFinding,
+  type SourceFile,
+} from './source.js';
 
 /** Text offsets of a secret written literally in a file: code frames blank them. */
 export interface SecretSpan {
@@ -34,12 +37,19 @@ export type LoadResult =
       readonly warnings: Diagnostic[];
       readonly files: string[];
       readonly secretSpans: SecretSpans;
+      /** The environment loaded, when the config declares environments. */
+      readonly environment?: EnvironmentSettings;
+      /** Every environment the config declares, in declaration order. */
+      readonly environments: readonly string[];
     }
   | {
       readonly ok: false;
       readonly diagnostics: Diagnostic[];
       readonly files: string[];
       readonly secretSpans: SecretSpans;
+      readonly environments: readonly string[];
+      /** The config declares environments and none was named: nothing else was checked. */
+      readonly needsEnvironment?: true;
     };
 
 export interface LoadOptions {
@@ -47,6 +57,8 @@ export interface LoadOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Base of relative paths and of the file names in diagnostics; defaults to `process.cwd()`. */
   readonly cwd?: string;
+  /** The environment to load, for a config that declares environments. */
+  readonly environment?: string;
 }
 
 const defaultScope = 'default';
@@ -102,14 +114,18 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
     });
   }
 
-  const sources: SourceFile[] = [];
   const unread: string[] = [];
-  for (const f of files) {
-    const read = await readSource(f.file, f.absolute);
-    diagnostics.push(...read.findings.map((x) => diagnostic(f.file, x)));
-    if (read.ok) sources.push(read.source);
-    else unread.push(f.file);
-  }
+  const read = async (list: readonly ExpandedFile[]): Promise<SourceFile[]> => {
+    const out: SourceFile[] = [];
+    for (const f of list) {
+      const result = await readSource(f.file, f.absolute);
+      diagnostics.push(...result.findings.map((x) => diagnostic(f.file, x)));
+      if (result.ok) out.push(result.source);
+      else unread.push(f.file);
+    }
+    return out;
+  };
+  const given = await read(files);
 
   // Paths already reported per file: later passes do not repeat a problem there or below it.
   const reported = new Map<SourceFile, DocPath[]>();
@@ -123,38 +139,71 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
       diagnostics.push(placed(source, f));
     }
   };
+  const reportAll = (findings: readonly FileFinding[]): void => {
+    for (const f of findings) report(f.source, [f]);
+  };
 
-  let declared: DeclaredObject[] = [];
+  const layers = await environmentLayers(given, options.environment, cwd, read, reportAll);
+  const declared = layers.environments;
+  if (layers.needsEnvironment) {
+    return {
+      ok: false,
+      diagnostics: [layers.needsEnvironment],
+      files: names,
+      secretSpans: {},
+      environments: declared,
+      needsEnvironment: true,
+    };
+  }
+  const sources = [...layers.base, ...layers.overlays];
+  for (const source of sources) report(source, checkStructure(source.value));
+  for (const source of layers.base) reportAll(overlayOnlySections(source));
+
+  const findings: FileFinding[] = [];
+  const ctx: DeclareContext = {
+    env,
+    values: layers.values,
+    patches: layers.patches,
+    drops: new Set(layers.drops.map((d) => d.key)),
+    findings,
+    onConflict: (c) => findings.push(conflictFinding(c)),
+  };
+  let objects: DeclaredObject[] = [];
   const scopes: Array<{ source: SourceFile; scope: string }> = [];
   for (const source of sources) {
-    report(source, checkStructure(source.value));
-    const findings: Finding[] = [];
-    declared.push(...declaredObjects(source, env, findings));
-    report(source, findings);
+    objects.push(...declaredObjects(source, ctx));
     const scope = (source.value as Record<string, unknown>).scope;
     if (typeof scope === 'string') scopes.push({ source, scope });
   }
-  for (const o of declared) report(o.source, checkObject(o));
+  reportAll(findings);
+  reportAll(missingTargets(sources, layers));
+  for (const o of objects) reportAll(checkObject(o));
 
   // Before duplicates are dropped: a duplicate's secret is in its file all the same.
-  const secretSpans = literalSecrets(declared);
+  const secretSpans = literalSecrets(objects);
   const cross: FileFinding[] = [];
-  declared = uniqueObjects(declared, cross);
+  objects = uniqueObjects(objects, cross);
   const unchecked: UncheckedReference[] = [];
-  const resolved = resolveReferences(declared, cross, unread.length > 0 ? { unchecked } : undefined);
-  findCycles(declared, cross);
+  const resolved = resolveReferences(objects, cross, unread.length > 0 ? { unchecked } : undefined);
+  findCycles(objects, cross);
   checkScopes(scopes, cross);
-  for (const f of cross) report(f.source, [f]);
+  reportAll(cross);
   diagnostics.push(...uncheckedNote(unread, unchecked));
 
   const shown = diagnostics.map((d) => withoutSecretFound(d, secretSpans, sources));
   const errors = shown.filter((d) => d.severity === 'error');
   const warnings = shown.filter((d) => d.severity === 'warning');
   if (errors.length > 0) {
-    return { ok: false, diagnostics: [...errors, ...warnings], files: names, secretSpans };
+    return {
+      ok: false,
+      diagnostics: [...errors, ...warnings],
+      files: names,
+      secretSpans,
+      environments: declared,
+    };
   }
 
-  const objects: DesiredObject[] = declared.map((o) => ({
+  const desired: DesiredObject[] = objects.map((o) => ({
     kind: o.descriptor.kind,
     key: o.key,
     name: o.name,
@@ -162,13 +211,17 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
     fields: resolved.get(o) ?? o.values,
     sensitive: o.sensitive,
     source: { file: o.source.file, ...locate(o.source, o.entryPath, true) },
+    ...(o.protect === undefined ? {} : { protect: o.protect }),
   }));
+  const scope = layers.settings?.scope ?? scopes[0]?.scope ?? defaultScope;
   return {
     ok: true,
-    state: { scope: scopes[0]?.scope ?? defaultScope, objects },
+    state: { scope, objects: desired },
     warnings,
-    files: names,
+    files: sources.map((o) => o.file),
     secretSpans,
+    ...(layers.settings === undefined ? {} : { environment: layers.settings }),
+    environments: declared,
   };
 }
 
@@ -196,8 +249,9 @@ function literalSecrets(declared: readonly DeclaredObject[]): SecretSpans {
   const out: Record<string, SecretSpan[]> = {};
   for (const o of declared) {
     for (const path of o.sensitive) {
-      const span = scalarSpan(o.source, o.docPath(path));
-      if (span !== undefined) (out[o.source.file] ??= []).push(span);
+      const { source, path: at } = o.place(path);
+      const span = scalarSpan(source, at);
+      if (span !== undefined) (out[source.file] ??= []).push(span);
     }
   }
   return out;

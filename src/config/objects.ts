@@ -1,14 +1,16 @@
 /**
  * Turns one parsed file into the objects it declares: one per map entry, one per nested rule or
  * route, each with its fields under response names (sources resolved, references still as written)
- * and a way back from a field path to its place in the document.
+ * and a way back from a field path to the file and place that wrote it. An entry an environment's
+ * overlay patched takes the patched value, and its patched parts point at the overlay.
  */
 import { parseCidr } from '../resources/formats/index.js';
 import type { FieldPath, Fields, KindDescriptor } from '../resources/index.js';
-import type { DocPath, Finding } from './diagnostic.js';
-import { configLayout, type ChildLayout, type MapLayout } from './layout.js';
-import type { SourceFile } from './source.js';
-import { resolveSources } from './sources.js';
+import type { DocPath } from './diagnostic.js';
+import { configLayout, lifecycleMembers, type ChildLayout, type MapLayout } from './layout.js';
+import { isPlainObject, PatchedEntry, type PatchConflict, type EntryPatch } from './overlay.js';
+import type { FileFinding, Place, SourceFile } from './source.js';
+import { pathKey, resolveSources, type Values } from './sources.js';
 
 /** An object as declared, before references are resolved. */
 export interface DeclaredObject {
@@ -19,42 +21,53 @@ export interface DeclaredObject {
   readonly name: string;
   readonly parentKey?: string;
   readonly values: Record<string, unknown>;
+  /** `protect` as written (the schema pass checked its type). */
+  readonly protect?: boolean;
   readonly sensitive: FieldPath[];
+  /** The file that declares the entry (the base file, for an entry an overlay patched). */
   readonly source: SourceFile;
-  /** Where the entry (map value or list item) sits in its document. */
+  /** Where the entry (map value or list item) sits in that file's document. */
   readonly entryPath: DocPath;
-  /** Where a field of the object sits in its document. */
-  readonly docPath: (path: FieldPath) => DocPath;
+  /** Where a field of the object was written: its file and document path. */
+  readonly place: (path: FieldPath) => Place;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** What declaring objects needs besides the file. */
+export interface DeclareContext {
+  readonly env: NodeJS.ProcessEnv;
+  /** `{var: name}` values of the environment. */
+  readonly values: Values;
+  /** Patches of the selected environment's overlays, by entry key (`ip_policies/office`). */
+  readonly patches: ReadonlyMap<string, readonly EntryPatch[]>;
+  /** Entry keys an overlay dropped. */
+  readonly drops: ReadonlySet<string>;
+  readonly findings: FileFinding[];
+  /** Called when two files of one environment patch the same value. */
+  readonly onConflict: (conflict: PatchConflict) => void;
 }
 
-/** Every object `source` declares; problems resolving `{env}`/`{file}` go to `findings`. */
-export function declaredObjects(
-  source: SourceFile,
-  env: NodeJS.ProcessEnv,
-  findings: Finding[],
-): DeclaredObject[] {
+/** Every object `source` declares; problems resolving `{env}`/`{file}`/`{var}` go to `ctx.findings`. */
+export function declaredObjects(source: SourceFile, ctx: DeclareContext): DeclaredObject[] {
   const root = source.value;
   if (!isPlainObject(root)) return [];
   const out: DeclaredObject[] = [];
   for (const map of configLayout) {
     const entries = root[map.key];
     if (!isPlainObject(entries)) continue;
-    for (const [name, entry] of Object.entries(entries)) {
-      if (!isPlainObject(entry)) continue;
-      const parent = declareEntry(map, name, entry, source, env, findings);
+    for (const [name, written] of Object.entries(entries)) {
+      if (!isPlainObject(written)) continue;
+      const key = `${map.key}/${name}`;
+      if (ctx.drops.has(key)) continue;
+      const entry = new PatchedEntry({ source, path: [map.key, name] }, written);
+      for (const patch of ctx.patches.get(key) ?? []) entry.apply(patch).forEach(ctx.onConflict);
+      const parent = declareEntry(map, name, entry, source, ctx);
       if (!parent) continue;
       out.push(parent);
       for (const child of map.children) {
-        const items = entry[child.member];
+        const items = entry.value[child.member];
         if (!Array.isArray(items)) continue;
         items.forEach((item, i) => {
-          if (isPlainObject(item)) {
-            out.push(declareChild(child, parent, i, item, source, env, findings));
-          }
+          if (isPlainObject(item)) out.push(declareChild(child, parent, entry, i, item, ctx));
         });
       }
     }
@@ -62,19 +75,27 @@ export function declaredObjects(
   return out;
 }
 
+/** The members acctsync reads itself, and the entry without them. */
+function splitLifecycle(entry: Record<string, unknown>): {
+  readonly written: Record<string, unknown>;
+  readonly protect?: boolean;
+} {
+  const written = Object.fromEntries(Object.entries(entry).filter(([k]) => !(k in lifecycleMembers)));
+  return typeof entry.protect === 'boolean' ? { written, protect: entry.protect } : { written };
+}
+
 function declareEntry(
   map: MapLayout,
   name: string,
-  entry: Record<string, unknown>,
+  patched: PatchedEntry,
   source: SourceFile,
-  env: NodeJS.ProcessEnv,
-  findings: Finding[],
+  ctx: DeclareContext,
 ): DeclaredObject | undefined {
-  const entryPath: DocPath = [map.key, name];
+  const { written: entry, ...lifecycle } = splitLifecycle(patched.value);
   const childMembers = new Set(map.children.map((c) => c.member));
   let descriptor: KindDescriptor;
   let written: Record<string, unknown>;
-  let docPath: (path: FieldPath) => DocPath;
+  let relative: (path: FieldPath) => DocPath;
   if (map.variants) {
     const { members, shared } = map.variants;
     // Which variant: the schema pass reports an entry with none or several.
@@ -86,56 +107,50 @@ function declareEntry(
       ...Object.fromEntries(Object.entries(entry).filter(([k]) => k in shared)),
       ...variantValues,
     };
-    docPath = (path) =>
-      path.length > 0 && String(path[0]) in shared
-        ? [...entryPath, ...path]
-        : [...entryPath, variant.member, ...path];
+    relative = (path) => (path.length > 0 && String(path[0]) in shared ? path : [variant.member, ...path]);
   } else {
     descriptor = map.kinds[0]!;
     written = Object.fromEntries(Object.entries(entry).filter(([k]) => !childMembers.has(k)));
-    docPath = (path) => [...entryPath, ...path];
+    relative = (path) => path;
   }
   const sensitive: FieldPath[] = [];
+  const valuePlaces = new Map<string, Place>();
   const values = resolveSources(descriptor.fields, written, {
-    env,
-    yamlFile: source.absolute,
-    docPath,
-    findings,
+    ...ctx,
+    place: (path) => patched.placeOf(relative(path)),
     sensitive,
+    valuePlaces,
   });
+  const place = placeWithValues(valuePlaces, (path) => patched.placeOf(relative(path)));
   return {
     descriptor,
     fields: descriptor.fields,
     key: `${map.key}/${name}`,
     name,
     values,
+    ...lifecycle,
     sensitive,
     source,
-    entryPath,
-    docPath,
+    entryPath: [map.key, name],
+    place,
   };
 }
 
 function declareChild(
   child: ChildLayout,
   parent: DeclaredObject,
+  patched: PatchedEntry,
   index: number,
-  item: Record<string, unknown>,
-  source: SourceFile,
-  env: NodeJS.ProcessEnv,
-  findings: Finding[],
+  withLifecycle: Record<string, unknown>,
+  ctx: DeclareContext,
 ): DeclaredObject {
-  const entryPath: DocPath = [...parent.entryPath, child.member, index];
-  const docPath = (path: FieldPath): DocPath =>
-    path[0] === child.parentField ? entryPath : [...entryPath, ...path];
+  const { written: item, ...lifecycle } = splitLifecycle(withLifecycle);
+  const written = (path: FieldPath): Place =>
+    patched.placeOf(path[0] === child.parentField ? [child.member, index] : [child.member, index, ...path]);
   const sensitive: FieldPath[] = [];
-  const resolved = resolveSources(child.fields, item, {
-    env,
-    yamlFile: source.absolute,
-    docPath,
-    findings,
-    sensitive,
-  });
+  const valuePlaces = new Map<string, Place>();
+  const resolved = resolveSources(child.fields, item, { ...ctx, place: written, sensitive, valuePlaces });
+  const place = placeWithValues(valuePlaces, written);
   const values =
     child.parentField === undefined ? resolved : { ...resolved, [child.parentField]: parent.name };
   const name = childName(child.descriptor, values, index);
@@ -146,10 +161,22 @@ function declareChild(
     name,
     parentKey: parent.key,
     values,
+    ...lifecycle,
     sensitive,
-    source,
-    entryPath,
-    docPath,
+    source: place([]).source,
+    entryPath: place([]).path,
+    place,
+  };
+}
+
+/** Where a field was written, or, for a value a `{var}` took, where that value is defined. */
+function placeWithValues(valuePlaces: ReadonlyMap<string, Place>, written: (path: FieldPath) => Place) {
+  return (path: FieldPath): Place => {
+    for (let n = path.length; n > 0 && valuePlaces.size > 0; n--) {
+      const defined = valuePlaces.get(pathKey(path.slice(0, n)));
+      if (defined !== undefined) return defined;
+    }
+    return written(path);
   };
 }
 

@@ -12,16 +12,12 @@ import {
   type KindName,
   type RefTarget,
 } from '../resources/index.js';
-import type { Finding } from './diagnostic.js';
 import { mapOfKind } from './layout.js';
 import type { DeclaredObject } from './objects.js';
-import { locate, type SourceFile } from './source.js';
+import { locate, type FileFinding, type SourceFile } from './source.js';
 import { closest } from './suggest.js';
 
-/** A finding in a particular file. */
-export interface FileFinding extends Finding {
-  readonly source: SourceFile;
-}
+export type { FileFinding } from './source.js';
 
 function place(o: DeclaredObject, path = o.entryPath): string {
   const { line } = locate(o.source, path, true);
@@ -43,11 +39,9 @@ export function uniqueObjects(objects: readonly DeclaredObject[], out: FileFindi
     const what = `${titles([o.descriptor.kind], true)} ${o.name}`;
     const within = o.parentKey === undefined ? '' : ` in ${o.parentKey}`;
     out.push({
-      source: o.source,
-      path:
-        o.parentKey === undefined
-          ? o.entryPath
-          : o.docPath(o.descriptor.naturalKey?.fields.slice(0, 1) ?? []),
+      ...(o.parentKey === undefined
+        ? { source: o.source, path: o.entryPath }
+        : o.place(o.descriptor.naturalKey?.fields.slice(0, 1) ?? [])),
       atKey: o.parentKey === undefined,
       message: `${what} is defined twice${within}: here and at ${place(first)}`,
       hint:
@@ -104,7 +98,7 @@ export function resolveReferences(
       const idKind = descriptorOfId(value)?.kind;
       if (idKind !== undefined && target.kinds.includes(idKind)) return value;
       const finding = (message: string, hint?: string): unknown => {
-        out.push({ source: o.source, path: o.docPath(path), atKey, message, ...(hint ? { hint } : {}) });
+        out.push({ ...o.place(path), atKey, message, ...(hint ? { hint } : {}) });
         return value;
       };
       if (found) {
@@ -123,8 +117,9 @@ export function resolveReferences(
         );
       }
       if (incomplete !== undefined) {
-        const { line } = locate(o.source, o.docPath(path), atKey);
-        incomplete.unchecked.push({ source: o.source, line, name: value });
+        const where = o.place(path);
+        const { line } = locate(where.source, where.path, atKey);
+        incomplete.unchecked.push({ source: where.source, line, name: value });
         return value;
       }
       const names = objects
@@ -234,8 +229,7 @@ export function findCycles(objects: readonly DeclaredObject[], out: FileFinding[
           k.slice(backendsKey.length + 1),
         );
         out.push({
-          source: node.o.source,
-          path: node.o.docPath(edge.path),
+          ...node.o.place(edge.path),
           atKey: edge.atKey,
           message: `backends form a cycle: ${cycle.join(' -> ')}`,
           hint: 'a failover or weighted backend may not lead back to itself',

@@ -4,21 +4,31 @@
  * when the committed file lags behind the descriptors.
  */
 import { descriptorOf, type Field, type FieldType, type Fields, type RefTarget } from '../resources/index.js';
-import { configLayout, namePattern, readOnlyFields, writableFields, type MapLayout } from './layout.js';
+import {
+  configLayout,
+  lifecycleMembers,
+  namePattern,
+  readOnlyFields,
+  writableFields,
+  type MapLayout,
+} from './layout.js';
 
 type Schema = Record<string, unknown>;
 
 /** The `$defs` entry every string value may be replaced with. */
 const sourceDef = 'source';
 
+const variableName = '^[A-Za-z_][A-Za-z0-9_]*$';
+
 function sourceSchema(): Schema {
   return {
     type: 'object',
     description:
-      'Takes the string from elsewhere: `{env: NAME}` reads an environment variable, `{file: path}` reads a file relative to this YAML file. The value is then treated as sensitive.',
+      'Takes the string from elsewhere: `{env: NAME}` reads an environment variable, `{file: path}` reads a file relative to this YAML file (both then treated as sensitive), `{var: name}` takes a value of the environment being loaded (see `values`).',
     properties: {
-      env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'Environment variable name.' },
+      env: { type: 'string', pattern: variableName, description: 'Environment variable name.' },
       file: { type: 'string', minLength: 1, description: 'Path of a file, relative to this YAML file.' },
+      var: { type: 'string', pattern: namePattern, description: 'Name of a value under `values`.' },
     },
     additionalProperties: false,
     minProperties: 1,
@@ -77,14 +87,22 @@ function typeSchema(type: FieldType): Schema {
 }
 
 function withNull(schema: Schema): Schema {
-  if (Array.isArray(schema.enum)) return { ...schema, enum: [...(schema.enum as unknown[]), null] };
-  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
-  if (Array.isArray(schema.type)) return { ...schema, type: [...(schema.type as string[]), 'null'] };
+  if (Array.isArray(schema.enum))
+    return schema.enum.includes(null) ? schema : { ...schema, enum: [...(schema.enum as unknown[]), null] };
+  if (typeof schema.type === 'string')
+    return schema.type === 'null' ? schema : { ...schema, type: [schema.type, 'null'] };
+  if (Array.isArray(schema.type))
+    return schema.type.includes('null')
+      ? schema
+      : { ...schema, type: [...(schema.type as string[]), 'null'] };
   return schema;
 }
 
-function fieldSchema(f: Field): Schema {
-  const base = typeSchema(f.type);
+function fieldSchema(f: Field, partial = false): Schema {
+  const base =
+    partial && (f.type.type === 'object' || f.type.type === 'module')
+      ? partialOf(typeSchema(f.type))
+      : typeSchema(f.type);
   const refNote =
     f.type.type === 'ref'
       ? ` References ${refDescription(f.type.target)}.`
@@ -93,7 +111,26 @@ function fieldSchema(f: Field): Schema {
         : '';
   const secretNote = f.secret ? ' Secret: prefer `{env: NAME}` or `{file: path}`.' : '';
   const schema = { description: `${f.description}${refNote}${secretNote}`, ...base };
-  return f.nullable ? withNull(schema) : schema;
+  return f.nullable || partial ? withNull(schema) : schema;
+}
+
+/**
+ * A schema for a JSON Merge Patch of values `schema` describes: nothing required, any member may
+ * be `null` (removed), maps patched member by member.
+ */
+function partialOf(schema: Schema): Schema {
+  const { required: _required, oneOf: _oneOf, ...rest } = schema;
+  const properties = rest.properties as Record<string, Schema> | undefined;
+  if (properties === undefined) return rest;
+  return {
+    ...rest,
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, p]) => [
+        name,
+        p.readOnly === true ? p : withNull(p.type === 'object' ? partialOf(p) : p),
+      ]),
+    ),
+  };
 }
 
 /** Read-only members are listed so that editors and the loader can say why they are refused. */
@@ -136,7 +173,11 @@ function entrySchema(map: MapLayout): Schema {
   );
   if (!map.variants) {
     const d = map.kinds[0]!;
-    return objectSchema(d.fields, children, `A ${d.title}, keyed by its logical name.`);
+    return objectSchema(
+      d.fields,
+      { ...children, ...lifecycleMembers },
+      `A ${d.title}, keyed by its logical name.`,
+    );
   }
   const { members, shared } = map.variants;
   const variants = Object.fromEntries(
@@ -148,10 +189,74 @@ function entrySchema(map: MapLayout): Schema {
   return {
     ...objectSchema(
       shared,
-      { ...variants, ...children },
+      { ...variants, ...children, ...lifecycleMembers },
       `Exactly one of ${members.map((m) => m.member).join(', ')}.`,
     ),
     oneOf: members.map(({ member }) => ({ required: [member] })),
+  };
+}
+
+function valuesSchema(description: string): Schema {
+  return {
+    description,
+    type: 'object',
+    propertyNames: { pattern: namePattern },
+    additionalProperties: {
+      type: ['string', 'number', 'boolean', 'object'],
+      if: { type: 'object' },
+      then: {
+        type: 'object',
+        properties: {
+          env: { type: 'string', pattern: variableName, description: 'Environment variable name.' },
+          file: { type: 'string', minLength: 1, description: 'Path of a file, relative to this YAML file.' },
+        },
+        additionalProperties: false,
+        minProperties: 1,
+        maxProperties: 1,
+      },
+    },
+  };
+}
+
+function environmentsSchema(): Schema {
+  return {
+    description:
+      'The environments (accounts) this config describes: the base is every file not listed as an overlay. See docs/environments.md.',
+    type: 'object',
+    propertyNames: { pattern: namePattern },
+    minProperties: 1,
+    additionalProperties: {
+      type: 'object',
+      properties: {
+        paths: {
+          description: "This environment's overlay files or directories, relative to this file.",
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+        },
+        extends: {
+          description: 'Another environment whose overlays apply first.',
+          type: 'string',
+          pattern: namePattern,
+        },
+        scope: {
+          description: "Overrides the config's scope for this environment.",
+          type: 'string',
+          pattern: namePattern,
+        },
+        api_url_env: {
+          description: "The variable holding this environment's API URL (default SVC_API_URL).",
+          type: 'string',
+          pattern: variableName,
+        },
+        api_key_env: {
+          description: "The variable holding this environment's API key (default SVC_API_KEY).",
+          type: 'string',
+          pattern: variableName,
+        },
+        values: valuesSchema("This environment's values for `{var: name}`, over the defaults."),
+      },
+      additionalProperties: false,
+    },
   };
 }
 
@@ -165,7 +270,7 @@ export function buildConfigSchema(): Schema {
       defs[c.descriptor.kind] = {
         description: `A ${c.descriptor.title}.`,
         type: 'object',
-        properties: propertiesOf(c.fields),
+        properties: { ...propertiesOf(c.fields), ...lifecycleMembers },
         ...(required.length > 0 ? { required } : {}),
         additionalProperties: false,
       };
@@ -179,6 +284,27 @@ export function buildConfigSchema(): Schema {
         type: 'object',
         propertyNames: { pattern: namePattern },
         additionalProperties: { $ref: `#/$defs/${map.key}` },
+      },
+    ]),
+  );
+  const patches = Object.fromEntries(
+    configLayout.map((map) => [
+      map.key,
+      {
+        description: `Changes to base ${map.key} by logical name (JSON Merge Patch: maps merge, lists replace, null removes).`,
+        type: 'object',
+        propertyNames: { pattern: namePattern },
+        additionalProperties: partialOf(defs[map.key] as Schema),
+      },
+    ]),
+  );
+  const drops = Object.fromEntries(
+    configLayout.map((map) => [
+      map.key,
+      {
+        description: `Logical names of base ${map.key} this environment does not have.`,
+        type: 'array',
+        items: { type: 'string', pattern: namePattern },
       },
     ]),
   );
@@ -196,6 +322,20 @@ export function buildConfigSchema(): Schema {
         pattern: namePattern,
       },
       ...maps,
+      environments: environmentsSchema(),
+      values: valuesSchema('Default values for `{var: name}`; an environment may set its own.'),
+      patch: {
+        description: "An environment's overlay only: changes to objects of the base.",
+        type: 'object',
+        properties: patches,
+        additionalProperties: false,
+      },
+      drop: {
+        description: "An environment's overlay only: objects of the base this environment does not have.",
+        type: 'object',
+        properties: drops,
+        additionalProperties: false,
+      },
     },
     required: ['version'],
     additionalProperties: false,

@@ -5,13 +5,13 @@
  */
 import { parseCidr, privateKeyMatchesCertificate } from '../resources/formats/index.js';
 import { validateBody, type FieldPath } from '../resources/index.js';
-import type { Finding } from './diagnostic.js';
 import type { DeclaredObject } from './objects.js';
+import type { FileFinding } from './source.js';
 
-/** Findings about one object's values, at document paths. */
-export function checkObject(o: DeclaredObject): Finding[] {
-  const out: Finding[] = validateBody(o.fields, o.descriptor.rules, o.values, 'desired').map((v) => ({
-    path: o.docPath(v.path),
+/** Findings about one object's values, in the files that wrote them. */
+export function checkObject(o: DeclaredObject): FileFinding[] {
+  const out: FileFinding[] = validateBody(o.fields, o.descriptor.rules, o.values, 'desired').map((v) => ({
+    ...o.place(v.path),
     message: v.message,
     ...(v.message.startsWith('unknown field') || v.message.includes('read-only') ? { atKey: true } : {}),
   }));
@@ -19,20 +19,20 @@ export function checkObject(o: DeclaredObject): Finding[] {
   return [...keyMatchesCertificate(o), ...cidrHostBits(o)];
 }
 
-function keyMatchesCertificate(o: DeclaredObject): Finding[] {
+function keyMatchesCertificate(o: DeclaredObject): FileFinding[] {
   const { certificate_pem: cert, private_key_pem: key } = o.values;
   if (typeof cert !== 'string' || typeof key !== 'string') return [];
   if (privateKeyMatchesCertificate(key, cert)) return [];
   return [
     {
-      path: o.docPath(['private_key_pem']),
+      ...o.place(['private_key_pem']),
       message: 'the private key does not belong to the certificate (the first certificate of the chain)',
       hint: 'check that certificate_pem and private_key_pem come from the same key pair',
     },
   ];
 }
 
-function cidrHostBits(o: DeclaredObject): Finding[] {
+function cidrHostBits(o: DeclaredObject): FileFinding[] {
   const path: FieldPath = ['cidr'];
   const value = o.values.cidr;
   if (typeof value !== 'string') return [];
@@ -41,7 +41,7 @@ function cidrHostBits(o: DeclaredObject): Finding[] {
   return [
     {
       severity: 'warning',
-      path: o.docPath(path),
+      ...o.place(path),
       message: `${value} has bits set beyond its /${cidr.value.prefix} prefix`,
       hint: 'the rule is kept as written; write the network address if that is what you meant',
     },

@@ -38,6 +38,17 @@ export interface SourceFile {
   readonly value: unknown;
 }
 
+/** Where a value was written: a file and the path inside its document. */
+export interface Place {
+  readonly source: SourceFile;
+  readonly path: DocPath;
+}
+
+/** A finding in a particular file. */
+export interface FileFinding extends Finding {
+  readonly source: SourceFile;
+}
+
 /** A finding with its position already known (problems of the file as a whole, or from the parser). */
 export interface PlacedFinding extends Finding {
   readonly line: number;

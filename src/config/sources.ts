@@ -1,26 +1,53 @@
 /**
- * `{env: NAME}` and `{file: path}` values: replaced by the string they name, walking the value by
- * its field types so that only string members are ever replaced. Every replaced value, and every
- * member of a `secret` field, is recorded as sensitive.
+ * `{env: NAME}`, `{file: path}` and `{var: name}` values: replaced by the string they name, walking
+ * the value by its field types so that only string members are ever replaced. Values read from the
+ * environment or a file, and every member of a `secret` field, are recorded as sensitive; a `{var}`
+ * is as sensitive as the value it names.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Field, FieldPath, FieldType, Fields } from '../resources/index.js';
-import type { Finding } from './diagnostic.js';
+import { closest } from './suggest.js';
+import type { FileFinding, Place } from './source.js';
 
 /** Files named by `{file}` hold a certificate or a secret, never more. */
 const maxValueFileBytes = 1024 * 1024;
+
+/** A value `{var: name}` can name, and where it was defined. */
+export interface NamedValue {
+  readonly value: unknown;
+  readonly place: Place;
+}
+
+/** The values of the environment being loaded (its own over the config's defaults). */
+export interface Values {
+  /** The environment, for messages; undefined without environments. */
+  readonly environment?: string;
+  readonly byName: ReadonlyMap<string, NamedValue>;
+}
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
 export interface SourceContext {
   readonly env: NodeJS.ProcessEnv;
-  /** The YAML file the values come from: `{file}` paths are relative to its folder. */
-  readonly yamlFile: string;
-  /** Maps a field path of the object to its document path, for findings. */
-  readonly docPath: (path: FieldPath) => readonly (string | number)[];
-  readonly findings: Finding[];
+  readonly values: Values;
+  /**
+   * Where a field of the object was written: findings go there, and `{file}` paths are relative
+   * to that file's folder.
+   */
+  readonly place: (path: FieldPath) => Place;
+  readonly findings: FileFinding[];
   readonly sensitive: FieldPath[];
+  /**
+   * Field paths whose value a `{var}` took from the environment's values, and where that value is
+   * defined: what a later finding about the value points at.
+   */
+  readonly valuePlaces: Map<string, Place>;
+}
+
+/** The key of a field path in `valuePlaces`. */
+export function pathKey(path: FieldPath): string {
+  return JSON.stringify(path);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -60,10 +87,7 @@ function resolveField(
   if (value === null || value === undefined) return value;
   switch (type.type) {
     case 'string': {
-      if (isPlainObject(value)) {
-        ctx.sensitive.push(path);
-        return readSource(value, path, ctx);
-      }
+      if (isPlainObject(value)) return readSource(value, path, ctx);
       // Read-only members are refused by the schema pass; no need to also warn about them. A
       // secret of the wrong type (a number) is an error elsewhere, but still a secret to mask.
       if (f.secret && f.write !== 'read-only') {
@@ -71,7 +95,7 @@ function resolveField(
         if (typeof value === 'string' && value !== '') {
           ctx.findings.push({
             severity: 'warning',
-            path: ctx.docPath(path),
+            ...ctx.place(path),
             message: `${String(path.at(-1))} is a secret written in the file`,
             hint: 'read it with {env: NAME} or {file: path} so that it stays out of git',
           });
@@ -98,16 +122,65 @@ function resolveField(
   }
 }
 
-/** The string a source names, or the source object unchanged (with a finding) when it cannot be read. */
+/**
+ * The string a source names, or the source object unchanged (with a finding) when it cannot be
+ * read. A `{var}` naming a source reads that source, relative to the file that defined the value.
+ */
 function readSource(source: Record<string, unknown>, path: FieldPath, ctx: SourceContext): unknown {
-  const fail = (message: string, hint?: string): unknown => {
-    ctx.findings.push({ path: ctx.docPath(path), message, ...(hint ? { hint } : {}) });
+  const place = ctx.place(path);
+  if (typeof source.var === 'string') return readVar(source.var, place, path, ctx);
+  ctx.sensitive.push(path);
+  return readExternal(source, place, ctx.env, (message, hint) => {
+    ctx.findings.push({ ...place, message, ...(hint ? { hint } : {}) });
+  });
+}
+
+function readVar(name: string, place: Place, path: FieldPath, ctx: SourceContext): unknown {
+  const { environment, byName } = ctx.values;
+  const named = byName.get(name);
+  if (named === undefined) {
+    const suggestion = closest(name, byName.keys());
+    ctx.findings.push({
+      ...place,
+      message:
+        environment === undefined
+          ? `no value named ${name}`
+          : `no value named ${name} in environment ${environment}`,
+      hint:
+        suggestion !== undefined
+          ? `did you mean ${suggestion}?`
+          : environment === undefined
+            ? 'define it under values: in the file that declares the environments'
+            : `define it under environments.${environment}.values, or a default under values:`,
+    });
+    return { var: name };
+  }
+  ctx.valuePlaces.set(pathKey(path), named.place);
+  if (!isPlainObject(named.value)) return typeof named.value === 'string' ? named.value : String(named.value);
+  ctx.sensitive.push(path);
+  // A value read from the environment or a file is reported where the value is defined.
+  return readExternal(named.value, named.place, ctx.env, (message, hint) => {
+    ctx.findings.push({ ...named.place, message, ...(hint ? { hint } : {}) });
+  });
+}
+
+type Fail = (message: string, hint?: string) => void;
+
+/** The text of an `{env}` or `{file}` source written at `place`. */
+function readExternal(
+  source: Record<string, unknown>,
+  place: Place,
+  env: NodeJS.ProcessEnv,
+  fail: Fail,
+): unknown {
+  const failed = (message: string, hint?: string): unknown => {
+    fail(message, hint);
     return source;
   };
   if (typeof source.env === 'string') {
-    const value = ctx.env[source.env];
+    const value = env[source.env];
     if (value === undefined) {
-      return fail(
+      return failed(
         `environment variable ${source.env} is not set`,
         `export ${source.env} before running acctsync`,
       );
@@ -115,22 +188,22 @@ function readSource(source: Record<string, unknown>, path: FieldPath, ctx: Sourc
     return value;
   }
   if (typeof source.file === 'string') {
-    const file = isAbsolute(source.file) ? source.file : resolve(dirname(ctx.yamlFile), source.file);
+    const file = isAbsolute(source.file) ? source.file : resolve(dirname(place.source.absolute), source.file);
     let size: number;
     try {
       const info = statSync(file);
-      if (!info.isFile()) return fail(`${source.file} is not a file`);
+      if (!info.isFile()) return failed(`${source.file} is not a file`);
       size = info.size;
     } catch {
-      return fail(
+      return failed(
         `file ${source.file} does not exist (looked for ${file})`,
         'paths are relative to this YAML file',
       );
     }
-    if (size > maxValueFileBytes) return fail(`file ${source.file} is larger than 1 MB`);
+    if (size > maxValueFileBytes) return failed(`file ${source.file} is larger than 1 MB`);
     const text = utf8Text(readFileSync(file));
     if (text === undefined) {
-      return fail(
+      return failed(
         `file ${source.file} is not UTF-8 text`,
         'save it as UTF-8 (a UTF-16 file, with or without a byte-order mark, is refused)',
       );

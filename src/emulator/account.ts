@@ -69,6 +69,17 @@ for (const d of storedKinds) {
   embeddedChildren.set(d.parent.kind, list);
 }
 
+/** Service-side processes that follow the API's writes (certificate provisioning). */
+export interface Lifecycle {
+  /** After a create (`before` undefined) or an update of `record`. */
+  written(
+    d: KindDescriptor,
+    record: StoredRecord,
+    before: Readonly<Record<string, unknown>> | undefined,
+  ): void;
+  removed(d: KindDescriptor, record: StoredRecord): void;
+}
+
 export class Account implements UriResolver {
   readonly origin: string;
   readonly ids: IdGenerator;
@@ -101,6 +112,7 @@ export class Account implements UriResolver {
   readonly #cacheable = new Set<KindName>();
   /** Bearer token → its hash, for tokens that named an API key (memory only, never saved). */
   readonly #tokenHashes = new Map<string, string>();
+  lifecycle: Lifecycle = { written: () => undefined, removed: () => undefined };
   /** Called after every change, so that persistence can schedule a save. */
   onChange: () => void = () => undefined;
 

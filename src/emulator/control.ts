@@ -1,10 +1,12 @@
 /**
  * The control surface under `/_emulator/`, behind the same auth as the API: principals (users and
- * bots with an admin flag), simulated agents, event deliveries, faults and request statistics.
+ * bots with an admin flag), simulated agents, event deliveries, certificate provisioning jobs, faults
+ * and request statistics.
  */
 import { ErrorCode } from '../resources/index.js';
 import type { Principal } from './account.js';
 import type { Handler } from './call.js';
+import { jobFailures, type CertificateJobs, type JobFailure } from './certificate-jobs.js';
 import { badRequest, notFound } from './failure.js';
 import { parseFaults, type FaultOptions } from './faults.js';
 import { isPlainObject } from './objects.js';
@@ -18,6 +20,7 @@ export interface Controls {
   setFaults(faults: FaultOptions): void;
   stats(): EmulatorStats;
   resetStats(): void;
+  readonly certificateJobs: CertificateJobs;
 }
 
 function route(method: string, pattern: string, handler: Handler): Route {
@@ -41,6 +44,39 @@ function createPrincipal(kind: Principal['kind']): Handler {
     account.principals.set(principal.id, principal);
     account.onChange();
     return { status: 201, body: principal };
+  };
+}
+
+/**
+ * Ends the provisioning job of an object with a certificate management policy:
+ * `{"outcome": "issued"}` issues the certificate now; `{"outcome": "failed", "error_code":
+ * "DNS_ERROR" | "INTERNAL_ERROR", "msg"?: string}` fails it. Answers the object as the API shows it.
+ */
+function endCertificateJob(jobs: CertificateJobs): Handler {
+  return async ({ account, params, body }) => {
+    const found = account.find(params.id ?? '');
+    if (found === undefined) throw notFound();
+    if (!isPlainObject(body)) throw badRequest(ErrorCode.invalidValue, 'the body must be a JSON object');
+    const unknown = Object.keys(body).find((k) => !['outcome', 'error_code', 'msg'].includes(k));
+    if (unknown !== undefined)
+      throw badRequest(ErrorCode.unknownField, `unknown field ${unknown}`, { field: unknown });
+    if (body.outcome === 'issued') {
+      await jobs.complete(found.d, found.record.id);
+    } else if (body.outcome === 'failed') {
+      const code = body.error_code ?? 'DNS_ERROR';
+      if (!jobFailures.includes(code as JobFailure)) {
+        throw badRequest(ErrorCode.invalidValue, `error_code must be one of ${jobFailures.join(', ')}`, {
+          field: 'error_code',
+        });
+      }
+      if (body.msg !== undefined && typeof body.msg !== 'string') {
+        throw badRequest(ErrorCode.invalidValue, 'msg must be a string', { field: 'msg' });
+      }
+      jobs.fail(found.d, found.record.id, code as JobFailure, body.msg);
+    } else {
+      throw badRequest(ErrorCode.invalidValue, 'outcome must be "issued" or "failed"', { field: 'outcome' });
+    }
+    return { status: 200, body: account.render(found.d, found.record) };
   };
 }
 
@@ -77,6 +113,7 @@ export function controlRoutes(controls: Controls): Route[] {
       controls.setFaults(parseFaults(body));
       return { status: 200, body: controls.getFaults() };
     }),
+    route('POST', '/_emulator/certificate_jobs/{id}', endCertificateJob(controls.certificateJobs)),
     route('GET', '/_emulator/stats', () => ({ status: 200, body: controls.stats() })),
     route('DELETE', '/_emulator/stats', () => {
       controls.resetStats();

@@ -50,9 +50,20 @@ function assertReferencesExist(account: Account, fields: Fields, values: Record<
   }
 }
 
-/** Whole-object rules on the stored shape, for writes that change part of an object. */
-function assertRules(d: KindDescriptor, values: Record<string, unknown>): void {
-  const failure = fromViolations(d.rules.flatMap((rule) => rule.check(values, 'read')));
+/**
+ * Whole-object rules on the stored shape, for writes that change part of an object. A server-filled
+ * member the request did not write is the service's (the certificate issued under a policy), not a
+ * choice the rules judge.
+ */
+function assertRules(
+  d: KindDescriptor,
+  values: Record<string, unknown>,
+  written: Readonly<Record<string, unknown>> = values,
+): void {
+  const judged = Object.fromEntries(
+    Object.entries(values).filter(([name]) => !(d.fields[name]?.serverFilled === true && !(name in written))),
+  );
+  const failure = fromViolations(d.rules.flatMap((rule) => rule.check(judged, 'read')));
   if (failure) throw failure;
 }
 
@@ -96,6 +107,7 @@ export function createHandler(d: KindDescriptor): Handler {
     account.assertUnique(d, values);
     const record: StoredRecord = { id, created_at: account.timestamp(), values, hidden };
     account.insert(d, record);
+    account.lifecycle.written(d, record, undefined);
     const out = account.render(d, record);
     publishWrite(account, d, 'created', out);
     if (token !== undefined && d.tokenField !== undefined)
@@ -172,10 +184,13 @@ export function updateHandler(d: KindDescriptor): Handler {
       uri: account.uriOf(record.id),
       written: patch,
       creating: false,
+      before: record.values,
     });
-    assertRules(d, values);
+    assertRules(d, values, patch);
     account.assertUnique(d, values, record.id);
+    const before = record.values;
     account.replace(d, record, values);
+    account.lifecycle.written(d, record, before);
     const out = account.render(d, record);
     publishWrite(account, d, 'updated', out);
     return { status: 200, body: out };
@@ -209,6 +224,7 @@ export function removeObject(account: Account, d: KindDescriptor, record: Stored
   const out = account.render(d, record);
   account.remove(d, record);
   publishWrite(account, d, 'deleted', out);
+  account.lifecycle.removed(d, record);
 }
 
 export function deleteHandler(d: KindDescriptor): Handler {

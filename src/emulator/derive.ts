@@ -18,7 +18,9 @@ import {
   privateKeyMatchesCertificate,
   type ParsedCertificate,
 } from '../resources/formats/index.js';
+import { isDeepStrictEqual } from 'node:util';
 import { hashToken, type Account, type Principal } from './account.js';
+import { isServiceIssued } from './certificate-jobs.js';
 import { ApiFailure, badRequest } from './failure.js';
 import { isPlainObject } from './objects.js';
 import {
@@ -40,6 +42,8 @@ export interface DeriveContext {
   /** The members written by this request (response names); on create, every member. */
   readonly written: Readonly<Record<string, unknown>>;
   readonly creating: boolean;
+  /** The stored members before an update; undefined on create. */
+  readonly before?: Readonly<Record<string, unknown>>;
 }
 
 /** Read-only members filled from a parsed certificate, by response name. */
@@ -69,7 +73,7 @@ function fieldWithFormat(fields: Fields, format: string): string | undefined {
 }
 
 /** Fills the PEM-derived members; a private key must belong to the leaf certificate. */
-function derivePem(d: KindDescriptor, values: Record<string, unknown>): void {
+export function derivePem(d: KindDescriptor, values: Record<string, unknown>): void {
   const pemField =
     fieldWithFormat(d.fields, 'pem-certificate') ?? fieldWithFormat(d.fields, 'pem-certificate-chain');
   const pem = pemField === undefined ? undefined : values[pemField];
@@ -111,17 +115,44 @@ function deriveOwner(values: Record<string, unknown>, ctx: DeriveContext): void 
   }
 }
 
+/** Whether a status shows a failed provisioning job. */
+function jobFailed(status: unknown): boolean {
+  return (
+    isPlainObject(status) &&
+    isPlainObject(status.provisioning_job) &&
+    status.provisioning_job.error_code !== null
+  );
+}
+
 /**
  * Automatic certificate management: a policy starts a provisioning job; choosing an uploaded
- * certificate turns management off, and turning it on drops the uploaded certificate.
+ * certificate turns management off, and turning it on drops the uploaded certificate. Writing the
+ * policy it already has changes nothing (a failed job starts again). Without a policy the service
+ * fills nothing: the certificate it issued is no longer the object's.
  */
 function deriveCertificateManagement(values: Record<string, unknown>, ctx: DeriveContext): void {
   const written = ctx.written;
+  const policy = values.certificate_management_policy;
+  if (
+    !ctx.creating &&
+    'certificate_management_policy' in written &&
+    !('certificate' in written) &&
+    isDeepStrictEqual(ctx.before?.certificate_management_policy, policy) &&
+    !jobFailed(values.certificate_management_status)
+  ) {
+    return;
+  }
   if (!ctx.creating && isPlainObject(written.certificate_management_policy) && !('certificate' in written)) {
     if ('certificate' in values) values.certificate = null;
   }
   if (!ctx.creating && typeof written.certificate === 'string') {
     values.certificate_management_policy = null;
+  }
+  if (
+    !isPlainObject(values.certificate_management_policy) &&
+    isServiceIssued(ctx.account, values.certificate)
+  ) {
+    values.certificate = null;
   }
   if (!ctx.creating && !('certificate_management_policy' in written) && !('certificate' in written)) return;
   values.certificate_management_status = isPlainObject(values.certificate_management_policy)

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { descriptors, withDefaults } from '../resources/index.js';
 import { Account, hashToken } from './account.js';
+import { CertificateJobs } from './certificate-jobs.js';
 import { controlRoutes } from './control.js';
 import { decoratorInputs, decorators } from './decorators.js';
 import { faultDice, type FaultOptions } from './faults.js';
@@ -17,6 +18,7 @@ import { RateLimiter } from './rate-limit.js';
 import { Router } from './router.js';
 import { apiRoutes } from './routes.js';
 import { requestListener } from './server.js';
+import { EmulatorCa } from './x509.js';
 import { RequestStats, type EmulatorStats } from './stats.js';
 
 export type { FaultOptions } from './faults.js';
@@ -35,6 +37,11 @@ export interface EmulatorOptions {
   /** Refuse API requests beyond this many per rolling minute with 429. */
   readonly rateLimitPerMinute?: number;
   readonly faults?: FaultOptions;
+  /**
+   * How long a certificate provisioning job takes before the certificate is issued
+   * (default {@link DEFAULT_CERT_DELAY_MS}).
+   */
+  readonly certDelayMs?: number;
   /** The clock of `created_at` and ids; tests pin it. */
   readonly now?: () => Date;
 }
@@ -54,6 +61,9 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/** A managed certificate is issued this long after its job starts, unless told otherwise. */
+export const DEFAULT_CERT_DELAY_MS = 2_000;
+
 function originOf(address: AddressInfo): string {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return `http://${host}:${address.port}`;
@@ -70,16 +80,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     dice = faultDice(f);
   };
   const stats = new RequestStats();
-  const router = new Router();
-  for (const route of apiRoutes()) router.add(route);
-  for (const route of controlRoutes({
-    getFaults: () => faults,
-    setFaults,
-    stats: () => stats.snapshot(),
-    resetStats: () => stats.reset(),
-  })) {
-    router.add(route);
-  }
+  const ca = await EmulatorCa.create(now());
 
   const server = createServer({ keepAliveTimeout: 5_000 });
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
@@ -91,7 +92,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     decorators,
     decoratorInputs,
   });
-  if (state !== undefined) restore(account, state);
+  const certificateJobs = new CertificateJobs(account, ca, options.certDelayMs ?? DEFAULT_CERT_DELAY_MS);
+  account.lifecycle = certificateJobs;
+  if (state !== undefined) {
+    restore(account, state);
+    certificateJobs.resume();
+  }
+
+  const router = new Router();
+  for (const route of apiRoutes()) router.add(route);
+  for (const route of controlRoutes({
+    getFaults: () => faults,
+    setFaults,
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+    certificateJobs,
+  })) {
+    router.add(route);
+  }
 
   const token = options.token ?? newToken();
   const adminUserId = bootstrap(account, token);
@@ -125,6 +143,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     async close() {
+      certificateJobs.close();
       const closed = once(server, 'close');
       server.close();
       server.closeAllConnections();
@@ -135,8 +154,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 /**
- * Makes sure an admin user exists and that `token` is an API key of it: the first key of a fresh
- * account, or the key given on the command line for a loaded one.
+ * Makes sure an admin user exists and that `token` is an API key of it. The account keeps one
+ * bootstrap key: a loaded account whose bootstrap key has another token gets that key re-keyed to
+ * `token`, so that restarts of `serve --data` do not pile up keys.
  */
 function bootstrap(account: Account, token: string): string {
   let admin = [...account.principals.values()].find((p) => p.kind === 'user' && p.admin);
@@ -144,14 +164,23 @@ function bootstrap(account: Account, token: string): string {
     admin = { id: account.ids.next('usr_'), kind: 'user', admin: true };
     account.principals.set(admin.id, admin);
   }
-  if (account.apiKeyOfToken(token) === undefined) {
-    const d = descriptors.api_keys;
-    account.insert(d, {
-      id: account.ids.next(d.idPrefix ?? 'ak_'),
-      created_at: account.timestamp(),
-      values: withDefaults(d.fields, { description: 'bootstrap key', owner_id: admin.id }),
-      hidden: { token_hash: hashToken(token) },
-    });
+  if (account.apiKeyOfToken(token) !== undefined) return admin.id;
+  const d = descriptors.api_keys;
+  const hidden = { token_hash: hashToken(token), bootstrap: true };
+  const existing = account
+    .collection('api_keys')
+    .all()
+    .find((r) => r.hidden.bootstrap === true);
+  if (existing !== undefined) {
+    account.remove(d, existing);
+    account.insert(d, { ...existing, hidden });
+    return admin.id;
   }
+  account.insert(d, {
+    id: account.ids.next(d.idPrefix ?? 'ak_'),
+    created_at: account.timestamp(),
+    values: withDefaults(d.fields, { description: 'bootstrap key', owner_id: admin.id }),
+    hidden,
+  });
   return admin.id;
 }

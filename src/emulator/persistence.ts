@@ -63,6 +63,13 @@ export async function loadSnapshot(file: string): Promise<Snapshot | undefined> 
   if (state?.format !== FORMAT || state.version !== 1 || !Array.isArray(state.records)) {
     throw new StateFileError(file, `expected format ${FORMAT} version 1`);
   }
+  const records: readonly unknown[] = state.records;
+  for (const record of records) {
+    const kind = (record as { kind?: unknown } | null)?.kind;
+    if (typeof kind !== 'string' || !isKindName(kind)) {
+      throw new StateFileError(file, `it holds an unknown kind ${JSON.stringify(kind)}`);
+    }
+  }
   return state as Snapshot;
 }
 

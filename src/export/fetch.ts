@@ -4,7 +4,7 @@
  * rather than fetched again.
  */
 import type { ApiClient } from '../api/index.js';
-import type { KindDescriptor, KindName } from '../resources/index.js';
+import { isServiceOwned, type KindDescriptor, type KindName } from '../resources/index.js';
 
 /** An API record as returned by a list: response names, references as `Ref`s. */
 export type LiveRecord = Readonly<Record<string, unknown>> & { readonly id: string };
@@ -58,7 +58,8 @@ export async function fetchAccount(
   const lists = await Promise.all(
     listed.map(async (d) => {
       const items = await client.listAll<unknown>(d.path, d.listMember ?? '');
-      return [d.kind, items.filter(isRecord).sort(byId)] as const;
+      const own = items.filter(isRecord).filter((r) => !isServiceOwned(d, r));
+      return [d.kind, own.sort(byId)] as const;
     }),
   );
   const account = new Map<KindName, readonly LiveRecord[]>(lists);

@@ -9,9 +9,15 @@ import type { LiveRecord } from './fetch.js';
 /** Longest name produced; the config allows 128, but names are typed and read in reviews. */
 const maxLength = 60;
 
-/** Lower-case letters, digits, `.`, `_` and `-`, starting with a letter or digit (the config's name pattern). */
+/**
+ * Lower-case letters, digits, `.`, `_` and `-`, starting with a letter or digit (the config's name
+ * pattern). Text is NFKD-folded first so accented letters keep their base letter (`Büro Köln` →
+ * `buro-koln`) instead of becoming separators.
+ */
 export function slugify(text: string): string {
   const slug = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/\*/g, 'wildcard')
     .replace(/[^a-z0-9._-]+/g, '-')

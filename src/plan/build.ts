@@ -12,6 +12,7 @@ import {
 } from '../resources/index.js';
 import { byteLength, charLength } from '../resources/formats/index.js';
 import { UserError } from '../errors.js';
+import { managedCount, removedBy, withCascades } from './cascade.js';
 import { diffObject, isUnder } from './diff.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveObject, LiveState } from './live.js';
@@ -19,6 +20,9 @@ import { matchObjects, type Match } from './match.js';
 import { naturalIdentity } from './natural-key.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
 import { orderOperations } from './order.js';
+import { checkProtection } from './protection.js';
+import { keyDeletesLast, keyInUseNote } from './key-in-use.js';
+import { provisioningNotes } from './provisioning-notes.js';
 import {
   cachedSecretHasher,
   formatMetadata,
@@ -35,6 +39,10 @@ export interface BuildOptions {
   readonly adopt: boolean;
   readonly noDelete: boolean;
   readonly configPaths: readonly string[];
+  /** Keys of protected objects this plan may delete or replace anyway (`--unprotect KEY`). */
+  readonly unprotect?: readonly string[];
+  /** The environment the desired state was loaded for, recorded so `apply` loads the same. */
+  readonly environment?: string;
   readonly now?: Date;
   /**
    * The token file's view (`--token-output`): ids whose token it holds, and whether managed
@@ -199,10 +207,13 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     const secrets = writeOnlyValues(d.fields, o.fields);
     const salt = secrets.length === 0 ? undefined : (liveMarker?.salt ?? newSalt());
     const kept = upgrade ? {} : (liveMarker?.hashes ?? {});
+    // Protection is sticky: only an explicit `protect: false` lifts it.
+    const protect = o.protect ?? liveMarker?.protect === true;
     const marker: OwnershipMarker = {
       scope,
       key: o.key,
       ...(salt === undefined ? {} : { salt, hashes: writeOnlyHashes(salt, secrets, hash, kept) }),
+      ...(protect ? { protect: true as const } : {}),
     };
     const user = typeof o.fields.metadata === 'string' ? o.fields.metadata : '';
     return formatMetadata(user, marker);
@@ -350,13 +361,24 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     const l = op.liveId === undefined ? undefined : liveById.get(op.liveId);
     return l?.parentId !== undefined && descriptorOf(l.kind).parent !== undefined && deleted.has(l.parentId);
   };
-  const planned = ops.filter((op) => !(op.action === 'delete' && cascaded(op)));
+  const planned = withCascades(
+    ops.filter((op) => !(op.action === 'delete' && cascaded(op))),
+    live.objects,
+  );
 
-  const { operations, blocked } = orderOperations(planned, {
+  checkProtection(planned, live.objects, {
+    scope,
+    desired: desiredByKey,
+    unprotect: new Set(options.unprotect ?? []),
+  });
+
+  const ordered = orderOperations(planned, {
     desired: desiredByKey,
     live: live.objects,
     deleteFirst,
   });
+  const operations = keyDeletesLast(ordered.operations);
+  const { blocked } = ordered;
 
   const resolvedIds = Object.fromEntries(
     paired.filter((m) => !replaced.has(m.desired.key)).map((m) => [m.desired.key, m.live.id]),
@@ -380,7 +402,9 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
           'adopted objects keep their secrets and private keys as they are: the API never returns them, so acctsync records the configured ones without rewriting; change a secret in the config to have it written',
         ]
       : []),
+    ...keyInUseNote(operations),
     ...matching.notes,
+    ...provisioningNotes(paired),
     ...blocked,
   ];
   return {
@@ -399,10 +423,18 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       delete: count('delete'),
       adopt: count('adopt'),
       unchanged,
-      managed: live.objects.filter((l) => l.marker?.scope === scope).length,
+      managed: managedCount(live.objects, scope),
+      removed: operations.reduce((n, op) => n + removedBy(op), 0),
     },
     notes,
     liveKinds: live.kinds,
-    options: { adopt: options.adopt, noDelete: options.noDelete },
+    options: {
+      adopt: options.adopt,
+      noDelete: options.noDelete,
+      ...(options.unprotect !== undefined && options.unprotect.length > 0
+        ? { unprotect: [...options.unprotect] }
+        : {}),
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
+    },
   };
 }

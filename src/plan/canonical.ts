@@ -1,9 +1,9 @@
 /**
  * Canonical forms, so that two values the service treats as the same compare equal: the canonical
- * CIDR, lower-cased header names, unordered lists sorted, JSON metadata with sorted members. Both
+ * CIDR, an SSH key's identity, lower-cased header names, unordered lists sorted, JSON metadata with sorted members. Both
  * sides of a diff go through the same functions, driven by the field descriptors.
  */
-import { parseCidr } from '../resources/formats/index.js';
+import { parseCidr, parseSshPublicKey } from '../resources/formats/index.js';
 import type { FieldType, Fields } from '../resources/index.js';
 
 type Plain = Record<string, unknown>;
@@ -41,9 +41,17 @@ function canonicalValue(type: FieldType, value: unknown): unknown {
   if (value === null || value === undefined) return value;
   switch (type.type) {
     case 'string': {
-      if (type.format !== 'cidr' || typeof value !== 'string') return value;
-      const cidr = parseCidr(value);
-      return cidr.ok ? cidr.value.canonical : value;
+      if (typeof value !== 'string') return value;
+      if (type.format === 'cidr') {
+        const cidr = parseCidr(value);
+        return cidr.ok ? cidr.value.canonical : value;
+      }
+      if (type.format === 'ssh-public-key') {
+        // One key whatever its form (PEM or OpenSSH line) or comment: the service's identity.
+        const key = parseSshPublicKey(value);
+        return key.ok ? key.value.identity : value;
+      }
+      return value;
     }
     case 'list': {
       if (!Array.isArray(value)) return value;

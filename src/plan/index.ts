@@ -3,7 +3,13 @@
  * `computePlan` is the one entry commands use; the stages are exported for the applier and tests.
  */
 import type { ApiClient } from '../api/index.js';
-import { ConfigError, loadDesiredState, type Diagnostic, type SecretSpans } from '../config/index.js';
+import {
+  ConfigError,
+  loadDesiredState,
+  type Diagnostic,
+  type EnvironmentSettings,
+  type SecretSpans,
+} from '../config/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { buildPlan, type TokenFileView } from './build.js';
 import { fetchLiveState, type LiveState } from './live.js';
@@ -29,8 +35,12 @@ export interface ComputePlanOptions {
   readonly cwd?: string;
   readonly adopt?: boolean;
   readonly noDelete?: boolean;
+  /** Protected keys this plan may delete or replace. */
+  readonly unprotect?: readonly string[];
   /** Overrides the config's scope. */
   readonly scope?: string;
+  /** The environment to load, for a config that declares environments. */
+  readonly environment?: string;
   readonly signal?: AbortSignal;
   /** The token file's captured ids (`--token-output`) and `--recapture-tokens`. */
   readonly tokens?: TokenFileView;
@@ -42,10 +52,39 @@ export interface ComputedPlan {
   readonly live: LiveState;
 }
 
-/** A plan computed from config files: also the loader's warnings, for the CLI to show as `validate` does. */
-export interface ComputedConfigPlan extends ComputedPlan {
+/** The desired state loaded from config files, with what the CLI shows and needs besides. */
+export interface LoadedConfig {
+  readonly desired: DesiredState;
   readonly warnings: readonly Diagnostic[];
   readonly secretSpans: SecretSpans;
+  /** The environment loaded: which variables name its account. */
+  readonly environment?: EnvironmentSettings;
+}
+
+/** A plan computed from config files: also the loader's warnings, for the CLI to show as `validate` does. */
+export interface ComputedConfigPlan extends ComputedPlan, Omit<LoadedConfig, 'desired'> {}
+
+/**
+ * Loads the config as `computePlan` does, before any connection: an environment's config names
+ * the account to connect to. Throws `ConfigError` for an invalid config.
+ */
+export async function loadConfig(
+  options: Pick<ComputePlanOptions, 'paths' | 'env' | 'cwd' | 'scope' | 'environment'>,
+): Promise<LoadedConfig> {
+  const loaded = await loadDesiredState([...options.paths], {
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+  });
+  if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
+  const desired: DesiredState =
+    options.scope === undefined ? loaded.state : { ...loaded.state, scope: options.scope };
+  return {
+    desired,
+    warnings: loaded.warnings,
+    secretSpans: loaded.secretSpans,
+    ...(loaded.environment === undefined ? {} : { environment: loaded.environment }),
+  };
 }
 
 /**
@@ -54,15 +93,9 @@ export interface ComputedConfigPlan extends ComputedPlan {
  * the ownership marker would push over its limit.
  */
 export async function computePlan(options: ComputePlanOptions): Promise<ComputedConfigPlan> {
-  const loaded = await loadDesiredState([...options.paths], {
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.cwd ? { cwd: options.cwd } : {}),
-  });
-  if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
-  const desired: DesiredState =
-    options.scope === undefined ? loaded.state : { ...loaded.state, scope: options.scope };
+  const { desired, ...loaded } = await loadConfig(options);
   const computed = await planFor(desired, options.client, { ...options, configPaths: options.paths });
-  return { ...computed, warnings: loaded.warnings, secretSpans: loaded.secretSpans };
+  return { ...computed, ...loaded };
 }
 
 /** The plan for a desired state already loaded (tests, `watch`). */
@@ -72,7 +105,9 @@ export async function planFor(
   options: {
     readonly adopt?: boolean;
     readonly noDelete?: boolean;
+    readonly unprotect?: readonly string[];
     readonly configPaths?: readonly string[];
+    readonly environment?: string;
     readonly signal?: AbortSignal;
     readonly tokens?: TokenFileView;
   } = {},
@@ -87,6 +122,8 @@ export async function planFor(
     adopt: options.adopt ?? false,
     noDelete: options.noDelete ?? false,
     configPaths: options.configPaths ?? [],
+    ...(options.unprotect === undefined ? {} : { unprotect: options.unprotect }),
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
     ...(options.tokens ? { tokens: options.tokens } : {}),
   });
   return { plan, desired, live };

@@ -6,6 +6,7 @@
 import type { ApiClient } from '../api/index.js';
 import {
   descriptorOf,
+  isServiceOwned,
   managedDescriptors,
   referencedKinds,
   type DesiredState,
@@ -113,6 +114,7 @@ export async function fetchLiveState(
   );
   const objects = results
     .flat()
+    .filter((o) => !isServiceOwned(descriptorOf(o.kind), o.record))
     .sort((a, b) => (kindOrder.get(a.kind) ?? 99) - (kindOrder.get(b.kind) ?? 99) || compare(a.id, b.id));
   return { kinds, objects };
 }

@@ -21,6 +21,8 @@ export interface OwnershipMarker {
   readonly salt?: string;
   /** Salted hashes of write-only values, by dotted field path (`oidc.client_secret`). */
   readonly hashes?: Readonly<Record<string, string>>;
+  /** `protect: true` was synced: no plan deletes or replaces the object (docs/apply.md "Protection"). */
+  readonly protect?: true;
 }
 
 export interface ParsedMetadata {
@@ -45,6 +47,7 @@ function asMarker(value: unknown): OwnershipMarker | undefined {
     key: value.key,
     ...(typeof value.salt === 'string' ? { salt: value.salt } : {}),
     ...(hashes ? { hashes } : {}),
+    ...(value.protect === true ? { protect: true as const } : {}),
   };
 }
 

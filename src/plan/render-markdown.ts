@@ -19,17 +19,33 @@ function diffLine(e: Entry): string[] {
   return [head, ...e.changes.map((c) => `${sign}     ${changeText(c)}`)];
 }
 
+/** Exact counts, per action and kind, of destructive entries the table leaves out, and where to see them. */
+function notListed(rest: readonly Entry[]): string[] {
+  const counts = new Map<string, number>();
+  for (const e of rest) counts.set(`${e.verb} ${e.title}`, (counts.get(`${e.verb} ${e.title}`) ?? 0) + 1);
+  const parts = [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([what, n]) => `${n} × ${what}`);
+  return [`_${rest.length} more destructive changes not listed: ${parts.join(', ')}. ${fullPlanHint}_`];
+}
+
+const fullPlanHint = 'Run `acctsync plan --out plan.json` (or `--output json`) for the full plan.';
+
 export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
   const entries = entriesOf(plan);
   const head: string[] = [`### acctsync plan: scope \`${plan.scope}\``, '', `**${summaryLine(plan)}**`, ''];
   const destructive = entries.filter((e) => e.destructive);
   if (destructive.length > 0) {
     head.push('#### Destructive changes', '', '| | Object | Kind | Id | Why |', '|---|---|---|---|---|');
+    // The table gets at most half the budget so the change list keeps room; the rest is counted.
+    let size = head.join('\n').length;
+    let listed = 0;
     for (const e of destructive) {
-      head.push(
-        `| \`${e.symbol}\` | \`${cell(e.key)}\` | ${cell(e.title)} | ${e.liveId ?? ''} | ${cell(e.reason ?? '')} |`,
-      );
+      const row = `| \`${e.symbol}\` | \`${cell(e.key)}\` | ${cell(e.title)} | ${e.liveId ?? ''} | ${cell(e.reason ?? '')} |`;
+      if (size + row.length + 1 > limit / 2) break;
+      head.push(row);
+      size += row.length + 1;
+      listed += 1;
     }
+    if (listed < destructive.length) head.push('', ...notListed(destructive.slice(listed)));
     head.push('');
   }
   if (plan.notes.length > 0) head.push('#### Notes', '', ...plan.notes.map((n) => `- ${cell(n)}`), '');
@@ -50,6 +66,6 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     kept.push(line);
     size += line.length + 1;
   }
-  const note = `_Truncated: ${body.length - kept.length} of ${body.length} lines left out to stay under ${limit} characters. Run \`acctsync plan\` (or \`--output json\`) for the whole plan._`;
+  const note = `_Truncated: ${body.length - kept.length} of ${body.length} lines left out to stay under ${limit} characters. ${fullPlanHint}_`;
   return [...head, ...open, ...kept, '```', '', note, ''].join('\n');
 }

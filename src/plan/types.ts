@@ -63,6 +63,25 @@ export interface Operation {
    * desired body, `delete` removes it. Module members never appear in the PATCH body then.
    */
   readonly modules?: readonly ModuleChange[];
+  /** On deletes: what the service removes with the object (its children and modules). */
+  readonly cascade?: Cascade;
+}
+
+/** A child the service deletes with its parent (a route with its edge, a rule with its policy). */
+export interface CascadedObject {
+  readonly kind: KindName;
+  readonly id: string;
+  /** The logical key in its ownership marker, when this scope manages it. */
+  readonly key?: string;
+  readonly parentId?: string;
+  /** Module members set on it, removed with it. */
+  readonly modules: readonly string[];
+}
+
+/** What a delete removes besides its target: children (depth first) and the target's modules. */
+export interface Cascade {
+  readonly objects: readonly CascadedObject[];
+  readonly modules: readonly string[];
 }
 
 /** One module of an edge or route to replace (PUT) or remove (DELETE). */
@@ -80,8 +99,13 @@ export interface PlanSummary {
   readonly adopt: number;
   /** Objects already equal to the desired state. */
   readonly unchanged: number;
-  /** Live objects carrying this scope's marker (what the mass-delete guard compares against). */
+  /**
+   * Live objects this scope manages: those carrying its marker and the children that would go with
+   * them (what the mass-delete guard compares `removed` against).
+   */
   readonly managed: number;
+  /** Live objects the plan removes: deletes, old halves of replaces, and their cascaded children. */
+  readonly removed: number;
 }
 
 export interface Plan {
@@ -101,7 +125,14 @@ export interface Plan {
   /** Things a reviewer should know that are not operations (a token that will not be saved, ...). */
   readonly notes: readonly string[];
   /** The options the plan was computed with, so `apply plan.json` re-plans the same way. */
-  readonly options: { readonly adopt: boolean; readonly noDelete: boolean };
+  readonly options: {
+    readonly adopt: boolean;
+    readonly noDelete: boolean;
+    /** `--unprotect` keys: protected objects this plan may delete or replace. */
+    readonly unprotect?: readonly string[];
+    /** The environment the config was loaded for, when it declares environments. */
+    readonly environment?: string;
+  };
   /**
    * The collections `liveFingerprint` covers, in a stable order: `fetchLiveState(..., {kinds})`
    * with these gives the same fingerprint when nothing changed.

@@ -129,3 +129,9 @@ export function referencedKinds(d: KindDescriptor): Set<KindName> {
   for (const f of Object.values(d.fields)) if (f.write !== 'read-only') walk(f.type);
   return out;
 }
+
+/** Whether a live record is the service's own object (see `serviceOwnedWhenSet`). */
+export function isServiceOwned(d: KindDescriptor, record: Readonly<Record<string, unknown>>): boolean {
+  const member = d.serviceOwnedWhenSet;
+  return member !== undefined && record[member] !== null && record[member] !== undefined;
+}

@@ -47,6 +47,11 @@ export interface DesiredObject {
   readonly sensitive: readonly FieldPath[];
   /** Where the object is declared. */
   readonly source: SourceLocation;
+  /**
+   * `protect` as written: `true` records protection in the live object's marker, `false` lifts
+   * it; absent keeps whatever the marker says (protection does not vanish with a lost line).
+   */
+  readonly protect?: boolean;
 }
 
 export interface DesiredState {

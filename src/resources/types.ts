@@ -212,10 +212,20 @@ export interface KindDescriptor {
   readonly eventStem?: string;
   /** The member holding a token returned only by the create response. */
   readonly tokenField?: string;
+  /**
+   * Its objects are what acctsync itself authenticates with (API keys): deleting one may cut off
+   * the run, so such deletes run last, with a warning.
+   */
+  readonly authenticatesClient?: boolean;
   /** Present when users manage this kind in the desired-state YAML. */
   readonly config?: ConfigPlacement;
   /** Record members present in responses but not modelled as fields (always `id`, `uri`, ...). */
   readonly hasCreatedAt: boolean;
+  /**
+   * A record with this member set belongs to the service, not the user (a TLS certificate it issued
+   * under a certificate management policy: `issued_at`): never exported, planned, adopted or deleted.
+   */
+  readonly serviceOwnedWhenSet?: string;
   /** Agent ingresses return `uri` as a path, not an absolute URL. */
   readonly uriIsPath?: boolean;
 }

@@ -1,7 +1,7 @@
 /** The daemon's HTTP endpoints: `/healthz` (alive), `/readyz` (last reconcile succeeded, or why not), `/metrics`. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UsageError } from '../errors.js';
+import { UsageError, UserError } from '../errors.js';
 import type { ReconcileRecord } from './loop.js';
 import type { WatchMetrics } from './metrics.js';
 
@@ -119,6 +119,28 @@ async function handle(
   }
 }
 
+/** A port taken or forbidden is the operator's to fix (another exporter often holds 9464): one clear line, exit 1. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  if (err.code === 'EADDRINUSE') {
+    return new UserError(
+      `--listen ${where}: the port is already in use; choose another with --listen HOST:PORT`,
+      {
+        cause: err,
+      },
+    );
+  }
+  if (err.code === 'EACCES') {
+    return new UserError(`--listen ${where}: permission denied; use a port above 1023 or another address`, {
+      cause: err,
+    });
+  }
+  if (err.code === 'EADDRNOTAVAIL') {
+    return new UserError(`--listen ${where}: this machine has no such address`, { cause: err });
+  }
+  return err;
+}
+
 /** Starts the endpoints on `host:port`. */
 export async function startHealthServer(options: {
   readonly host: string;
@@ -133,9 +155,10 @@ export async function startHealthServer(options: {
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const fail = (err: NodeJS.ErrnoException): void => reject(listenError(err, options.host, options.port));
+    server.once('error', fail);
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve();
     });
   });

@@ -15,7 +15,7 @@ function validate(args: string[], env: Record<string, string> = {}) {
 
 describe('acctsync validate', () => {
   it('exits 0 with a summary for the examples', () => {
-    const run = validate(['examples/']);
+    const run = validate(['examples/account/']);
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^valid: \d+ objects in 6 files\n$/);
     expect(run.status).toBe(0);

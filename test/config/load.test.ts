@@ -29,16 +29,16 @@ function loaded(result: LoadResult) {
   return result;
 }
 
-describe('examples/', () => {
+describe('examples/account/', () => {
   it('loads cleanly, without warnings', async () => {
-    const result = loaded(await loadDesiredState(['examples'], { cwd: repo, env: {} }));
+    const result = loaded(await loadDesiredState(['examples/account'], { cwd: repo, env: {} }));
     expect(result.warnings).toEqual([]);
     expect(result.files.length).toBeGreaterThanOrEqual(5);
     expect(result.state.scope).toBe('example');
   });
 
   it('uses every managed kind and every module', async () => {
-    const { state } = loaded(await loadDesiredState(['examples'], { cwd: repo, env: {} }));
+    const { state } = loaded(await loadDesiredState(['examples/account'], { cwd: repo, env: {} }));
     const kinds = new Set(state.objects.map((o) => o.kind));
     for (const d of managedDescriptors) {
       expect(kinds, d.kind).toContain(d.kind);
@@ -50,7 +50,7 @@ describe('examples/', () => {
   });
 
   it('produces keys, resolved references and sensitive paths', async () => {
-    const { state } = loaded(await loadDesiredState(['examples'], { cwd: repo, env: {} }));
+    const { state } = loaded(await loadDesiredState(['examples/account'], { cwd: repo, env: {} }));
     const byKey = new Map(state.objects.map((o) => [o.key, o]));
     expect(byKey.get('backends/web-split')?.fields).toEqual({
       backends: { 'backends/web': 95, 'backends/web-canary': 5 },

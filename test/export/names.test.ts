@@ -8,6 +8,8 @@ describe('export names', () => {
     expect(slugify('*.example.com')).toBe('wildcard.example.com');
     expect(slugify('10.0.0.0/8')).toBe('10.0.0.0-8');
     expect(slugify('--- !!')).toBe('');
+    expect(slugify('Büro Köln')).toBe('buro-koln');
+    expect(slugify('Ｆｕｌｌｗｉｄｔｈ Café')).toBe('fullwidth-cafe');
   });
 
   it('falls back from the description to identifying fields and then to the kind', () => {

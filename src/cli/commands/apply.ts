@@ -3,14 +3,13 @@ import { executionFlags, executionUsage, runSettingsFrom } from '../../apply/fla
 import { runApply } from '../../apply/run.js';
 import { checkSavedPlanCurrent, readSavedPlan } from '../../apply/saved-plan.js';
 import { UsageError } from '../../errors.js';
-import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { printConfigWarnings } from '../config-report.js';
-import { clientOptionsFor, connectionOptions, openConnection } from '../connection.js';
+import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
+import { planFromConfig } from '../planned.js';
 import { renderPlan, useColor } from '../plan-output.js';
 
-const options = { ...connectionOptions, ...executionFlags } as const;
+const options = { ...connectionOptions, ...deadlineOptions, ...executionFlags } as const;
 
 export const command: Command = {
   summary: 'apply a plan saved by plan --out, if the config and the account did not change since',
@@ -24,7 +23,8 @@ Options:
 ${executionUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
-  --rate-limit N/m            pace requests below N per minute`,
+  --rate-limit N/m            pace requests below N per minute
+${waitUsage}`,
 
   async run(argv) {
     const { values, positionals } = parseCommandArgs('apply', argv, options);
@@ -36,21 +36,22 @@ ${executionUsage}
     }
     const settings = runSettingsFrom('apply', values);
     const saved = await readSavedPlan(file);
-    const connection = await openConnection({
+    // The config and account the plan was made for: its environment's, whatever ACCTSYNC_ENV says.
+    const fresh = await planFromConfig({
+      paths: saved.configPaths,
       flags: values,
       env: process.env,
+      environment: saved.options.environment,
+      scope: saved.scope,
+      adopt: saved.options.adopt,
+      noDelete: saved.options.noDelete,
+      // Protection is checked again on the fresh plan: a saved plan cannot carry a deletion past it.
+      unprotect: (saved.options.unprotect ?? []).filter((k): k is string => typeof k === 'string'),
+      deadline: true,
       client: clientOptionsFor(settings.parallelism),
     });
+    const { connection } = fresh;
     try {
-      const fresh = await computePlan({
-        paths: saved.configPaths,
-        client: connection.client,
-        env: process.env,
-        scope: saved.scope,
-        adopt: saved.options.adopt,
-        noDelete: saved.options.noDelete,
-      });
-      printConfigWarnings(fresh.warnings, fresh.secretSpans, process.env);
       checkSavedPlanCurrent(saved, fresh.plan);
       const { exitCode } = await runApply(saved, fresh.desired, connection.client, settings, {
         stdout: process.stdout,

@@ -10,7 +10,7 @@ import {
 } from '../../export/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { connectionOptions, openConnection } from '../connection.js';
+import { connectionOptions, deadlineOptions, openConnection, waitUsage } from '../connection.js';
 
 const usage = `Usage: acctsync export [--kind K...] [--out DIR|FILE] [--scope S] [connection options]
 
@@ -24,10 +24,12 @@ Options:
                     stdout when absent
   --scope S         the scope written to the config (default: default); objects another scope
                     manages are left out
-  --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)`;
+  --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)
+${waitUsage}`;
 
 const options = {
   ...connectionOptions,
+  ...deadlineOptions,
   kind: { type: 'string', multiple: true },
   out: { type: 'string' },
   scope: { type: 'string', default: 'default' },
@@ -75,7 +77,7 @@ export const command: Command = {
   usage,
   async run(argv) {
     const { values } = parseCommandArgs('export', argv, options);
-    const connection = await openConnection({ flags: values, env: process.env });
+    const connection = await openConnection({ flags: values, env: process.env, deadline: true });
     let exp: AccountExport;
     try {
       exp = await exportAccount({ client: connection.client, scope: values.scope, maps: values.kind ?? [] });

@@ -1,9 +1,10 @@
 /** `acctsync plan`: what a sync would change, without changing anything. */
-import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { printConfigWarnings } from '../config-report.js';
-import { connectionOptions, openConnection } from '../connection.js';
+import { connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
+import { environmentName, environmentOptions } from '../environment.js';
+import { planEveryEnvironment } from '../plan-environments.js';
+import { planFromConfig } from '../planned.js';
 import {
   parsePlanFormat,
   planExitCode,
@@ -15,8 +16,11 @@ import {
 
 const options = {
   ...connectionOptions,
+  ...deadlineOptions,
   ...planOutputOptions,
   ...planningOptions,
+  ...environmentOptions,
+  'all-envs': { type: 'boolean', default: false },
 } as const;
 
 export const command: Command = {
@@ -33,24 +37,29 @@ Options:
   --adopt                      Take over unmanaged objects matching a desired one by natural key
   --no-delete                  Plan no deletion of managed objects that left the config
   --scope S                    Ownership scope (default: the config's scope)
+  --unprotect KEY              Allow deleting or replacing the protected object KEY (repeatable)
+  --env NAME                   The environment, for a config that declares them (default: ACCTSYNC_ENV)
+  --all-envs                   Plan every declared environment, each against its own account, in one report
   --api-url URL                API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE          File holding the API key (default: SVC_API_KEY)
   --rate-limit N/m             Pace requests below N per minute
+${waitUsage}
 
 With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
 
   async run(argv) {
     const { values, positionals } = parseCommandArgs('plan', argv, options);
     const format = parsePlanFormat(values.output);
-    const connection = await openConnection({ flags: values, env: process.env });
+    if (values['all-envs']) return planEveryEnvironment(positionals, values, format);
+    const { plan, connection } = await planFromConfig({
+      paths: positionals,
+      flags: values,
+      env: process.env,
+      environment: environmentName(values, process.env),
+      ...planningSettings(values),
+      deadline: true,
+    });
     try {
-      const { plan, warnings, secretSpans } = await computePlan({
-        paths: positionals,
-        client: connection.client,
-        env: process.env,
-        ...planningSettings(values),
-      });
-      printConfigWarnings(warnings, secretSpans, process.env);
       await writePlanOutput(plan, { format, out: values.out, env: process.env, stdout: process.stdout });
       return planExitCode(plan, values['detailed-exitcode']);
     } finally {

@@ -1,5 +1,5 @@
 /** `acctsync serve`: the Account Management API emulator on a local port. */
-import { UsageError, UserError } from '../../errors.js';
+import { isSystemError, systemUserError, UsageError, UserError } from '../../errors.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -12,7 +12,8 @@ Options:
   --port PORT        port to listen on; 0 picks a free one (default 4010)
   --token T          token of the bootstrap API key (default: generated and printed)
   --data FILE        keep the state in FILE, loaded at start and saved atomically
-  --rate-limit N/m   answer 429 beyond N requests per rolling minute`;
+  --rate-limit N/m   answer 429 beyond N requests per rolling minute
+  --cert-delay D     how long a managed certificate takes to be issued, e.g. 500ms, 2s, 1m (default 2s)`;
 
 function parsePort(value: string): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : -1;
@@ -27,6 +28,14 @@ function parseRate(value: string): number {
   return rate;
 }
 
+function parseDelay(value: string): number {
+  const match = /^(\d+)(ms|s|m)?$/.exec(value);
+  if (match === null)
+    throw new UsageError(`serve: --cert-delay must look like 500ms, 2s or 1m, found ${value}`);
+  const unit = match[2] === 'm' ? 60_000 : match[2] === 's' ? 1_000 : 1;
+  return Number(match[1]) * unit;
+}
+
 export const command: Command = {
   summary: 'serve the Account Management API emulator locally',
   usage,
@@ -37,9 +46,11 @@ export const command: Command = {
       token: { type: 'string' },
       data: { type: 'string' },
       'rate-limit': { type: 'string' },
+      'cert-delay': { type: 'string' },
     });
     const { startEmulator, StateFileError } = await import('../../emulator/index.js');
     const rate = values['rate-limit'];
+    const certDelay = values['cert-delay'];
     let emulator;
     try {
       emulator = await startEmulator({
@@ -48,13 +59,15 @@ export const command: Command = {
         ...(values.token === undefined ? {} : { token: values.token }),
         ...(values.data === undefined ? {} : { dataFile: values.data }),
         ...(rate === undefined ? {} : { rateLimitPerMinute: parseRate(rate) }),
+        ...(certDelay === undefined ? {} : { certDelayMs: parseDelay(certDelay) }),
       });
     } catch (err) {
       if (err instanceof StateFileError) throw new UserError(err.message, { cause: err });
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE' || code === 'EACCES') {
+      if (code === 'EADDRINUSE' || (code === 'EACCES' && !(err as { path?: unknown }).path)) {
         throw new UserError(`serve: cannot listen: ${(err as Error).message}`, { cause: err });
       }
+      if (isSystemError(err)) throw systemUserError(`use the state file ${values.data ?? ''}`, err);
       throw err;
     }
     console.log(`acctsync emulator listening on ${emulator.url}`);

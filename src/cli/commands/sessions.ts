@@ -5,7 +5,13 @@ import { commandSession, getSession, listSessions, restartAfterUpdateSeconds } f
 import { sessionDetails, sessionsTable } from '../../sessions/render.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { connectionOptions, openConnection, type Connection } from '../connection.js';
+import {
+  connectionOptions,
+  deadlineOptions,
+  openConnection,
+  waitUsage,
+  type Connection,
+} from '../connection.js';
 
 const usage = `Usage: acctsync sessions <list | show ID | restart ID | stop ID | update ID> [--output table|json]
 
@@ -18,9 +24,14 @@ const usage = `Usage: acctsync sessions <list | show ID | restart ID | stop ID |
 
 Options:
   --output F    table (default) or json
-  --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)`;
+  --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)
+${waitUsage}`;
 
-const options = { ...connectionOptions, output: { type: 'string', default: 'table' } } as const;
+const options = {
+  ...connectionOptions,
+  ...deadlineOptions,
+  output: { type: 'string', default: 'table' },
+} as const;
 
 /** What each command's success means for the operator. */
 const done: Record<TunnelSessionCommand, (id: string) => string> = {
@@ -76,7 +87,7 @@ export const command: Command = {
     if (values.output !== 'table' && values.output !== 'json') {
       throw new UsageError(`sessions: --output must be table or json, not ${values.output}`);
     }
-    const connection = await openConnection({ flags: values, env: process.env });
+    const connection = await openConnection({ flags: values, env: process.env, deadline: true });
     try {
       await run(connection, action, id, values.output === 'json');
     } finally {

@@ -2,12 +2,12 @@
 import { executionFlags, executionUsage, runSettingsFrom } from '../../apply/flags.js';
 import { runApply } from '../../apply/run.js';
 import { tokenFileView } from '../../apply/token-output.js';
-import { computePlan } from '../../plan/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { printConfigWarnings } from '../config-report.js';
 import { confirmDestruction, mustConfirm } from '../confirm.js';
-import { clientOptionsFor, connectionOptions, openConnection } from '../connection.js';
+import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
+import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
+import { planFromConfig } from '../planned.js';
 import {
   parsePlanFormat,
   planExitCode,
@@ -21,11 +21,13 @@ import {
 
 const options = {
   ...connectionOptions,
+  ...deadlineOptions,
   ...planOutputOptions,
   ...executionFlags,
   'dry-run': { type: 'boolean', default: false },
   'recapture-tokens': { type: 'boolean', default: false },
   yes: { type: 'boolean', default: false },
+  ...environmentOptions,
   ...planningOptions,
 } as const;
 
@@ -45,10 +47,13 @@ Options:
   --recapture-tokens          replace managed API keys and credentials whose token is not in the
                               --token-output file, saving the new token (without it they are reported)
   --scope S                   ownership scope (default: the config's scope)
+  --unprotect KEY             allow deleting or replacing the protected object KEY (repeatable)
+${environmentUsage}
 ${executionUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
   --rate-limit N/m            pace requests below N per minute (the live API allows about 120)
+${waitUsage}
 
 With --dry-run, --output also takes markdown, and --out FILE and --detailed-exitcode work as for plan.`,
 
@@ -59,20 +64,17 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
       ? { dryRun: true as const, format: parsePlanFormat(values.output) }
       : { dryRun: false as const, settings: runSettingsFrom('sync', values) };
     const tokens = await tokenFileView(values['token-output'], values['recapture-tokens']);
-    const connection = await openConnection({
+    const { plan, desired, connection } = await planFromConfig({
+      paths: positionals,
       flags: values,
       env: process.env,
+      environment: environmentName(values, process.env),
+      ...planningSettings(values),
+      deadline: true,
+      tokens,
       ...(mode.dryRun ? {} : { client: clientOptionsFor(mode.settings.parallelism) }),
     });
     try {
-      const { plan, desired, warnings, secretSpans } = await computePlan({
-        paths: positionals,
-        client: connection.client,
-        env: process.env,
-        ...planningSettings(values),
-        ...(tokens ? { tokens } : {}),
-      });
-      printConfigWarnings(warnings, secretSpans, process.env);
       if (mode.dryRun) {
         await writePlanOutput(plan, {
           format: mode.format,

@@ -1,29 +1,85 @@
 /** `acctsync validate [PATH...]`: loads the desired state offline and reports every problem. */
-import { ConfigError, loadDesiredState } from '../../config/index.js';
+import { ConfigError, loadDesiredState, type Diagnostic, type LoadResult } from '../../config/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { printConfigWarnings } from '../config-report.js';
+import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
 
-const usage = `Usage: acctsync validate [PATH...]
+const usage = `Usage: acctsync validate [PATH...] [--env NAME]
 
 Checks the desired state without contacting the API: structure, every rule and limit of the
 service, references, duplicates and cycles. PATH is a YAML file or a directory of them; the
-default is the directory account/ if it exists, else acctsync.yaml.
+default is the directory account/ if it exists, else acctsync.yaml. A config that declares
+environments is checked for each of them, or for the one --env names.
+
+Options:
+${environmentUsage}
 
 Exit status: 0 valid, 1 invalid. With GITHUB_ACTIONS=true, problems are also printed as
 workflow annotations.`;
+
+function keyOf(d: Diagnostic): string {
+  return JSON.stringify([d.file, d.line, d.column, d.severity, d.message]);
+}
+
+/**
+ * The problems of every environment checked: one found in all of them shows once, as it is; one
+ * found in some says in which, since the same line can hold another value in each environment.
+ */
+function merged(results: ReadonlyArray<[string | undefined, readonly Diagnostic[]]>): Diagnostic[] {
+  const count = new Map<string, number>();
+  for (const [, list] of results)
+    for (const key of new Set(list.map(keyOf))) count.set(key, (count.get(key) ?? 0) + 1);
+  const seen = new Set<string>();
+  return results.flatMap(([name, list]) =>
+    list.flatMap((d) => {
+      const key = keyOf(d);
+      if (seen.has(key)) return [];
+      seen.add(key);
+      const everywhere = name === undefined || count.get(key) === results.length;
+      return [everywhere ? d : { ...d, message: `${d.message} [environment ${name}]` }];
+    }),
+  );
+}
+
+/** One result per environment to check: the one named, each declared one, or the config as is. */
+async function loadEach(
+  paths: string[],
+  named: string | undefined,
+): Promise<Array<[string | undefined, LoadResult]>> {
+  const first = await loadDesiredState(paths, named === undefined ? {} : { environment: named });
+  if (first.ok || first.needsEnvironment !== true) return [[named, first]];
+  const out: Array<[string | undefined, LoadResult]> = [];
+  for (const name of first.environments)
+    out.push([name, await loadDesiredState(paths, { environment: name })]);
+  return out;
+}
 
 export const command: Command = {
   summary: 'check the desired state offline (schema, rules, references)',
   usage,
   async run(argv) {
-    const { positionals } = parseCommandArgs('validate', argv, {});
-    const result = await loadDesiredState(positionals);
-    if (!result.ok) throw new ConfigError(result.diagnostics, { secretSpans: result.secretSpans });
-    printConfigWarnings(result.warnings, result.secretSpans, process.env);
-    const n = result.state.objects.length;
-    const m = result.files.length;
-    console.log(`valid: ${n} ${n === 1 ? 'object' : 'objects'} in ${m} ${m === 1 ? 'file' : 'files'}`);
+    const { values, positionals } = parseCommandArgs('validate', argv, environmentOptions);
+    const results = await loadEach(positionals, environmentName(values, process.env));
+    const secretSpans = Object.assign(
+      {},
+      ...results.map(([, r]) => r.secretSpans),
+    ) as LoadResult['secretSpans'];
+    if (results.some(([, r]) => !r.ok)) {
+      const problems = merged(results.map(([name, r]) => [name, r.ok ? r.warnings : r.diagnostics]));
+      throw new ConfigError(problems, { secretSpans });
+    }
+    const warnings = merged(results.map(([name, r]) => [name, r.ok ? r.warnings : []]));
+    printConfigWarnings(warnings, secretSpans, process.env);
+    for (const [name, result] of results) {
+      if (!result.ok) continue;
+      const n = result.state.objects.length;
+      const m = result.files.length;
+      const which = name === undefined ? '' : ` (environment ${name})`;
+      console.log(
+        `valid${which}: ${n} ${n === 1 ? 'object' : 'objects'} in ${m} ${m === 1 ? 'file' : 'files'}`,
+      );
+    }
     return 0;
   },
 };

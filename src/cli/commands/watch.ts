@@ -13,7 +13,7 @@ import { WatchMetrics } from '../../watch/metrics.js';
 import { createReconcileStep } from '../../watch/reconcile.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { clientOptionsFor, connectionOptions, openConnection } from '../connection.js';
+import { clientOptionsFor, connectionOptions, embeddedUrl, openConnection } from '../connection.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
 /** First retry delay after a failure; doubles per failure up to the interval. */
@@ -83,6 +83,12 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
     }
     if (!logLevels.includes(values['log-level'])) {
       throw new UsageError(`watch: --log-level must be one of ${logLevels.join(', ')}`);
+    }
+    // A daemon quietly reconciling a throwaway emulator looks healthy while managing nothing.
+    if ((values['api-url'] ?? process.env.SVC_API_URL ?? '') === '') {
+      throw new UsageError(
+        `watch: no API given: set SVC_API_URL (or --api-url URL), or say --api-url ${embeddedUrl} to use the embedded emulator`,
+      );
     }
     const run = runSettingsFrom('watch', values);
     const cwd = process.cwd();

@@ -1,20 +1,21 @@
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, type JsonWebKey } from 'node:crypto';
 
 import { decodeStrictBase64 } from './base64.js';
+import { readPemBlocks } from './pem.js';
 import { preview } from './preview.js';
 import { fail, ok, type Result } from './result.js';
 
-/** A parsed OpenSSH public key line. */
+/** A parsed public key: an OpenSSH line or a PEM block. */
 export interface SshPublicKey {
   /** Key type as declared, e.g. `ssh-ed25519`. */
   readonly type: string;
   /** `SHA256:<unpadded base64>`, as `ssh-keygen -l` prints it. */
   readonly fingerprint: string;
-  /** Text after the key data, `""` when absent. */
+  /** Text after the key data, `""` when absent (always for PEM). */
   readonly comment: string;
   /**
-   * `<type> <base64>`: two lines with the same identity are the same key, whatever their comments
-   * (the platform refuses to register one key twice).
+   * `<type> <base64>` of the OpenSSH form: two keys with the same identity are the same key, whatever
+   * their comments or encoding (the platform refuses to register one key twice).
    */
   readonly identity: string;
 }
@@ -61,15 +62,14 @@ const BLOB_CHECKS: Readonly<Record<string, BlobCheck>> = {
 };
 
 /**
- * Parses one OpenSSH public key line, `<type> <base64> [comment]` (the content of an `id_*.pub`
- * file). Checks the base64, that the key data declares the same type as the line, and that the key
+ * Parses one public key: an OpenSSH line, `<type> <base64> [comment]` (the content of an `id_*.pub`
+ * file), or one PEM block (`PUBLIC KEY`, PKCS#8 SPKI; `RSA PUBLIC KEY`, PKCS#1), which is read as
+ * the OpenSSH key it encodes. Checks the base64, that the key data declares the same type as the line, and that the key
  * data has the structure of that type. Surrounding whitespace (a trailing newline) is ignored.
  */
 export function parseSshPublicKey(s: string): Result<SshPublicKey> {
   const line = s.trim();
-  if (line.startsWith('-----BEGIN')) {
-    return fail('expected an OpenSSH public key line (ssh-ed25519 AAAA... comment), not a PEM block');
-  }
+  if (line.startsWith('-----BEGIN')) return parsePemPublicKey(line);
   if (/[\r\n]/.test(line)) return fail('expected exactly one public key on one line');
   const match = /^(\S+)[ \t]+(\S+)(?:[ \t]+(.*))?$/.exec(line);
   if (match === null) return fail('expected "<type> <base64 key data> [comment]"');
@@ -88,8 +88,76 @@ export function parseSshPublicKey(s: string): Result<SshPublicKey> {
   }
   if (!check(reader) || !reader.atEnd()) return fail(`the key data is not a valid ${type} key`);
 
+  return ok(described(type, blob, comment));
+}
+
+function described(type: string, blob: Buffer, comment: string): SshPublicKey {
   const digest = createHash('sha256').update(blob).digest('base64').replace(/=+$/, '');
-  return ok({ type, fingerprint: `SHA256:${digest}`, comment, identity: `${type} ${data}` });
+  return { type, fingerprint: `SHA256:${digest}`, comment, identity: `${type} ${blob.toString('base64')}` };
+}
+
+/** DER encodings of public keys, by PEM label. */
+const PEM_PUBLIC_KEY_TYPES: Readonly<Record<string, 'spki' | 'pkcs1'>> = {
+  'PUBLIC KEY': 'spki',
+  'RSA PUBLIC KEY': 'pkcs1',
+};
+
+/** OpenSSH curve names of the JWK curves. */
+const JWK_CURVES: Readonly<Record<string, keyof typeof ECDSA_CURVES>> = {
+  'P-256': 'nistp256',
+  'P-384': 'nistp384',
+  'P-521': 'nistp521',
+};
+
+function parsePemPublicKey(text: string): Result<SshPublicKey> {
+  const blocks = readPemBlocks(text);
+  if (!blocks.ok) return blocks;
+  const [block, extra] = blocks.value;
+  if (block === undefined || extra !== undefined) return fail('expected exactly one PEM public key block');
+  const type = PEM_PUBLIC_KEY_TYPES[block.label];
+  if (type === undefined) {
+    return fail(`a ${preview(block.label)} block is not a public key (use PUBLIC KEY or RSA PUBLIC KEY)`);
+  }
+  let jwk: JsonWebKey;
+  try {
+    jwk = createPublicKey({ key: block.der, format: 'der', type }).export({ format: 'jwk' });
+  } catch {
+    return fail(`the ${block.label} block is not a valid public key`);
+  }
+  const blob = sshBlobOfJwk(jwk);
+  if (blob === undefined)
+    return fail('the PEM public key is not an RSA, ECDSA (P-256/384/521) or Ed25519 key');
+  return ok(described(blob.type, blob.bytes, ''));
+}
+
+/** The OpenSSH key blob (RFC 4253, RFC 5656, RFC 8709) of a public key. */
+function sshBlobOfJwk(jwk: JsonWebKey): { type: string; bytes: Buffer } | undefined {
+  const b64 = (v: string | undefined): Buffer => Buffer.from(v ?? '', 'base64url');
+  if (jwk.kty === 'RSA') {
+    return sshBlob('ssh-rsa', [mpint(b64(jwk.e)), mpint(b64(jwk.n))]);
+  }
+  if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return sshBlob('ssh-ed25519', [b64(jwk.x)]);
+  const curve = jwk.kty === 'EC' ? JWK_CURVES[jwk.crv ?? ''] : undefined;
+  if (curve === undefined) return undefined;
+  const point = Buffer.concat([Buffer.from([0x04]), b64(jwk.x), b64(jwk.y)]);
+  return sshBlob(`ecdsa-sha2-${curve}`, [Buffer.from(curve, 'latin1'), point]);
+}
+
+function sshBlob(type: string, parts: readonly Buffer[]): { type: string; bytes: Buffer } {
+  const strings = [Buffer.from(type, 'latin1'), ...parts].map((part) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(part.length);
+    return Buffer.concat([length, part]);
+  });
+  return { type, bytes: Buffer.concat(strings) };
+}
+
+/** An unsigned big-endian integer as an SSH `mpint`: no leading zeros, one added when the top bit is set. */
+function mpint(bytes: Buffer): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const trimmed = bytes.subarray(start);
+  return ((trimmed[0] ?? 0) & 0x80) === 0 ? trimmed : Buffer.concat([Buffer.from([0]), trimmed]);
 }
 
 /** An SSH `mpint` that is present, non-empty and positive (RFC 4251 section 5: the sign is the top bit). */

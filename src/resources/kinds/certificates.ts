@@ -68,6 +68,7 @@ export const tlsCertificates: KindDescriptor = {
   rules: [],
   operations: crud,
   naturalKey: { fields: ['certificate_pem'] },
+  serviceOwnedWhenSet: 'issued_at',
   eventStem: 'tls_certificate',
   config: { key: 'tls_certificates' },
   hasCreatedAt: true,

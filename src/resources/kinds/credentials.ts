@@ -13,6 +13,7 @@ export const apiKeys: KindDescriptor = {
   operations: crud,
   eventStem: 'api_key',
   tokenField: 'token',
+  authenticatesClient: true,
   config: { key: 'api_keys' },
   hasCreatedAt: true,
 };

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
 import { parseSshPublicKey } from '../../../src/resources/formats/index.js';
 import { fingerprints, pki } from './pki-fixtures.js';
+import { rsaPkcs1, rsaSpki } from './ssh-pem-fixtures.js';
 
 /** An RFC 4251 `string`: uint32 length, then the bytes. */
 function sshString(content: string | Uint8Array): Buffer {
@@ -18,10 +19,47 @@ function keyLine(type: string, ...fields: (string | Uint8Array)[]): string {
 }
 
 const ed25519Key = new Uint8Array(32).fill(7);
+
 const p256Point = Uint8Array.from([0x04, ...new Uint8Array(64).fill(1)]);
 
 describe('parseSshPublicKey', () => {
   const expected = fingerprints('ssh-fingerprints.txt', 3, 1);
+
+  it.each([
+    ['PUBLIC KEY (PKCS#8)', rsaSpki],
+    ['RSA PUBLIC KEY (PKCS#1)', rsaPkcs1],
+  ])('reads a PEM %s as the OpenSSH key it encodes: same fingerprint and identity', (_, pem) => {
+    const line = pki('ssh-rsa.pub');
+    const result = parseSshPublicKey(pem);
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        type: 'ssh-rsa',
+        fingerprint: expected.get('(RSA)'),
+        comment: '',
+        identity: line.trim().split(' ').slice(0, 2).join(' '),
+      },
+    });
+  });
+
+  it('reads PEM Ed25519 and ECDSA public keys as their OpenSSH keys', () => {
+    for (const [type, options] of [
+      ['ed25519', {}],
+      ['ec', { namedCurve: 'P-384' }],
+    ] as const) {
+      const { publicKey } = generateKeyPairSync(type as 'ec', options as { namedCurve: string });
+      const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+      const result = parseSshPublicKey(pem);
+      if (!result.ok) throw new Error(result.reason);
+      const [sshType, data = ''] = result.value.identity.split(' ');
+      expect(sshType).toBe(type === 'ed25519' ? 'ssh-ed25519' : 'ecdsa-sha2-nistp384');
+      // The identity is a valid OpenSSH line of the same key.
+      expect(parseSshPublicKey(`${result.value.identity} c`)).toMatchObject({ ok: true });
+      expect(result.value.fingerprint).toBe(
+        `SHA256:${createHash('sha256').update(Buffer.from(data, 'base64')).digest('base64').replace(/=+$/, '')}`,
+      );
+    }
+  });
 
   it.each([
     ['ssh-ed25519.pub', 'ssh-ed25519'],
@@ -107,8 +145,13 @@ describe('parseSshPublicKey', () => {
     ],
     [
       '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----',
-      'expected an OpenSSH public key line (ssh-ed25519 AAAA... comment), not a PEM block',
+      'the PUBLIC KEY block is not a valid public key',
     ],
+    [
+      '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----',
+      'a CERTIFICATE block is not a public key (use PUBLIC KEY or RSA PUBLIC KEY)',
+    ],
+    [`${rsaSpki}${rsaPkcs1}`, 'expected exactly one PEM public key block'],
     [`${ed25519(ed25519Key)}\n${ed25519(ed25519Key)}`, 'expected exactly one public key on one line'],
     ['ssh-ed25519 AAAA!!!!', 'the key data is not valid base64'],
     ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5', 'the key data is not a valid ssh-ed25519 key'],

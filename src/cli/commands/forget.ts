@@ -1,0 +1,81 @@
+/**
+ * `acctsync forget KEY...`: stop managing objects without touching them, like Terraform's
+ * `state rm`. The ownership marker is removed from the live object's metadata (the user's own
+ * metadata stays), so no later plan of this scope deletes, updates or replaces it.
+ */
+import { objectPath } from '../../apply/build-request.js';
+import { ConfigError, loadDesiredState } from '../../config/index.js';
+import { UsageError, UserError } from '../../errors.js';
+import { indexChildren, cascadeOf } from '../../plan/cascade.js';
+import { fetchLiveState, type LiveObject } from '../../plan/index.js';
+import { descriptorOf } from '../../resources/index.js';
+import { parseCommandArgs } from '../args.js';
+import type { Command } from '../command.js';
+import { connectionOptions, deadlineOptions, openConnection, waitUsage } from '../connection.js';
+
+const options = {
+  ...connectionOptions,
+  ...deadlineOptions,
+  config: { type: 'string', multiple: true },
+  scope: { type: 'string' },
+} as const;
+
+export const command: Command = {
+  summary: 'stop managing objects without deleting them (removes the ownership marker)',
+  usage: `Usage: acctsync forget KEY... [options]
+
+Removes acctsync's ownership marker from the live objects carrying KEY (ip_policies/office) in
+this scope, and from the children that go with them (the policy's rules). The objects themselves
+do not change; later plans neither update nor delete them. Refuses a KEY still in the config:
+remove its block first, or the next sync would create it again.
+
+Options:
+  --config PATH                Config file or directory (repeatable; default account/ or acctsync.yaml)
+  --scope S                    Ownership scope (default: the config's scope)
+  --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)
+${waitUsage}`,
+
+  async run(argv) {
+    const { values, positionals: keys } = parseCommandArgs('forget', argv, options);
+    if (keys.length === 0) throw new UsageError('forget: name at least one KEY, like ip_policies/office');
+    const loaded = await loadDesiredState(values.config ?? [], { env: process.env });
+    if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
+    const scope = values.scope ?? loaded.state.scope;
+    const stillWanted = keys.filter((k) => loaded.state.objects.some((o) => o.key === k));
+    if (stillWanted.length > 0) {
+      throw new UserError(`refusing to forget ${stillWanted.join(', ')}: still in the config`, {
+        details: ['Remove its block first; otherwise the next sync would create it again.'],
+      });
+    }
+    const connection = await openConnection({ flags: values, env: process.env, deadline: true });
+    try {
+      const live = await fetchLiveState(connection.client, { scope, objects: [] });
+      const index = indexChildren(live.objects);
+      const byId = new Map(live.objects.map((l) => [l.id, l]));
+      const targets: LiveObject[] = [];
+      for (const key of keys) {
+        const found = live.objects.filter((l) => l.marker?.scope === scope && l.marker.key === key);
+        if (found.length === 0) throw new UserError(`no object in scope '${scope}' is managed as ${key}`);
+        for (const l of found) {
+          targets.push(l);
+          // Marked children would otherwise be deleted as having left the config.
+          for (const c of cascadeOf(l, index).objects) {
+            const child = byId.get(c.id);
+            if (child?.marker?.scope === scope) targets.push(child);
+          }
+        }
+      }
+      for (const l of targets) {
+        const d = descriptorOf(l.kind);
+        if (!d.operations.update)
+          throw new UserError(`${l.marker?.key ?? l.id}: a ${d.title} cannot be changed`);
+        const parentId = d.parent?.via === 'path' ? l.parentId : undefined;
+        await connection.client.patch(objectPath(d, l.id, parentId), { metadata: l.userMetadata });
+        process.stdout.write(`forgot ${l.marker?.key ?? l.id} (${l.id}): no longer managed, left as it is\n`);
+      }
+      return 0;
+    } finally {
+      await connection.close();
+    }
+  },
+};

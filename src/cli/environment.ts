@@ -1,0 +1,18 @@
+/** `--env NAME` (or `ACCTSYNC_ENV`): which declared environment a command works on. */
+import type { Options } from './args.js';
+
+export const environmentOptions = {
+  env: { type: 'string' },
+} as const satisfies Options;
+
+export const environmentUsage = `  --env NAME                  the environment to use, for a config that declares environments
+                              (default: ACCTSYNC_ENV; see docs/environments.md)`;
+
+/** The environment named by the flag, else by `ACCTSYNC_ENV`. */
+export function environmentName(
+  values: { readonly env?: string | undefined },
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  const name = values.env ?? env.ACCTSYNC_ENV;
+  return name === undefined || name === '' ? undefined : name;
+}

@@ -1,0 +1,106 @@
+/**
+ * `acctsync plan --all-envs`: one pull request's effect on every environment at once. Each
+ * environment is loaded and planned against its own account (its own variables, or its own
+ * embedded emulator state), and the plans are rendered as one report.
+ */
+import { appendFile } from 'node:fs/promises';
+import { loadDesiredState } from '../config/index.js';
+import { UsageError } from '../errors.js';
+import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+import type { ConnectionFlags } from './connection.js';
+import { hasChanges, useColor, type PlanFormat } from './plan-output.js';
+import { planFromConfig } from './planned.js';
+
+export interface EnvironmentPlan {
+  readonly name: string;
+  readonly plan: Plan;
+}
+
+interface Flags extends ConnectionFlags {
+  readonly adopt?: boolean | undefined;
+  readonly 'no-delete'?: boolean | undefined;
+  readonly scope?: string | undefined;
+  readonly env?: string | undefined;
+  readonly out?: string | undefined;
+  readonly 'detailed-exitcode'?: boolean | undefined;
+}
+
+/** The declared environments' plans, in declaration order. */
+export async function planEnvironments(paths: readonly string[], flags: Flags): Promise<EnvironmentPlan[]> {
+  const probe = await loadDesiredState([...paths], {});
+  if (probe.environments.length === 0) {
+    throw new UsageError('--all-envs: this config declares no environments', {
+      details: ['Declare them under environments: (docs/environments.md), or plan without --all-envs.'],
+    });
+  }
+  const plans: EnvironmentPlan[] = [];
+  for (const name of probe.environments) {
+    const { plan, connection } = await planFromConfig({
+      paths,
+      flags,
+      env: process.env,
+      environment: name,
+      scope: flags.scope,
+      adopt: flags.adopt ?? false,
+      noDelete: flags['no-delete'] ?? false,
+    });
+    await connection.close();
+    plans.push({ name, plan });
+  }
+  return plans;
+}
+
+function counts(plan: Plan): string {
+  const { create, update, replace, delete: del, adopt } = plan.summary;
+  return `${create} | ${update} | ${replace} | ${del} | ${adopt}`;
+}
+
+/** One report for every environment, in `format`. Markdown stays under the comment limit. */
+export function renderEnvironments(
+  plans: readonly EnvironmentPlan[],
+  format: PlanFormat,
+  color: boolean,
+): string {
+  if (format === 'json') {
+    const body = plans.map((p) => `{"name":${JSON.stringify(p.name)},"plan":${renderJson(p.plan).trim()}}`);
+    return `{"formatVersion":1,"environments":[${body.join(',')}]}\n`;
+  }
+  if (format === 'text') {
+    return plans
+      .map((p) => `=== environment ${p.name} (scope ${p.plan.scope}) ===\n${renderText(p.plan, { color })}`)
+      .join('\n');
+  }
+  const head = [
+    `## acctsync plan: ${plans.length} environments`,
+    '',
+    '| Environment | Create | Update | Replace | Delete | Adopt |',
+    '|---|---|---|---|---|---|',
+    ...plans.map((p) => `| \`${p.name}\` | ${counts(p.plan)} |`),
+    '',
+  ].join('\n');
+  // Each environment's section gets an equal share of what the comment limit leaves.
+  const share = Math.floor((markdownLimit - head.length - 200) / plans.length) - 100;
+  const sections = plans.map(
+    (p) =>
+      `<details${hasChanges(p.plan) ? ' open' : ''}><summary>Environment <code>${p.name}</code></summary>\n\n${renderMarkdown(p.plan, share)}\n</details>\n`,
+  );
+  return `${head}\n${sections.join('\n')}`;
+}
+
+/** `plan --all-envs`: prints the report; 2 with `--detailed-exitcode` when any environment changes. */
+export async function planEveryEnvironment(
+  paths: readonly string[],
+  flags: Flags,
+  format: PlanFormat,
+): Promise<number> {
+  if (flags.out !== undefined) {
+    throw new UsageError("--out saves one environment's plan for apply: use --env NAME with --out");
+  }
+  if (flags.env !== undefined) throw new UsageError('--all-envs plans every environment: leave out --env');
+  const plans = await planEnvironments(paths, flags);
+  process.stdout.write(renderEnvironments(plans, format, useColor(process.env, process.stdout.isTTY)));
+  const summary = process.env.GITHUB_STEP_SUMMARY;
+  if (summary !== undefined && summary !== '')
+    await appendFile(summary, renderEnvironments(plans, 'markdown', false), 'utf8');
+  return flags['detailed-exitcode'] === true && plans.some((p) => hasChanges(p.plan)) ? 2 : 0;
+}

@@ -1,0 +1,91 @@
+/**
+ * What goes with a deleted object: the service deletes children with their parent (an IP policy's
+ * rules, an HTTPS edge's routes, a subscription's sources) and an object's modules with it. Derived
+ * from the descriptors' parent links and module fields, never per kind, so that guards and
+ * summaries count every object a delete removes and renderers can say "with 8 routes".
+ */
+import { descriptorOf, managedDescriptors, type KindName } from '../resources/index.js';
+import { compare, type LiveObject } from './live.js';
+import type { Cascade, CascadedObject, Operation } from './types.js';
+
+/** Module members set on a live record (an edge's `mutual_tls`, a route's `oidc`). */
+function modulesOf(l: LiveObject): string[] {
+  return Object.entries(descriptorOf(l.kind).fields)
+    .filter(([name, f]) => f.type.type === 'module' && l.record[name] != null)
+    .map(([name]) => name);
+}
+
+/** Kinds whose objects the service deletes with a parent of `kind`. */
+const childKinds = new Map<KindName, KindName[]>();
+for (const d of managedDescriptors) {
+  if (d.parent === undefined) continue;
+  childKinds.set(d.parent.kind, [...(childKinds.get(d.parent.kind) ?? []), d.kind]);
+}
+
+/** Live objects by parent id, for walking down from a deleted object. */
+export type ChildIndex = ReadonlyMap<string, readonly LiveObject[]>;
+
+export function indexChildren(objects: readonly LiveObject[]): ChildIndex {
+  const index = new Map<string, LiveObject[]>();
+  for (const l of objects) {
+    if (l.parentId === undefined || descriptorOf(l.kind).parent === undefined) continue;
+    const list = index.get(l.parentId);
+    if (list === undefined) index.set(l.parentId, [l]);
+    else list.push(l);
+  }
+  return index;
+}
+
+/** Every descendant of `parent` the service removes with it, depth first, children by id. */
+function descendants(parent: LiveObject, index: ChildIndex): LiveObject[] {
+  const kinds = childKinds.get(parent.kind) ?? [];
+  const children = (index.get(parent.id) ?? [])
+    .filter((c) => kinds.includes(c.kind))
+    .sort((a, b) => compare(a.id, b.id));
+  return children.flatMap((c) => [c, ...descendants(c, index)]);
+}
+
+/** What deleting `l` removes besides `l` itself. */
+export function cascadeOf(l: LiveObject, index: ChildIndex): Cascade {
+  const objects: CascadedObject[] = descendants(l, index).map((c) => ({
+    kind: c.kind,
+    id: c.id,
+    ...(c.marker === undefined ? {} : { key: c.marker.key }),
+    ...(c.parentId === undefined ? {} : { parentId: c.parentId }),
+    modules: modulesOf(c),
+  }));
+  return { objects, modules: modulesOf(l) };
+}
+
+/** Objects a delete removes: its target and every cascaded child. */
+export function removedBy(op: Operation): number {
+  return op.action === 'delete' ? 1 + (op.cascade?.objects.length ?? 0) : 0;
+}
+
+/**
+ * Objects a scope manages, counted as removals are: those carrying its marker, and the children
+ * that would go with them (a rule added by hand to a managed policy is deleted with it).
+ */
+export function managedCount(objects: readonly LiveObject[], scope: string): number {
+  const index = indexChildren(objects);
+  const counted = new Set<string>();
+  for (const l of objects) {
+    if (l.marker?.scope !== scope) continue;
+    counted.add(l.id);
+    for (const c of descendants(l, index)) counted.add(c.id);
+  }
+  return counted.size;
+}
+
+/** `ops` with each delete's cascade attached, where it has one. */
+export function withCascades(ops: readonly Operation[], objects: readonly LiveObject[]): Operation[] {
+  const index = indexChildren(objects);
+  const byId = new Map(objects.map((l) => [l.id, l]));
+  return ops.map((op) => {
+    if (op.action !== 'delete' || op.liveId === undefined) return op;
+    const live = byId.get(op.liveId);
+    if (live === undefined) return op;
+    const cascade = cascadeOf(live, index);
+    return cascade.objects.length === 0 && cascade.modules.length === 0 ? op : { ...op, cascade };
+  });
+}

@@ -1,0 +1,175 @@
+/**
+ * Stand-ins for what a CI runner does around acctsync, for the tests that run our example
+ * workflows: a config repository where `npx acctsync` is this build, shell steps run as the runner
+ * runs them, GitHub's `vars`/`secrets` expressions and step outputs, and the comment step's
+ * `actions/github-script` against a pull request whose comments are kept in memory.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const main = join(repoRoot, 'dist/cli/main.js');
+
+/** Makes `dir` a config repository whose `npx acctsync` runs this build. */
+export function configRepository(dir: string): void {
+  writeFileSync(join(dir, 'package.json'), '{"name":"my-account","version":"1.0.0","private":true}\n');
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  const shim = join(dir, 'node_modules/.bin/acctsync');
+  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${main}" "$@"\n`);
+  chmodSync(shim, 0o755);
+}
+
+export interface Step {
+  readonly name?: string;
+  readonly id?: string;
+  readonly if?: string;
+  readonly run?: string;
+  readonly uses?: string;
+  readonly env?: Record<string, string>;
+  readonly with?: Record<string, string>;
+}
+
+export interface Workflow {
+  readonly jobs: Record<
+    string,
+    { if?: string; steps: Step[]; concurrency?: { group: string; 'cancel-in-progress': boolean } }
+  >;
+}
+
+/** A GitHub Actions workflow of the repository, parsed. */
+export function readWorkflow(path: string): Workflow {
+  return parse(readFileSync(join(repoRoot, path), 'utf8')) as Workflow;
+}
+
+/**
+ * Runs one shell step as a CI runner does (`bash -e`), in the config repository. Asynchronous: the
+ * emulator answers from this process.
+ */
+export function shell(
+  dir: string,
+  script: string,
+  env: Record<string, string>,
+): Promise<{ status: number | null; stderr: string }> {
+  const { SVC_API_URL: _u, SVC_API_KEY: _k, GITHUB_ACTIONS: _g, ...base } = process.env;
+  const child = spawn('bash', ['-e', '-c', script], {
+    cwd: dir,
+    env: { ...base, CI: 'true', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+}
+
+/** `${{ vars.X }}` and `${{ secrets.X }}` as the repository settings would fill them. */
+function expand(value: string, settings: Record<string, string>): string {
+  return value.replace(/\$\{\{\s*(?:vars|secrets)\.(\w+)\s*\}\}/g, (_, name: string) => settings[name] ?? '');
+}
+
+/** The few `if:` forms the workflow uses: `steps.<id>.outputs.<name> == '<v>'` joined by `||`. */
+function condition(expression: string, outputs: Record<string, Record<string, string>>): boolean {
+  return expression.split('||').some((part) => {
+    const m = /^\s*steps\.(\w+)\.outputs\.(\w+)\s*==\s*'([^']*)'\s*$/.exec(part);
+    if (!m) throw new Error(`the test does not understand the condition ${part}`);
+    return outputs[m[1]!]?.[m[2]!] === m[3];
+  });
+}
+
+/** The pull request's comments, as the issues API keeps them. */
+export interface Comment {
+  id: number;
+  body: string;
+}
+
+/** `actions/github-script`: the script as an async function of `github`, `context` and `require`. */
+async function githubScript(dir: string, script: string, comments: Comment[]): Promise<void> {
+  const rest = {
+    issues: {
+      listComments: () => undefined,
+      createComment: ({ body }: { body: string }) => {
+        comments.push({ id: comments.length + 1, body });
+        return Promise.resolve({});
+      },
+      updateComment: ({ comment_id, body }: { comment_id: number; body: string }) => {
+        const found = comments.find((c) => c.id === comment_id);
+        if (!found) throw new Error(`no comment ${comment_id}`);
+        found.body = body;
+        return Promise.resolve({});
+      },
+    },
+  };
+  const gh = { rest, paginate: () => Promise.resolve(comments.map((c) => ({ ...c }))) };
+  const context = { repo: { owner: 'team', repo: 'my-account' }, issue: { number: 7 } };
+  const require = createRequire(join(dir, 'package.json'));
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    // github-script runs the text as the body of an async function; so does this.
+    const AsyncFunction = async function () {}.constructor as new (
+      ...args: string[]
+    ) => (...values: unknown[]) => Promise<void>;
+    await new AsyncFunction('github', 'context', 'require', script)(gh, context, require);
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+export interface JobRun {
+  readonly failedStep?: string;
+  readonly stderr: string;
+  readonly outputs: Record<string, Record<string, string>>;
+  readonly summary: string;
+}
+
+/**
+ * Runs a job's steps in `dir` in order as the runner would, stopping at the first failing one.
+ * `settings` are the repository's variables and secrets.
+ */
+export async function runJob(
+  workflow: Workflow,
+  name: string,
+  dir: string,
+  settings: Record<string, string>,
+  comments: Comment[] = [],
+): Promise<JobRun> {
+  const outputs: Record<string, Record<string, string>> = {};
+  const summaryFile = join(dir, 'step-summary.md');
+  writeFileSync(summaryFile, '');
+  let stderr = '';
+  for (const step of workflow.jobs[name]!.steps) {
+    if (step.if !== undefined && !condition(step.if, outputs)) continue;
+    if (step.uses?.startsWith('actions/github-script@')) {
+      await githubScript(dir, step.with!.script!, comments);
+      continue;
+    }
+    // Checkout, Node set-up, npm ci and artifact upload are the runner's; the repository is ready.
+    if (step.run === undefined || step.run === 'npm ci') continue;
+    const outputFile = join(dir, 'github-output');
+    writeFileSync(outputFile, '');
+    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v, settings)]));
+    const run = await shell(dir, step.run, {
+      ...env,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+    });
+    stderr += run.stderr;
+    if (step.id !== undefined) {
+      const lines = readFileSync(outputFile, 'utf8').split('\n').filter(Boolean);
+      outputs[step.id] = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
+    }
+    if (run.status !== 0) return { failedStep: step.name ?? step.run, stderr, outputs, summary: '' };
+  }
+  return { stderr, outputs, summary: readFileSync(summaryFile, 'utf8') };
+}
+
+// Each job runs several CLI processes; on a loaded machine that takes well over the default 20 s.

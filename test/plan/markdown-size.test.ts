@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { markdownLimit, renderMarkdown, type Operation, type Plan } from '../../src/plan/index.js';
+
+/** A plan as the planner builds it for a large account: many operations of two kinds. */
+function planOf(action: 'create' | 'delete', n: number): Plan {
+  const operations: Operation[] = [];
+  for (let i = 0; i < n; i++) {
+    const kind = i % 2 === 0 ? 'https_edges' : 'certificate_authorities';
+    const key = `${kind}/object-with-a-long-descriptive-name-${String(i).padStart(5, '0')}`;
+    operations.push({
+      id: `${action} ${key}`,
+      action,
+      kind,
+      key,
+      ...(action === 'delete'
+        ? { liveId: `id_${String(i).padStart(24, '0')}`, reason: 'left the config' }
+        : {}),
+      changes:
+        action === 'create'
+          ? [{ path: ['description'], after: `object number ${i} created by the plan` }]
+          : [],
+      dependsOn: [],
+    });
+  }
+  return {
+    formatVersion: 1,
+    createdAt: '2026-11-23T00:00:00.000Z',
+    scope: 'default',
+    configPaths: ['.'],
+    desiredFingerprint: 'd',
+    liveFingerprint: 'l',
+    resolvedIds: {},
+    operations,
+    summary: {
+      create: action === 'create' ? n : 0,
+      update: 0,
+      replace: 0,
+      delete: action === 'delete' ? n : 0,
+      adopt: 0,
+      unchanged: 0,
+      managed: n,
+      removed: action === 'delete' ? n : 0,
+    },
+    notes: [],
+    options: { adopt: false, noDelete: false },
+  };
+}
+
+describe('markdown plan size', () => {
+  it('stays under the PR comment limit with 5,000 deletes, with exact counts and a way to the full plan', () => {
+    const md = renderMarkdown(planOf('delete', 5000));
+    expect(md.length).toBeLessThan(markdownLimit);
+    expect(md).toContain('Plan: 0 to create, 0 to update, 0 to replace, 5000 to delete, 0 to adopt');
+    const listed = md.split('\n').filter((l) => l.startsWith('| `-` |')).length;
+    expect(listed).toBeGreaterThan(0);
+    const rest =
+      /_(\d+) more destructive changes not listed: (\d+) × delete certificate authority, (\d+) × delete HTTPS edge\./.exec(
+        md,
+      );
+    expect(rest).not.toBeNull();
+    const [, total, cas, edges] = (rest ?? []).map(Number);
+    expect(listed + (total ?? 0)).toBe(5000);
+    expect((cas ?? 0) + (edges ?? 0)).toBe(total);
+    expect(md).toContain('acctsync plan --out plan.json');
+  });
+
+  it('stays under the PR comment limit with 5,000 creates, with exact counts and a way to the full plan', () => {
+    const md = renderMarkdown(planOf('create', 5000));
+    expect(md.length).toBeLessThan(markdownLimit);
+    expect(md).toContain('Plan: 5000 to create, 0 to update');
+    expect(md).toMatch(/_Truncated: \d+ of 10000 lines left out/);
+    expect(md).toContain('acctsync plan --out plan.json');
+  });
+});
