@@ -1,15 +1,16 @@
 /**
  * An API error that quotes a secret of the desired state (the live service echoes a rejected
  * value: `ERR_SVC_215: invalid secret ...`) never prints it: not in sync's text or JSON result,
- * not in a GitHub Actions annotation.
+ * not in a GitHub Actions annotation, not in watch's log.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { runCli } from './support/cli.js';
+import { childEnv, cliPath, collect, runCli } from './support/cli.js';
 import { createRng } from './support/prng.js';
 import { startProxy, type RunningProxy } from './support/proxy.js';
 
@@ -85,3 +86,26 @@ it.each([
   expect(output).not.toContain(secret);
   expect(output).not.toContain(apiToken);
 });
+
+it('an API error quoting a secret does not reach the watch log, at trace level', async () => {
+  const child = spawn(
+    process.execPath,
+    [cliPath, 'watch', 'events.yaml', '--listen', '127.0.0.1:0', '--log-level', 'trace', '--interval', '1h'],
+    { cwd: dir, env: childEnv(env()), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let log = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (log += c));
+  const done = collect(child, 60_000);
+  const deadline = Date.now() + 40_000;
+  while (!/"status":"(failed|succeeded)"/.test(log) && Date.now() < deadline && child.exitCode === null) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGTERM');
+  const result = await done;
+  const output = log + result.stdout + result.stderr;
+  expect(output).toContain('"status":"failed"');
+  expect(output).toContain('ERR_SVC_215');
+  expect(output).toContain('invalid cloud_secret_access_key [REDACTED]');
+  expect(output).not.toContain(secret);
+  expect(output).not.toContain(apiToken);
+}, 60_000);
