@@ -7,12 +7,13 @@
 import { createHash } from 'node:crypto';
 import {
   descriptorOfId,
+  claimKeys,
+  claimScope,
   descriptors,
   ErrorCode,
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
-import { parseSshPublicKey } from '../resources/formats/index.js';
 import { Collection, type StoredRecord } from './collection.js';
 import { ApiFailure } from './failure.js';
 import type { Delivery } from './events.js';
@@ -241,7 +242,7 @@ export class Account implements UriResolver {
         const what = d.naturalKey?.fields.join(', ') ?? 'key';
         throw new ApiFailure(
           409,
-          d.naturalKey?.conflictCode ?? ErrorCode.validationFailed,
+          d.naturalKey?.claim?.code ?? ErrorCode.validationFailed,
           `the ${what} is already in use by ${holder}`,
           { conflicting_id: holder },
         );
@@ -344,31 +345,8 @@ export class Account implements UriResolver {
     }
   }
 
-  /**
-   * The natural keys the service refuses to hold twice (kinds with a conflict code). A list-valued
-   * key (hostports) is one key per element; the namespace is the code and field names, so TLS and
-   * HTTPS edges share their hostports.
-   */
+  /** The unique values the record claims (see `claimKeys`), scoped by its parent when per-parent. */
   #keysOf(d: KindDescriptor, values: Readonly<Record<string, unknown>>): string[] {
-    const natural = d.naturalKey;
-    if (natural?.conflictCode === undefined) return [];
-    const scope = natural.perParent && d.parent !== undefined ? stringOf(values[d.parent.field]) : '';
-    const namespace = `${natural.conflictCode}|${natural.fields.join(',')}|${scope}|`;
-    if (natural.fields.length === 1) {
-      const name = natural.fields[0] ?? '';
-      const value = values[name];
-      const items = Array.isArray(value) ? value : [value];
-      const format = d.fields[name]?.type;
-      return items
-        .filter((v): v is string => typeof v === 'string')
-        .map((v) => {
-          if (format?.type === 'string' && format.format === 'ssh-public-key') {
-            const parsed = parseSshPublicKey(v);
-            return namespace + (parsed.ok ? parsed.value.identity : v);
-          }
-          return namespace + v.toLowerCase();
-        });
-    }
-    return [namespace + JSON.stringify(natural.fields.map((f) => values[f]))];
+    return claimKeys(d, values, claimScope(d, values));
   }
 }

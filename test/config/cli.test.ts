@@ -65,4 +65,23 @@ describe('acctsync validate', () => {
     const frame = (stderr: string) => stderr.replace(/^.*account\.yaml/gm, 'account.yaml');
     expect(frame(long.stderr)).toBe(frame(short.stderr));
   });
+
+  it('refuses metadata that fits alone but not with the ownership marker sync adds', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acctsync-validate-'));
+    const file = join(dir, 'account.yaml');
+    const config = (size: number) =>
+      `version: 1\nscope: prod\nreserved_domains:\n  site:\n    domain: site.example.com\n    metadata: '${'x'.repeat(size)}'\n`;
+    writeFileSync(file, config(4096));
+    const full = validate([file]);
+    expect(full.stdout).toBe('');
+    expect(full.stderr).toContain(
+      'error: metadata is 4165 bytes with the ownership marker (69 of them), over the 4096-byte limit: shorten it by 69',
+    );
+    expect(full.stderr).toContain('ownership marker (scope prod, key reserved_domains/site)');
+    expect(full.status).toBe(1);
+    writeFileSync(file, config(4027));
+    const fits = validate([file]);
+    expect(fits.stderr).toBe('');
+    expect(fits.status).toBe(0);
+  });
 });
