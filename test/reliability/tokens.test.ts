@@ -75,6 +75,11 @@ async function expectReportedThenRecaptured(lostId: string): Promise<void> {
     `api_keys/ci (${lostId}): its token is not in the token file and the API never shows it again: sync --recapture-tokens replaces it`,
   );
   expect(await liveKeyIds()).toEqual([lostId]);
+  const json = await sync(emulator.url, '--output', 'json');
+  expect(json.code, json.stderr).toBe(0);
+  expect((JSON.parse(json.stdout) as { notes: string[] }).notes).toContain(
+    `api_keys/ci (${lostId}): its token is not in the token file and the API never shows it again: sync --recapture-tokens replaces it with a new one whose token is saved`,
+  );
 
   const recapture = await sync(emulator.url, '--recapture-tokens', '--yes');
   expect(recapture.code, recapture.stdout + recapture.stderr).toBe(0);
