@@ -205,7 +205,8 @@ export class ApiClient {
   readonly #onRetry: ((event: RetryEvent) => void) | undefined;
   readonly #onResponse: ((event: ResponseEvent) => void) | undefined;
   readonly #sleep: Sleep;
-  readonly #redact: Redactor;
+  #redact: Redactor;
+  #secrets: readonly string[];
 
   constructor(options: ApiClientOptions) {
     const base = new URL(options.baseUrl);
@@ -238,7 +239,17 @@ export class ApiClient {
     setMaxListeners(0, this.#signal);
     this.#onRetry = options.onRetry;
     this.#onResponse = options.onResponse;
-    this.#redact = createRedactor([options.apiKey]);
+    this.#secrets = [options.apiKey];
+    this.#redact = createRedactor(this.#secrets);
+  }
+
+  /**
+   * Adds values (the desired state's secrets) to those scrubbed from every error this client
+   * raises: the service may quote a rejected value in its message (`invalid client_secret ...`).
+   */
+  protectSecrets(values: readonly string[]): void {
+    this.#secrets = [...new Set([...this.#secrets, ...values])];
+    this.#redact = createRedactor(this.#secrets);
   }
 
   /**

@@ -3,9 +3,12 @@ export type Redactor = (text: string) => string;
 
 const REDACTED = '[REDACTED]';
 
-/** Builds a redactor for the given secrets; empty strings are ignored (they would match everywhere). */
+/**
+ * Builds a redactor for the given secrets; empty strings are ignored (they would match everywhere).
+ * Longest first: a secret containing another one is scrubbed whole, not around the shorter one.
+ */
 export function createRedactor(secrets: readonly string[]): Redactor {
-  const needles = secrets.filter((secret) => secret.length > 0);
+  const needles = secrets.filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length);
   return (text) => needles.reduce((acc, needle) => acc.split(needle).join(REDACTED), text);
 }
 

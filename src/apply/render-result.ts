@@ -47,6 +47,8 @@ export function renderResultJson(plan: Plan, result: ApplyResult): string {
     planSummary: plan.summary,
     operations: result.operations,
     tokensSaved: result.tokensSaved,
+    // The plan is not printed in JSON mode: its notes (a token not in the token file) still reach the reader.
+    notes: plan.notes,
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -3,7 +3,8 @@
  * the user asked for: a JSON file only its owner can read. Never printed, never logged.
  */
 import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { isSystemError, systemUserError, UserError } from '../errors.js';
+import { isSystemError, systemUserError, UsageError, UserError } from '../errors.js';
+import type { TokenFileView } from '../plan/index.js';
 
 /** One entry per logical key. */
 export interface TokenEntry {
@@ -40,6 +41,17 @@ async function readExisting(path: string): Promise<Record<string, TokenEntry>> {
       'Move it away or pass another --token-output file; acctsync will not overwrite tokens it cannot read.',
     ],
   });
+}
+
+/**
+ * Ids of the objects whose token the file at `path` holds (none when it does not exist yet).
+ * @throws {UserError} when the file exists but cannot be read as a token file
+ */
+export async function capturedTokenIds(path: string): Promise<ReadonlySet<string>> {
+  const entries = await readExisting(path);
+  return new Set(
+    Object.values(entries).flatMap((entry) => (typeof entry?.id === 'string' ? [entry.id] : [])),
+  );
 }
 
 /**
@@ -81,4 +93,20 @@ export async function fileTokenSink(path: string): Promise<TokenSink> {
       return queue;
     },
   };
+}
+
+/**
+ * What the planner needs of the `--token-output` file, from the flags; undefined without one.
+ * @throws {UsageError} for `--recapture-tokens` without `--token-output`: the new tokens would be lost too
+ */
+export async function tokenFileView(
+  path: string | undefined,
+  recapture: boolean,
+): Promise<TokenFileView | undefined> {
+  if (path === undefined) {
+    if (recapture)
+      throw new UsageError('--recapture-tokens needs --token-output FILE: the new tokens would be lost too');
+    return undefined;
+  }
+  return { capturedIds: await capturedTokenIds(path), recapture };
 }

@@ -3,7 +3,7 @@
  * show its warnings, connect to that account and plan. The caller closes the connection.
  */
 import type { ApiClientOptions } from '../api/index.js';
-import { loadConfig, planFor, type ComputedPlan } from '../plan/index.js';
+import { loadConfig, planFor, type ComputedPlan, type TokenFileView } from '../plan/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
 
@@ -20,6 +20,8 @@ export interface PlanRequest {
   readonly client?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>>;
   /** One-shot commands are bounded by `--deadline` (watch is not). */
   readonly deadline?: boolean;
+  /** The token file's captured ids (`sync --token-output`) and `--recapture-tokens`. */
+  readonly tokens?: TokenFileView | undefined;
 }
 
 export interface Planned extends ComputedPlan {
@@ -48,6 +50,7 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
       ...(request.unprotect === undefined ? {} : { unprotect: request.unprotect }),
       configPaths: request.paths,
       ...(config.environment === undefined ? {} : { environment: config.environment.name }),
+      ...(request.tokens === undefined ? {} : { tokens: request.tokens }),
     });
     return { ...computed, connection };
   } catch (err) {

@@ -15,7 +15,7 @@ function clip(line: string): string {
  * One diagnostic as `file:line:col: severity: message`, a code frame of the source around the
  * line with a caret under the column, then what was expected and found, and the hint.
  * `sourceText` may be undefined when the file cannot be shown (binary, too large, missing).
- * `secrets` are the spans of secrets written in that text: the frame shows `*` in their place.
+ * `secrets` are the spans of secrets written in that text: the frame shows `secretMask` in their place.
  */
 export function renderDiagnostic(
   d: Diagnostic,
@@ -34,7 +34,7 @@ export function renderDiagnostic(
       out.push(`${marker} ${String(n).padStart(width)} | ${clip(lines[n - 1] ?? '')}`);
     }
     if (d.line <= lines.length) {
-      const caretAt = Math.min(d.column - 1, maxLineWidth);
+      const caretAt = Math.min(maskedColumn(sourceText, secrets, d.line, d.column), maxLineWidth);
       out.push(`  ${' '.repeat(width)} | ${' '.repeat(Math.max(0, caretAt))}^`);
     }
   }
@@ -44,17 +44,37 @@ export function renderDiagnostic(
   return out.join('\n');
 }
 
-/** The text with every secret span's characters (line breaks kept) replaced by `*`. */
+/** What a secret looks like in a frame: the same for every secret, so its length is not shown. */
+const secretMask = '********';
+
+/** The text with each line of every secret span replaced by `secretMask` (line breaks kept). */
 function masked(text: string, secrets: readonly SecretSpan[]): string {
-  if (secrets.length === 0) return text;
-  // Spans are the YAML parser's UTF-16 offsets: mask code units so they line up.
-  const units = text.split('');
-  for (const { start, end } of secrets) {
-    for (let i = start; i < end && i < units.length; i++) {
-      if (units[i] !== '\n' && units[i] !== '\r') units[i] = '*';
-    }
+  // Spans are the YAML parser's UTF-16 offsets, as are string indices.
+  let out = '';
+  let at = 0;
+  for (const { start, end } of [...secrets].sort((a, b) => a.start - b.start)) {
+    if (start < at) continue;
+    out += text.slice(at, start);
+    out += text
+      .slice(start, end)
+      .split(/(\r?\n)/)
+      .map((part, i) => (i % 2 === 1 || part === '' ? part : secretMask))
+      .join('');
+    at = end;
   }
-  return units.join('');
+  return out + text.slice(at);
+}
+
+/** The 0-based column, in the masked line, of `column` (1-based) of line `line` in the source. */
+function maskedColumn(text: string, secrets: readonly SecretSpan[], line: number, column: number): number {
+  const lineStart = (source: string): number => {
+    let offset = 0;
+    for (let n = 1; n < line; n++) offset = source.indexOf('\n', offset) + 1;
+    return offset;
+  };
+  const before = lineStart(text) + column - 1;
+  const maskedBefore = masked(text.slice(0, before), secrets);
+  return maskedBefore.length - lineStart(maskedBefore);
 }
 
 /** Escapes a workflow command's message (data). */

@@ -26,7 +26,7 @@ import { orderOperations } from './order.js';
 import { checkProtection } from './protection.js';
 import { keyDeletesLast, keyInUseNote } from './key-in-use.js';
 import { provisioningNotes } from './provisioning-notes.js';
-import { hashSecret, type OwnershipMarker } from './ownership.js';
+import { cachedSecretHasher, secretMatches, type OwnershipMarker, type SecretHasher } from './ownership.js';
 import { hashKey, isPublicMaterial, maskChange, secretPaths, writeOnlyValues } from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
 
@@ -40,6 +40,33 @@ export interface BuildOptions {
   /** The environment the desired state was loaded for, recorded so `apply` loads the same. */
   readonly environment?: string;
   readonly now?: Date;
+  /**
+   * The token file's view (`--token-output`): ids whose token it holds, and whether managed
+   * token-bearing objects missing from it are replaced to capture a new token (`--recapture-tokens`).
+   * Absent without a token file.
+   */
+  readonly tokens?: TokenFileView;
+}
+
+export interface TokenFileView {
+  readonly capturedIds: ReadonlySet<string>;
+  readonly recapture: boolean;
+}
+
+const recaptureReason = 'its token is not in the token file: a new one is created to capture the token';
+
+/** Paired token-bearing objects whose token the token file does not hold. */
+function uncapturedTokens(
+  paired: readonly (Match & { live: LiveObject })[],
+  tokens: TokenFileView | undefined,
+): (Match & { live: LiveObject })[] {
+  if (tokens === undefined) return [];
+  return paired.filter(
+    (m) =>
+      !m.adopted &&
+      descriptorOf(m.desired.kind).tokenField !== undefined &&
+      !tokens.capturedIds.has(m.live.id),
+  );
 }
 
 /** How many configured top-level fields of a paired object already have their desired value. */
@@ -48,7 +75,12 @@ function unchangedOf(d: KindDescriptor, o: DesiredObject, live: LiveObject, reso
 }
 
 /** The changes of a paired object, before masking. */
-function changesOf(d: KindDescriptor, m: Match & { live: LiveObject }, resolve: ResolveRef): FieldChange[] {
+function changesOf(
+  d: KindDescriptor,
+  m: Match & { live: LiveObject },
+  resolve: ResolveRef,
+  hash: SecretHasher,
+): FieldChange[] {
   const o = m.desired;
   const changes = diffObject(d, normalizeLive(d, m.live, o), normalizeDesired(d, o, resolve));
   const link = d.parent;
@@ -69,7 +101,7 @@ function changesOf(d: KindDescriptor, m: Match & { live: LiveObject }, resolve: 
   const wanted = writeOnlyValues(d.fields, o.fields);
   for (const { path, value } of wanted) {
     const known = hashes[hashKey(path)];
-    if (salt !== undefined && known === hashSecret(salt, value)) continue;
+    if (salt !== undefined && known !== undefined && secretMatches(hash, salt, known, value)) continue;
     if (covered(path)) continue;
     const forcesReplace = d.fields[String(path[0])]?.write === 'immutable';
     changes.push({
@@ -122,16 +154,34 @@ function pathParent(d: KindDescriptor, live: LiveObject): { liveParentId?: strin
   return d.parent?.via === 'path' && live.parentId !== undefined ? { liveParentId: live.parentId } : {};
 }
 
+/**
+ * Notes on the tokens the creates will return. Without a token file they are named: once the
+ * create answered, nothing can get them back.
+ */
+function tokenNotes(operations: readonly Operation[], noTokenFile: boolean): string[] {
+  const creates = operations.filter(
+    (op) => op.action === 'create' && descriptorOf(op.kind).tokenField !== undefined,
+  );
+  if (creates.length === 0) return [];
+  const titles = [...new Set(creates.map((op) => `${descriptorOf(op.kind).title}s`))].join(' and ');
+  const note = `tokens of new ${titles} are shown only once, by the create response: they are saved only with --token-output FILE`;
+  if (!noTokenFile) return [note];
+  return [`${note}; without it the tokens of ${creates.map((op) => op.key).join(', ')} are unrecoverable`];
+}
+
 /** Computes the plan. Throws a `UserError` when a final metadata value would exceed its limit. */
 export function buildPlan(desired: DesiredState, live: LiveState, options: BuildOptions): Plan {
   const { scope } = options;
   const matching = matchObjects(desired, live, { scope, adopt: options.adopt });
   const paired = matching.matches.filter((m): m is Match & { live: LiveObject } => m.live !== undefined);
   const desiredByKey = new Map(desired.objects.map((o) => [o.key, o]));
+  const hash = cachedSecretHasher();
 
   // Replaces are found to a fixpoint: a replaced object's referrers see its key unresolved, and a
   // reference in an immutable field (a rule's policy) makes the referrer a replace in turn.
-  const replaced = new Set<string>();
+  const uncaptured = uncapturedTokens(paired, options.tokens);
+  const recaptured = new Set(options.tokens?.recapture ? uncaptured.map((m) => m.desired.key) : []);
+  const replaced = new Set<string>(recaptured);
   let resolve: ResolveRef = (ref) => ref;
   let changes = new Map<Match, FieldChange[]>();
   for (;;) {
@@ -139,7 +189,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       paired.filter((m) => !replaced.has(m.desired.key)).map((m) => [m.desired.key, m.live.id]),
     );
     resolve = (ref) => (isObjectKey(ref) ? (ids.get(ref) ?? ref) : ref);
-    changes = new Map(paired.map((m) => [m, changesOf(descriptorOf(m.desired.kind), m, resolve)]));
+    changes = new Map(paired.map((m) => [m, changesOf(descriptorOf(m.desired.kind), m, resolve, hash)]));
     const before = replaced.size;
     for (const [m, c] of changes) if (c.some((x) => x.forcesReplace)) replaced.add(m.desired.key);
     if (replaced.size === before) break;
@@ -163,13 +213,27 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const deleteFirst = new Set<string>();
   const tooLong: string[] = [];
   let unchanged = 0;
-  const finalMetadata = (d: KindDescriptor, o: DesiredObject, liveMarker: OwnershipMarker | undefined) => {
-    // Protection is sticky: only an explicit `protect: false` lifts it.
-    const protect = o.protect ?? liveMarker?.protect === true;
-    const { value, tooLong: why } = markedMetadata(d, o.key, o.fields, scope, {
+  /** The metadata to write; `upgrade` rehashes every secret, else matching stored hashes are kept. */
+  const marked = (
+    d: KindDescriptor,
+    o: DesiredObject,
+    liveMarker: OwnershipMarker | undefined,
+    upgrade: boolean,
+  ) =>
+    markedMetadata(d, o.key, o.fields, scope, {
       salt: liveMarker?.salt,
-      protect,
+      // Protection is sticky: only an explicit `protect: false` lifts it.
+      protect: o.protect ?? liveMarker?.protect === true,
+      hash,
+      kept: upgrade ? undefined : liveMarker?.hashes,
     });
+  const finalMetadata = (
+    d: KindDescriptor,
+    o: DesiredObject,
+    liveMarker: OwnershipMarker | undefined,
+    upgrade = true,
+  ): string => {
+    const { value, tooLong: why } = marked(d, o, liveMarker, upgrade);
     if (why !== undefined) tooLong.push(`${o.key}: ${why}`);
     return value;
   };
@@ -202,9 +266,11 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     const own = (changes.get(m) ?? []).map(mask);
     if (replaced.has(o.key)) {
       const forcing = [...new Set(own.filter((c) => c.forcesReplace).map((c) => String(c.path[0])))];
-      const reason = `${forcing.join(', ')} cannot change in place`;
-      const reasonCode =
-        d.parent !== undefined && forcing.every((name) => name === d.parent?.field)
+      const recapture = forcing.length === 0 && recaptured.has(o.key);
+      const reason = recapture ? recaptureReason : `${forcing.join(', ')} cannot change in place`;
+      const reasonCode = recapture
+        ? ('replace_because_token_not_captured' as const)
+        : d.parent !== undefined && forcing.every((name) => name === d.parent?.field)
           ? ('replace_because_parent_changed' as const)
           : ('replace_because_immutable' as const);
       const newParent = desiredParentId(d, o, resolve);
@@ -243,7 +309,11 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       });
       continue;
     }
-    const metadata = finalMetadata(d, o, live.marker);
+    // Hashes in the earlier format are upgraded when the object is written anyway, never by a
+    // write of their own: an account synced before scrypt must not see every secret as changed.
+    const written =
+      own.length > 0 || m.adopted || marked(d, o, live.marker, false).value !== live.record.metadata;
+    const metadata = finalMetadata(d, o, live.marker, written);
     const rewrite = metadata !== live.record.metadata;
     if (own.length === 0 && !rewrite && !m.adopted) {
       unchanged++;
@@ -327,19 +397,14 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const count = (action: Operation['action']) =>
     operations.filter((op) => op.action === action && op.replaces === undefined && op.interim !== true)
       .length;
-  const tokenKinds = [
-    ...new Set(
-      operations
-        .filter((op) => op.action === 'create' && descriptorOf(op.kind).tokenField !== undefined)
-        .map((op) => descriptorOf(op.kind).title),
-    ),
-  ];
   const notes = [
-    ...(tokenKinds.length > 0
-      ? [
-          `tokens of new ${tokenKinds.map((t) => `${t}s`).join(' and ')} are shown only once, by the create response: they are saved only with --token-output FILE`,
-        ]
-      : []),
+    ...tokenNotes(operations, options.tokens === undefined),
+    ...uncaptured
+      .filter((m) => !recaptured.has(m.desired.key))
+      .map(
+        (m) =>
+          `${m.desired.key} (${m.live.id}): its token is not in the token file and the API never shows it again: sync --recapture-tokens replaces it with a new one whose token is saved`,
+      ),
     ...(operations.some(
       (op) =>
         op.action === 'adopt' &&

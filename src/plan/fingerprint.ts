@@ -8,6 +8,7 @@ import { canonicalJson, isPlainObject } from './canonical.js';
 import type { LiveState } from './live.js';
 import { hashSecret } from './ownership.js';
 import { secretPaths } from './secrets.js';
+import { sensitiveMask } from './types.js';
 
 function sha256(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
@@ -37,18 +38,29 @@ function replaceAt(value: unknown, path: FieldPath, replace: (v: unknown) => unk
   return value;
 }
 
-/** Hash of the desired state, every sensitive value folded in as a hash salted with its object's key. */
+/**
+ * Hash of the desired state. Sensitive values are taken out (a placeholder in their place) and
+ * folded in through one scrypt hash of them all (docs/apply.md "How secrets are compared"): a plan
+ * file must not let anyone confirm a guessed secret at hash speed, and one scrypt per plan costs
+ * the same per guess as one per secret.
+ */
 export function desiredFingerprint(desired: DesiredState, scope: string): string {
+  const sensitive: unknown[] = [];
   const objects = [...desired.objects]
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map((o) => {
-      const salt = `${scope}/${o.key}`;
       const paths = [...secretPaths(descriptorOf(o.kind).fields, o.fields), ...o.sensitive];
       const fields = paths.reduce<unknown>(
-        (values, path) => replaceAt(values, path, (v) => `hash:${hashSecret(salt, v)}`),
+        (values, path) =>
+          replaceAt(values, path, (v) => {
+            sensitive.push([o.key, path, v]);
+            return sensitiveMask;
+          }),
         o.fields,
       );
       return { kind: o.kind, key: o.key, parentKey: o.parentKey ?? null, pin: o.pin ?? null, fields };
     });
-  return sha256(canonicalJson({ scope, objects }));
+  const secrets =
+    sensitive.length === 0 ? null : hashSecret(`fingerprint/${scope}`, canonicalJson(sensitive));
+  return sha256(canonicalJson({ scope, objects, secrets }));
 }

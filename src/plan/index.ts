@@ -11,12 +11,13 @@ import {
   type SecretSpans,
 } from '../config/index.js';
 import type { DesiredState } from '../resources/index.js';
-import { buildPlan } from './build.js';
+import { buildPlan, type TokenFileView } from './build.js';
 import { fetchLiveState, type LiveState } from './live.js';
+import { sensitiveValues } from './secrets.js';
 import type { Plan } from './types.js';
 
 export * from './types.js';
-export { buildPlan, type BuildOptions } from './build.js';
+export { buildPlan, type BuildOptions, type TokenFileView } from './build.js';
 export { fetchLiveState, kindsToFetch, type FetchOptions, type LiveObject, type LiveState } from './live.js';
 export { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 export { formatMetadata, parseMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
@@ -41,6 +42,8 @@ export interface ComputePlanOptions {
   /** The environment to load, for a config that declares environments. */
   readonly environment?: string;
   readonly signal?: AbortSignal;
+  /** The token file's captured ids (`--token-output`) and `--recapture-tokens`. */
+  readonly tokens?: TokenFileView;
 }
 
 export interface ComputedPlan {
@@ -106,8 +109,10 @@ export async function planFor(
     readonly configPaths?: readonly string[];
     readonly environment?: string;
     readonly signal?: AbortSignal;
+    readonly tokens?: TokenFileView;
   } = {},
 ): Promise<ComputedPlan> {
+  client.protectSecrets(sensitiveValues(desired));
   const live = await fetchLiveState(client, desired, {
     noDelete: options.noDelete ?? false,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -119,6 +124,7 @@ export async function planFor(
     configPaths: options.configPaths ?? [],
     ...(options.unprotect === undefined ? {} : { unprotect: options.unprotect }),
     ...(options.environment === undefined ? {} : { environment: options.environment }),
+    ...(options.tokens ? { tokens: options.tokens } : {}),
   });
   return { plan, desired, live };
 }

@@ -5,7 +5,7 @@
  */
 import { byteLength, charLength } from '../resources/formats/index.js';
 import type { KindDescriptor } from '../resources/index.js';
-import { formatMetadata, newSalt, type OwnershipMarker } from './ownership.js';
+import { formatMetadata, hashSecret, newSalt, type OwnershipMarker, type SecretHasher } from './ownership.js';
 import { writeOnlyHashes, writeOnlyValues } from './secrets.js';
 
 function metadataLimit(d: KindDescriptor): { limit: number; measure: (s: string) => number; unit: string } {
@@ -30,6 +30,13 @@ export interface MarkerState {
   readonly salt?: string | undefined;
   /** Whether the object is protected (sticky: see the planner). */
   readonly protect: boolean;
+  /** Hashes the secrets: a plan shares one cache (scrypt is slow on purpose); `hashSecret` when absent. */
+  readonly hash?: SecretHasher | undefined;
+  /**
+   * Stored hashes kept as they are while they still match their value: a hash in an earlier
+   * format is then not rewritten on its own (the planner passes them unless the object is written).
+   */
+  readonly kept?: Readonly<Record<string, string>> | undefined;
 }
 
 /** The metadata to write for the object `key` with desired `fields`. */
@@ -45,7 +52,9 @@ export function markedMetadata(
   const marker: OwnershipMarker = {
     scope,
     key,
-    ...(salt === undefined ? {} : { salt, hashes: writeOnlyHashes(salt, secrets) }),
+    ...(salt === undefined
+      ? {}
+      : { salt, hashes: writeOnlyHashes(salt, secrets, state.hash ?? hashSecret, state.kept) }),
     ...(state.protect ? { protect: true as const } : {}),
   };
   const user = typeof fields.metadata === 'string' ? fields.metadata : '';

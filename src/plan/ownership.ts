@@ -6,7 +6,7 @@
  * one extra member of it (`"acctsync"`); any other string is kept verbatim as the marker's `text`.
  * Reading strips the marker and gives back exactly what the user wrote.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, scryptSync } from 'node:crypto';
 
 export const markerMember = 'acctsync';
 /** Member of the marker holding user metadata that is not a JSON object. */
@@ -90,12 +90,59 @@ export function newSalt(): string {
   return randomBytes(12).toString('base64url');
 }
 
-/** Salted hash of a write-only value; the same salt and value always give the same hash. */
+/**
+ * scrypt's cost for the stored comparison value of a secret (docs/apply.md): N = 2^14, r = 8,
+ * p = 1, 16 MiB and tens of milliseconds per guess, so a weak secret read back from the marker
+ * (any API key of the account can) cannot be confirmed offline at hash speed.
+ */
+export const secretHashCost = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+/**
+ * 168 bits: with its prefix a value is 31 characters, never longer than the 32 of the earlier hash,
+ * so upgrading a marker cannot push metadata over the service's size limit.
+ */
+const secretHashBytes = 21;
+/** Marks a scrypt value; a value without it is the earlier single salted SHA-256. */
+const scryptPrefix = 's1.';
+
+function secretText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The salted scrypt hash of a write-only value; the same salt and value always give the same hash. */
 export function hashSecret(salt: string, value: unknown): string {
+  const key = scryptSync(secretText(value), salt, secretHashBytes, secretHashCost);
+  return `${scryptPrefix}${key.toString('base64url')}`;
+}
+
+/** The comparison value markers written before scrypt hold: kept readable so no secret looks changed. */
+function legacyHashSecret(salt: string, value: unknown): string {
   return createHash('sha256')
     .update(salt)
     .update('\0')
-    .update(typeof value === 'string' ? value : JSON.stringify(value))
+    .update(secretText(value))
     .digest('base64url')
     .slice(0, 32);
+}
+
+/** Hashes secrets, each (salt, value) once: a plan compares and records the same value several times. */
+export type SecretHasher = (salt: string, value: unknown) => string;
+
+export function cachedSecretHasher(): SecretHasher {
+  const cache = new Map<string, string>();
+  return (salt, value) => {
+    const id = `${salt}\0${secretText(value)}`;
+    let hash = cache.get(id);
+    if (hash === undefined) {
+      hash = hashSecret(salt, value);
+      cache.set(id, hash);
+    }
+    return hash;
+  };
+}
+
+/** Whether a marker's stored `known` hash is of `value`, in the current format or the earlier one. */
+export function secretMatches(hash: SecretHasher, salt: string, known: string, value: unknown): boolean {
+  return known.startsWith(scryptPrefix)
+    ? known === hash(salt, value)
+    : known === legacyHashSecret(salt, value);
 }

@@ -3,9 +3,15 @@
  * ownership marker, because the service never returns them), and masking every sensitive value
  * as `(sensitive)` before anything leaves the planner.
  */
-import type { FieldPath, FieldType, Fields } from '../resources/index.js';
+import {
+  descriptorOf,
+  type DesiredState,
+  type FieldPath,
+  type FieldType,
+  type Fields,
+} from '../resources/index.js';
 import { isPlainObject } from './canonical.js';
-import { hashSecret } from './ownership.js';
+import { secretMatches, type SecretHasher } from './ownership.js';
 import { sensitiveMask, type FieldChange } from './types.js';
 
 /** A value found at a path of an object's values. */
@@ -55,14 +61,68 @@ export function secretPaths(fields: Fields, values: Readonly<Record<string, unkn
   return findFields(fields, values, (f) => f.secret === true).map((p) => p.path);
 }
 
+/** The value at `path` in `values`, undefined when any step is missing. */
+function valueAt(values: unknown, path: FieldPath): unknown {
+  return path.reduce<unknown>(
+    (at, step) =>
+      Array.isArray(at)
+        ? at[Number(step)]
+        : isPlainObject(at) && Object.hasOwn(at, String(step))
+          ? at[String(step)]
+          : undefined,
+    values,
+  );
+}
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (isPlainObject(value)) return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+/** A line this long of a multi-line secret (a PEM key) identifies it on its own. */
+const minSecretLine = 16;
+
+/**
+ * Every sensitive string of the desired state (descriptor secrets, write-only values, values read
+ * from `{env}` or `{file}`), and each long line of the multi-line ones: what must be scrubbed from
+ * any text the service sends back.
+ */
+export function sensitiveValues(desired: DesiredState): string[] {
+  const values = desired.objects.flatMap((o) => {
+    const d = descriptorOf(o.kind);
+    const fields = findFields(d.fields, o.fields, (f) => f.secret === true || f.writeOnly === true);
+    return [...fields.map((f) => f.value), ...o.sensitive.map((path) => valueAt(o.fields, path))];
+  });
+  const strings = values.flatMap(stringsIn);
+  const lines = strings.flatMap((s) => s.split(/\r?\n/).map((line) => line.trim()));
+  return [...new Set([...strings, ...lines.filter((line) => line.length >= minSecretLine)])];
+}
+
 /** The marker's name for a path: dotted (`oidc.client_secret`). */
 export function hashKey(path: FieldPath): string {
   return path.join('.');
 }
 
-/** Salted hashes of the write-only values, keyed by dotted path; empty when there are none. */
-export function writeOnlyHashes(salt: string, values: readonly PathValue[]): Record<string, string> {
-  return Object.fromEntries(values.map((v) => [hashKey(v.path), hashSecret(salt, v.value)]));
+/**
+ * Salted hashes of the write-only values, keyed by dotted path; empty when there are none. A hash
+ * in `kept` that still matches its value is kept as it is (an earlier format is upgraded only when
+ * the object is written anyway, not by a write of its own).
+ */
+export function writeOnlyHashes(
+  salt: string,
+  values: readonly PathValue[],
+  hash: SecretHasher,
+  kept: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return Object.fromEntries(
+    values.map((v) => {
+      const known = kept[hashKey(v.path)];
+      const keep = known !== undefined && secretMatches(hash, salt, known, v.value);
+      return [hashKey(v.path), keep ? known : hash(salt, v.value)];
+    }),
+  );
 }
 
 function startsWith(path: FieldPath, prefix: FieldPath): boolean {

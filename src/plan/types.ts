@@ -40,6 +40,7 @@ export type ReasonCode =
   | 'adopt_by_natural_key'
   | 'replace_because_immutable'
   | 'replace_because_parent_changed'
+  | 'replace_because_token_not_captured'
   | 'delete_because_removed_from_config'
   | 'delete_because_duplicate';
 

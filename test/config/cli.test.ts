@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,27 @@ describe('acctsync validate', () => {
     expect(run.stderr).toContain(
       '::error file=test/fixtures/config/broken/missing-reference-suggestion/account.yaml,line=7,col=19::',
     );
+  });
+
+  it('warns about a literal secret without showing it or its length', () => {
+    const warn = (secret: string) => {
+      const dir = mkdtempSync(join(tmpdir(), 'acctsync-literal-'));
+      try {
+        const config = `version: 1\nevent_destinations:\n  m:\n    target:\n      monitoring:\n        api_key: ${secret}\n        service: svc\n`;
+        writeFileSync(join(dir, 'account.yaml'), config);
+        return validate([join(dir, 'account.yaml')]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    const short = warn('k3y');
+    const long = warn('a-much-longer-literal-monitoring-key-0123456789');
+    expect(short.status).toBe(0);
+    expect(short.stderr).toContain('api_key is a secret written in the file');
+    expect(short.stderr).toContain('> 6 |         api_key: ********\n');
+    expect(long.stderr).not.toContain('a-much-longer');
+    const frame = (stderr: string) => stderr.replace(/^.*account\.yaml/gm, 'account.yaml');
+    expect(frame(long.stderr)).toBe(frame(short.stderr));
   });
 
   it('refuses metadata that fits alone but not with the ownership marker sync adds', () => {

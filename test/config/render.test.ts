@@ -30,4 +30,38 @@ describe('renderers', () => {
           hint: did you mean description?"
       `);
   });
+
+  it('masks a literal secret with a fixed width, whatever its length, the caret still under its column', () => {
+    // The caret points at the comment after the secret; the header's column is the source's.
+    const frame = (secret: string): string => {
+      const text = `api_keys:\n  ci:\n    token: ${secret} # x\n`;
+      const start = text.indexOf(secret);
+      const column = (text.split('\n')[2] ?? '').indexOf('#') + 1;
+      const at = { ...d, file: 'a.yaml', line: 3, column, message: 'here' };
+      return renderDiagnostic(at, text, [{ start, end: start + secret.length }]).replace(/^.*\n/, '');
+    };
+    expect(frame('short')).toBe(frame('a-much-longer-secret-value-0123456789'));
+    expect(frame('short')).toMatchInlineSnapshot(`
+      "  1 | api_keys:
+        2 |   ci:
+      > 3 |     token: ******** # x
+          |                     ^
+        hint: did you mean description?"
+    `);
+  });
+
+  it('masks each line of a multi-line secret with the same fixed width, line numbers kept', () => {
+    const secret = '-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END KEY-----';
+    const text = `key: |\n${secret}\nnext: 1\n`;
+    const start = text.indexOf(secret);
+    const at = { ...d, file: 'a.yaml', line: 5, column: 1, message: 'here' };
+    expect(renderDiagnostic(at, text, [{ start, end: start + secret.length }])).toMatchInlineSnapshot(`
+      "a.yaml:5:1: error: here (at ip_policies.office.descripton)
+        3 | ********
+        4 | ********
+      > 5 | next: 1
+          | ^
+        hint: did you mean description?"
+    `);
+  });
 });

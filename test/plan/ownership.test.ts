@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatMetadata, hashSecret, parseMetadata } from '../../src/plan/ownership.js';
+import { createHash } from 'node:crypto';
+import {
+  cachedSecretHasher,
+  formatMetadata,
+  hashSecret,
+  parseMetadata,
+  secretMatches,
+} from '../../src/plan/ownership.js';
 
 const marker = { scope: 'prod', key: 'ip_policies/office' };
 
@@ -33,5 +40,16 @@ describe('ownership marker in metadata', () => {
     expect(hashSecret('s1', 'secret')).not.toBe(hashSecret('s1', 'other'));
     expect(hashSecret('s1', 'secret')).not.toBe(hashSecret('s2', 'secret'));
     expect(hashSecret('s1', 'secret')).not.toContain('secret');
+  });
+
+  it('matches a stored hash of either format, and a stored value it cannot read as a change', () => {
+    const hash = cachedSecretHasher();
+    const legacy = createHash('sha256').update('s1\0secret').digest('base64url').slice(0, 32);
+    expect(secretMatches(hash, 's1', legacy, 'secret')).toBe(true);
+    expect(secretMatches(hash, 's1', legacy, 'other')).toBe(false);
+    expect(secretMatches(hash, 's1', hashSecret('s1', 'secret'), 'secret')).toBe(true);
+    expect(secretMatches(hash, 's1', hashSecret('s1', 'secret'), 'other')).toBe(false);
+    expect(secretMatches(hash, 's1', 's1.garbage', 'secret')).toBe(false);
+    expect(secretMatches(hash, 's1', '', 'secret')).toBe(false);
   });
 });

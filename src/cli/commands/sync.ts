@@ -1,6 +1,7 @@
 /** `acctsync sync`: plan, check the guards, apply. `--dry-run` prints the plan exactly as `plan` does. */
 import { executionFlags, executionUsage, runSettingsFrom } from '../../apply/flags.js';
 import { runApply } from '../../apply/run.js';
+import { tokenFileView } from '../../apply/token-output.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { confirmDestruction, mustConfirm } from '../confirm.js';
@@ -24,6 +25,7 @@ const options = {
   ...planOutputOptions,
   ...executionFlags,
   'dry-run': { type: 'boolean', default: false },
+  'recapture-tokens': { type: 'boolean', default: false },
   yes: { type: 'boolean', default: false },
   ...environmentOptions,
   ...planningOptions,
@@ -42,6 +44,8 @@ Options:
   --yes                       do not ask before deleting or replacing (asked only on a terminal)
   --adopt                     take over unmanaged objects matching a desired one by natural key
   --no-delete                 delete nothing, apply everything else
+  --recapture-tokens          replace managed API keys and credentials whose token is not in the
+                              --token-output file, saving the new token (without it they are reported)
   --scope S                   ownership scope (default: the config's scope)
   --unprotect KEY             allow deleting or replacing the protected object KEY (repeatable)
 ${environmentUsage}
@@ -59,6 +63,7 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
     const mode = values['dry-run']
       ? { dryRun: true as const, format: parsePlanFormat(values.output) }
       : { dryRun: false as const, settings: runSettingsFrom('sync', values) };
+    const tokens = await tokenFileView(values['token-output'], values['recapture-tokens']);
     const { plan, desired, connection } = await planFromConfig({
       paths: positionals,
       flags: values,
@@ -66,6 +71,7 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
       environment: environmentName(values, process.env),
       ...planningSettings(values),
       deadline: true,
+      tokens,
       ...(mode.dryRun ? {} : { client: clientOptionsFor(mode.settings.parallelism) }),
     });
     try {

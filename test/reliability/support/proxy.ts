@@ -36,6 +36,17 @@ export interface ProxyOptions {
   readonly faults: Partial<Record<ProxyFault, number>>;
   /** Only requests with these methods get faults (default: all). */
   readonly methods?: readonly string[];
+  /** A fault chosen for one request (by method and path), instead of the random ones. */
+  readonly faultFor?: (method: string, path: string) => ProxyFault | undefined;
+  /**
+   * An answer the proxy gives instead of forwarding, from the request (the live service's error
+   * messages that quote a rejected value, which the emulator never does).
+   */
+  readonly answerFor?: (
+    method: string,
+    path: string,
+    body: string,
+  ) => { readonly status: number; readonly body: string } | undefined;
   /** Called for each request before it is forwarded (the kill-sync test counts writes). */
   readonly onRequest?: (method: string, path: string, seq: number) => void | Promise<void>;
   /** Called after the upstream answered, before the answer is relayed. */
@@ -99,8 +110,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
     const seq = ++requests;
+    const own = options.answerFor?.(method, path, Buffer.concat(chunks).toString('utf8'));
+    if (own !== undefined) {
+      res.writeHead(own.status, { 'content-type': 'application/json' });
+      res.end(own.body);
+      return;
+    }
     const eligible = options.methods === undefined || options.methods.includes(method);
-    const fault = eligible ? order.find((f) => options.rng.chance(faults[f] ?? 0)) : undefined;
+    const fault =
+      options.faultFor?.(method, path) ??
+      (eligible ? order.find((f) => options.rng.chance(faults[f] ?? 0)) : undefined);
     if (fault !== undefined) injected.set(fault, (injected.get(fault) ?? 0) + 1);
     if (fault === 'reset-before') {
       reset(req.socket);
