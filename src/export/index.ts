@@ -228,10 +228,7 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
             return { [pinMember]: item.id, ...converted.values };
           });
         }
-        const marker = parseMetadata(
-          typeof record.metadata === 'string' ? record.metadata : undefined,
-        ).marker;
-        entries.push({ name, values, managed: marker?.scope === options.scope });
+        entries.push({ name, values, managed: object.marker?.scope === options.scope });
       }
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
