@@ -4,7 +4,7 @@
  * and request statistics.
  */
 import { ErrorCode } from '../resources/index.js';
-import type { Principal } from './account.js';
+import type { Principal } from './model.js';
 import type { Handler } from './call.js';
 import { jobFailures, type CertificateJobs, type JobFailure } from './certificate-jobs.js';
 import { badRequest, notFound } from './failure.js';

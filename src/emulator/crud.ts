@@ -13,7 +13,8 @@ import {
   type KindDescriptor,
   type ModuleDescriptor,
 } from '../resources/index.js';
-import type { Account, Located } from './account.js';
+import type { Account } from './account.js';
+import type { Located } from './model.js';
 import type { Call, Handler, Reply } from './call.js';
 import type { StoredRecord } from './collection.js';
 import { deriveModule, deriveValues } from './derive.js';

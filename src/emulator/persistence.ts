@@ -6,10 +6,11 @@
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { descriptors, isKindName } from '../resources/index.js';
-import type { Account, Principal } from './account.js';
+import type { Account } from './account.js';
+import type { Principal } from './model.js';
 import type { StoredRecord } from './collection.js';
-import type { Delivery } from './events.js';
-import type { Agent } from './sessions.js';
+import type { Delivery } from './model.js';
+import type { Agent } from './model.js';
 
 const FORMAT = 'acctsync-emulator-state';
 
