@@ -11,7 +11,7 @@ import type { StoredRecord } from './collection.js';
 import { derivePem } from './derive-pem.js';
 import { publishWrite } from './events.js';
 import { badRequest } from './failure.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject } from '../plain-object.js';
 import { isServiceIssued } from './service-issued.js';
 import type { EmulatorCa } from './x509.js';
 

@@ -20,7 +20,7 @@ import type { StoredRecord } from './collection.js';
 import { deriveModule, deriveValues } from './derive.js';
 import { publishWrite } from './events.js';
 import { ApiFailure, badRequest, fromViolations, notFound } from './failure.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject } from '../plain-object.js';
 import { pageOf } from './paging.js';
 import { collectReferences } from './references.js';
 

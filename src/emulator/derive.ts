@@ -13,7 +13,7 @@ import type { Principal } from './model.js';
 import { hashToken } from './token-auth.js';
 import { derivePem } from './derive-pem.js';
 import { ApiFailure, badRequest } from './failure.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject } from '../plain-object.js';
 import {
   acmeChallengeTarget,
   cnameTarget,

@@ -10,7 +10,7 @@ import { locate } from './crud.js';
 import { publish } from './events.js';
 import { ApiFailure, badRequest, notFound } from './failure.js';
 import { updateStates, type Agent, type UpdateState } from './model.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject } from '../plain-object.js';
 
 const sessionKind: KindDescriptor = descriptors.tunnel_sessions;
 

@@ -4,14 +4,11 @@
  */
 import { ErrorCode } from './error-codes.js';
 import type { FieldNaming, Rule, Violation } from './types.js';
+import { isPlainObject } from '../plain-object.js';
 
 type Body = Readonly<Record<string, unknown>>;
 
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
-
-function isObject(value: unknown): value is Body {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function violation(path: (string | number)[], message: string): Violation {
   return { path, message, code: ErrorCode.validationFailed };
@@ -76,11 +73,11 @@ export const upstreamTerminationDisallowsModules: Rule = {
     'With terminate_at `upstream`, modules that need access to the traffic (mutual_tls, policy) are refused.',
   check(body) {
     const termination = body.tls_termination;
-    if (!isObject(termination) || termination.terminate_at !== 'upstream') return [];
+    if (!isPlainObject(termination) || termination.terminate_at !== 'upstream') return [];
     return modulesNeedingTermination
       .filter((m) => {
         const module = body[m];
-        return isObject(module) && module.enabled !== false;
+        return isPlainObject(module) && module.enabled !== false;
       })
       .map((m) =>
         violation(

@@ -1,0 +1,31 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+function* sourceFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourceFiles(path);
+    else if (entry.name.endsWith('.ts')) yield path;
+  }
+}
+
+/** Files under src/ whose text matches `pattern`, relative to the repository root. */
+function filesMatching(pattern: RegExp): string[] {
+  return [...sourceFiles(join(root, 'src'))]
+    .filter((file) => pattern.test(readFileSync(file, 'utf8')))
+    .map((file) => relative(root, file));
+}
+
+/** Files other engineers are changing now; each to be moved onto the shared owner once they land. */
+const pending = new Set(['src/export/values.ts', 'src/apply/token-output.ts']);
+
+describe('each piece of knowledge has one owner in src/', () => {
+  it('"is this a JSON object" is written once, in src/plain-object.ts', () => {
+    const owners = filesMatching(/=== 'object' && \w+ !== null && !Array\.isArray\(/);
+    expect(owners.filter((file) => !pending.has(file))).toEqual(['src/plain-object.ts']);
+  });
+});
