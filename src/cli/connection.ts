@@ -165,13 +165,12 @@ async function openEmbedded(
   const dir = join(settings.cwd ?? process.cwd(), '.acctsync');
   const name = settings.environment?.name;
   const dataFile = join(dir, name === undefined ? 'embedded.json' : `embedded-${name}.json`);
-  const { startEmulator, StateFileError } = await import('../emulator/index.js');
+  const { startEmulator } = await import('../emulator/index.js');
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
   try {
     await mkdir(dir, { recursive: true });
     emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: embeddedToken, dataFile });
   } catch (err) {
-    if (err instanceof StateFileError) throw new UserError(err.message, { cause: err });
     if (isSystemError(err)) throw systemUserError(`use the embedded emulator's state in ${dataFile}`, err);
     throw err;
   }

@@ -1,4 +1,5 @@
 /** The one place errors become text for a person (and, for config problems, annotations for CI). */
+import { RequestError } from '../api/index.js';
 import { ConfigError } from '../config/index.js';
 import { UserError } from '../errors.js';
 import { diagnosticAnnotations, diagnosticFrames } from './config-report.js';
@@ -27,8 +28,9 @@ export function renderError(err: unknown, env: NodeJS.ProcessEnv = {}): Rendered
       exitCode: err.exitCode,
     };
   }
-  if (isApiError(err)) {
-    return { text: `error: ${err.message}`, annotations: [], exitCode: 1 };
+  // The client's messages name the request only and are redacted: safe to print as they are.
+  if (err instanceof RequestError) {
+    return { text: `error: ${err.message}`, annotations: [], exitCode: err.exitCode };
   }
   const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
   return {
@@ -36,11 +38,4 @@ export function renderError(err: unknown, env: NodeJS.ProcessEnv = {}): Rendered
     annotations: [],
     exitCode: 70,
   };
-}
-
-/** API, network and timeout errors from the client carry safe, pre-redacted messages. */
-function isApiError(err: unknown): err is Error {
-  return (
-    err instanceof Error && ['ApiError', 'NetworkError', 'TimeoutError', 'DeadlineError'].includes(err.name)
-  );
 }

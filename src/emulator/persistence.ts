@@ -5,12 +5,11 @@
  */
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { UserError } from '../errors.js';
 import { descriptors, isKindName } from '../resources/index.js';
 import type { Account } from './account.js';
-import type { Principal } from './model.js';
 import type { StoredRecord } from './collection.js';
-import type { Delivery } from './model.js';
-import type { Agent } from './model.js';
+import type { Agent, Delivery, Principal } from './model.js';
 
 const FORMAT = 'acctsync-emulator-state';
 
@@ -38,10 +37,9 @@ export function snapshot(account: Account): Snapshot {
 }
 
 /** A data file that is not a saved state: the user must fix or remove it. */
-export class StateFileError extends Error {
+export class StateFileError extends UserError {
   constructor(file: string, reason: string, options?: { cause?: unknown }) {
     super(`${file} is not an emulator state file: ${reason}`, options);
-    this.name = 'StateFileError';
   }
 }
 

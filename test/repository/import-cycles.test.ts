@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -103,5 +103,19 @@ describe('module structure', () => {
       ['/r/a.ts', '/r/b.ts', '/r/c.ts'],
       ['/r/x.ts', '/r/y.ts'],
     ]);
+  });
+
+  it('only the CLI imports the CLI: the stages below it never reach up', () => {
+    const files = new Map<string, string>();
+    for (const file of sourceFiles(join(root, 'src'))) files.set(file, readFileSync(file, 'utf8'));
+    const cli = join(root, 'src', 'cli') + sep;
+    const upward = [...importGraph(files)].flatMap(([file, targets]) =>
+      file.startsWith(cli)
+        ? []
+        : targets
+            .filter((t) => t.startsWith(cli))
+            .map((t) => `${relative(root, file)} -> ${relative(root, t)}`),
+    );
+    expect(upward).toEqual([]);
   });
 });

@@ -48,7 +48,7 @@ export const command: Command = {
       'rate-limit': { type: 'string' },
       'cert-delay': { type: 'string' },
     });
-    const { startEmulator, StateFileError } = await import('../../emulator/index.js');
+    const { startEmulator } = await import('../../emulator/index.js');
     const rate = values['rate-limit'];
     const certDelay = values['cert-delay'];
     let emulator;
@@ -62,7 +62,6 @@ export const command: Command = {
         ...(certDelay === undefined ? {} : { certDelayMs: parseDelay(certDelay) }),
       });
     } catch (err) {
-      if (err instanceof StateFileError) throw new UserError(err.message, { cause: err });
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE' || (code === 'EACCES' && !(err as { path?: unknown }).path)) {
         throw new UserError(`serve: cannot listen: ${(err as Error).message}`, { cause: err });

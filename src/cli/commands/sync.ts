@@ -1,6 +1,6 @@
 /** `acctsync sync`: plan, check the guards, apply. `--dry-run` prints the plan exactly as `plan` does. */
-import { executionFlags, executionUsage, runSettingsFrom } from '../../apply/flags.js';
-import { runApply } from '../../apply/run.js';
+import { executionFlags, executionUsage, runSettingsFrom } from '../apply-flags.js';
+import { runApply } from '../run-apply.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { confirmDestruction, mustConfirm } from '../confirm.js';
