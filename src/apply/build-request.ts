@@ -108,6 +108,10 @@ export function updateRequests(
   ids: IdTable,
   path: string,
 ): ApiRequest[] {
+  if (op.interim === true) {
+    const body = Object.fromEntries(op.changes.map((c) => [String(c.path[0]), c.after]));
+    return [{ method: 'PATCH', path, body: toRequestBody(d.fields, body) }];
+  }
   const values = resolvedValues(d, object, ids);
   const modules = new Map((op.modules ?? []).map((m) => [m.name, m.action]));
   const removals: ApiRequest[] = [];

@@ -12,6 +12,7 @@ import { declaredObjects, type DeclareContext, type DeclaredObject } from './obj
 import { findCycles, resolveReferences, uniqueObjects, type UncheckedReference } from './references.js';
 import { checkStructure } from './schema-check.js';
 import { checkObject } from './semantic.js';
+import { markedMetadata } from '../plan/marked-metadata.js';
 import {
   locate,
   readSource,
@@ -187,6 +188,7 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   const resolved = resolveReferences(objects, cross, unread.length > 0 ? { unchecked } : undefined);
   findCycles(objects, cross);
   checkScopes(scopes, cross);
+  checkMetadataWithMarker(objects, resolved, scopes[0]?.scope ?? defaultScope, cross);
   reportAll(cross);
   diagnostics.push(...uncheckedNote(unread, unchecked));
 
@@ -268,6 +270,27 @@ function withoutSecretFound(d: Diagnostic, spans: SecretSpans, sources: readonly
   if (!inFile.some((span) => at >= span.start && at < span.end)) return d;
   const { found, ...rest } = d;
   return { ...rest, message: rest.message.replaceAll(found, '(sensitive)') };
+}
+
+/** User metadata that fits alone but not once `sync` adds the ownership marker (scope and key). */
+function checkMetadataWithMarker(
+  declared: readonly DeclaredObject[],
+  resolved: ReadonlyMap<DeclaredObject, Record<string, unknown>>,
+  scope: string,
+  out: FileFinding[],
+): void {
+  for (const o of declared) {
+    if (!('metadata' in o.descriptor.fields) || typeof o.values.metadata !== 'string') continue;
+    // A live object's sticky protection is unknown offline: only `protect: true` as written counts.
+    const state = { protect: o.protect === true };
+    const marked = markedMetadata(o.descriptor, o.key, resolved.get(o) ?? o.values, scope, state);
+    if (marked.tooLong === undefined || !marked.userFits) continue;
+    out.push({
+      ...o.place(['metadata']),
+      message: marked.tooLong,
+      hint: `acctsync adds an ownership marker (scope ${scope}, key ${o.key}) to every object's metadata`,
+    });
+  }
 }
 
 /** Files may repeat the scope; they may not disagree about it. */

@@ -4,8 +4,7 @@
  * and a way back from a field path to the file and place that wrote it. An entry an environment's
  * overlay patched takes the patched value, and its patched parts point at the overlay.
  */
-import { parseCidr } from '../resources/formats/index.js';
-import type { FieldPath, Fields, KindDescriptor } from '../resources/index.js';
+import { naturalName, type FieldPath, type Fields, type KindDescriptor } from '../resources/index.js';
 import type { DocPath } from './diagnostic.js';
 import { configLayout, lifecycleMembers, type ChildLayout, type MapLayout } from './layout.js';
 import { isPlainObject, PatchedEntry, type PatchConflict, type EntryPatch } from './overlay.js';
@@ -153,7 +152,7 @@ function declareChild(
   const place = placeWithValues(valuePlaces, written);
   const values =
     child.parentField === undefined ? resolved : { ...resolved, [child.parentField]: parent.name };
-  const name = childName(child.descriptor, values, index);
+  const name = naturalName(child.descriptor, values, index);
   return {
     descriptor: child.descriptor,
     fields: child.descriptor.fields,
@@ -178,22 +177,4 @@ function placeWithValues(valuePlaces: ReadonlyMap<string, Place>, written: (path
     }
     return written(path);
   };
-}
-
-/**
- * A nested object's name is its natural key within the parent: a rule's canonical CIDR, a route's
- * `<match_type>:<match>`. Unparseable values fall back to the value as written, or the list index.
- */
-function childName(d: KindDescriptor, values: Record<string, unknown>, index: number): string {
-  const parts = (d.naturalKey?.fields ?? []).map((name) => {
-    const value = values[name];
-    if (typeof value !== 'string') return undefined;
-    const f = d.fields[name];
-    if (f?.type.type === 'string' && f.type.format === 'cidr') {
-      const cidr = parseCidr(value);
-      return cidr.ok ? cidr.value.canonical : value;
-    }
-    return value;
-  });
-  return parts.length > 0 && parts.every((p) => p !== undefined) ? parts.join(':') : `#${index}`;
 }

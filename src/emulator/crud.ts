@@ -6,6 +6,7 @@
 import {
   ErrorCode,
   fromRequestBody,
+  serverFills,
   validateBody,
   withDefaults,
   type Field,
@@ -62,7 +63,7 @@ function assertRules(
   written: Readonly<Record<string, unknown>> = values,
 ): void {
   const judged = Object.fromEntries(
-    Object.entries(values).filter(([name]) => !(d.fields[name]?.serverFilled === true && !(name in written))),
+    Object.entries(values).filter(([name]) => !(serverFills(d.fields[name], values) && !(name in written))),
   );
   const failure = fromViolations(d.rules.flatMap((rule) => rule.check(judged, 'read')));
   if (failure) throw failure;

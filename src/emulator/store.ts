@@ -4,13 +4,14 @@
  * `add`, `update` and `delete`, so that the indexes never drift from them.
  */
 import {
+  claimKeys,
+  claimScope,
   descriptorOfId,
   descriptors,
   ErrorCode,
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
-import { parseSshPublicKey } from '../resources/formats/index.js';
 import { Collection, type StoredRecord } from './collection.js';
 import { ApiFailure } from './failure.js';
 import type { Located } from './model.js';
@@ -79,7 +80,7 @@ export class Store {
         const what = d.naturalKey?.fields.join(', ') ?? 'key';
         throw new ApiFailure(
           409,
-          d.naturalKey?.conflictCode ?? ErrorCode.validationFailed,
+          d.naturalKey?.claim?.code ?? ErrorCode.validationFailed,
           `the ${what} is already in use by ${holder}`,
           { conflicting_id: holder },
         );
@@ -128,31 +129,8 @@ export class Store {
     }
   }
 
-  /**
-   * The natural keys the service refuses to hold twice (kinds with a conflict code). A list-valued
-   * key (hostports) is one key per element; the namespace is the code and field names, so TLS and
-   * HTTPS edges share their hostports.
-   */
+  /** The unique values the record claims (see `claimKeys`), scoped by its parent when per-parent. */
   #keysOf(d: KindDescriptor, values: Readonly<Record<string, unknown>>): string[] {
-    const natural = d.naturalKey;
-    if (natural?.conflictCode === undefined) return [];
-    const scope = natural.perParent && d.parent !== undefined ? stringOf(values[d.parent.field]) : '';
-    const namespace = `${natural.conflictCode}|${natural.fields.join(',')}|${scope}|`;
-    if (natural.fields.length === 1) {
-      const name = natural.fields[0] ?? '';
-      const value = values[name];
-      const items = Array.isArray(value) ? value : [value];
-      const format = d.fields[name]?.type;
-      return items
-        .filter((v): v is string => typeof v === 'string')
-        .map((v) => {
-          if (format?.type === 'string' && format.format === 'ssh-public-key') {
-            const parsed = parseSshPublicKey(v);
-            return namespace + (parsed.ok ? parsed.value.identity : v);
-          }
-          return namespace + v.toLowerCase();
-        });
-    }
-    return [namespace + JSON.stringify(natural.fields.map((f) => values[f]))];
+    return claimKeys(d, values, claimScope(d, values));
   }
 }

@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { parseMetadata } from '../plan/ownership.js';
-import { type Field, type FieldType, type Fields, type Rule } from '../resources/index.js';
+import { serverFills, type Field, type FieldType, type Fields, type Rule } from '../resources/index.js';
 
 type Plain = Record<string, unknown>;
 type Path = readonly (string | number)[];
@@ -72,7 +72,7 @@ function convertFields(
       continue;
     }
     const raw = topLevel && name === 'metadata' ? parseMetadata(asString(record[name])).user : record[name];
-    if (raw === null || raw === undefined || !keep(f, raw, ctx)) continue;
+    if (raw === null || raw === undefined || !keep(f, raw, record, ctx)) continue;
     out[name] = convertValue(f.type, raw, ctx, [...path, name], placeholders);
   }
   return out;
@@ -88,8 +88,8 @@ function asString(value: unknown): string | undefined {
  * server-filled value is the service's choice, except a reference to an object the export writes
  * too (an uploaded certificate attached to a domain), which the user chose.
  */
-function keep(f: Field, value: unknown, ctx: ValueContext): boolean {
-  if (f.serverFilled) {
+function keep(f: Field, value: unknown, record: Plain, ctx: ValueContext): boolean {
+  if (serverFills(f, record)) {
     if (f.type.type !== 'ref') return false;
     const id = idOf(value);
     return typeof id === 'string' && ctx.nameOf(id) !== undefined;

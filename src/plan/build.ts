@@ -4,27 +4,28 @@
  */
 import {
   descriptorOf,
+  naturalIdentity,
   isObjectKey,
   type DesiredObject,
   type DesiredState,
   type FieldPath,
   type KindDescriptor,
 } from '../resources/index.js';
-import { byteLength, charLength } from '../resources/formats/index.js';
 import { UserError } from '../errors.js';
 import { managedCount, removedBy, withCascades } from './cascade.js';
 import { diffObject, isUnder } from './diff.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveObject, LiveState } from './live.js';
+import { claimsOf } from './claims.js';
+import { markedMetadata } from './marked-metadata.js';
 import { matchObjects, type Match } from './match.js';
-import { naturalIdentity } from './natural-key.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
 import { orderOperations } from './order.js';
 import { checkProtection } from './protection.js';
 import { keyDeletesLast, keyInUseNote } from './key-in-use.js';
 import { provisioningNotes } from './provisioning-notes.js';
-import { formatMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
-import { hashKey, maskChange, secretPaths, writeOnlyHashes, writeOnlyValues } from './secrets.js';
+import { hashSecret, type OwnershipMarker } from './ownership.js';
+import { hashKey, maskChange, secretPaths, writeOnlyValues } from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
 
 export interface BuildOptions {
@@ -100,14 +101,6 @@ function moduleChanges(d: KindDescriptor, o: DesiredObject, changes: readonly Fi
     .map(([name]) => ({ name, action: o.fields[name] == null ? ('delete' as const) : ('put' as const) }));
 }
 
-function metadataLimit(d: KindDescriptor): { limit: number; measure: (s: string) => number; unit: string } {
-  const type = d.fields.metadata?.type;
-  if (type?.type === 'string' && type.maxChars !== undefined)
-    return { limit: type.maxChars, measure: charLength, unit: 'characters' };
-  const limit = type?.type === 'string' && type.maxBytes !== undefined ? type.maxBytes : Infinity;
-  return { limit, measure: byteLength, unit: 'bytes' };
-}
-
 /** `liveParentId` for objects addressed under their parent's path. */
 function pathParent(d: KindDescriptor, live: LiveObject): { liveParentId?: string } {
   return d.parent?.via === 'path' && live.parentId !== undefined ? { liveParentId: live.parentId } : {};
@@ -141,25 +134,13 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const tooLong: string[] = [];
   let unchanged = 0;
   const finalMetadata = (d: KindDescriptor, o: DesiredObject, liveMarker: OwnershipMarker | undefined) => {
-    const secrets = writeOnlyValues(d.fields, o.fields);
-    const salt = secrets.length === 0 ? undefined : (liveMarker?.salt ?? newSalt());
     // Protection is sticky: only an explicit `protect: false` lifts it.
     const protect = o.protect ?? liveMarker?.protect === true;
-    const marker: OwnershipMarker = {
-      scope,
-      key: o.key,
-      ...(salt === undefined ? {} : { salt, hashes: writeOnlyHashes(salt, secrets) }),
-      ...(protect ? { protect: true as const } : {}),
-    };
-    const user = typeof o.fields.metadata === 'string' ? o.fields.metadata : '';
-    const value = formatMetadata(user, marker);
-    const { limit, measure, unit } = metadataLimit(d);
-    const size = measure(value);
-    if (size > limit) {
-      tooLong.push(
-        `${o.key}: metadata is ${size} ${unit} with the ownership marker (${size - measure(user)} of them), over the ${limit}-${unit.replace(/s$/, '')} limit: shorten it by ${size - limit}`,
-      );
-    }
+    const { value, tooLong: why } = markedMetadata(d, o.key, o.fields, scope, {
+      salt: liveMarker?.salt,
+      protect,
+    });
+    if (why !== undefined) tooLong.push(`${o.key}: ${why}`);
     return value;
   };
 
@@ -196,7 +177,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       const newParent =
         typeof parentRef === 'string' ? resolve(parentRef, { kinds: [], readShape: 'id' }) : undefined;
       const collides =
-        d.naturalKey?.conflictCode !== undefined &&
+        d.naturalKey?.claim !== undefined &&
         naturalIdentity(d, resolvedFields(d, o, resolve), newParent) ===
           naturalIdentity(d, live.record, live.parentId);
       if (collides) deleteFirst.add(o.key);
@@ -296,6 +277,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     desired: desiredByKey,
     live: live.objects,
     deleteFirst,
+    claims: claimsOf(planned, { desiredByKey, liveById, resolve }),
   });
   const operations = keyDeletesLast(ordered.operations);
   const { blocked } = ordered;
@@ -304,7 +286,8 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     paired.filter((m) => !replaced.has(m.desired.key)).map((m) => [m.desired.key, m.live.id]),
   );
   const count = (action: Operation['action']) =>
-    operations.filter((op) => op.action === action && op.replaces === undefined).length;
+    operations.filter((op) => op.action === action && op.replaces === undefined && op.interim !== true)
+      .length;
   const tokenKinds = [
     ...new Set(
       operations

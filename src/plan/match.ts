@@ -3,9 +3,14 @@
  * `adopt` by natural key among unmarked objects. Objects of other scopes are never paired; marked
  * objects of this scope that no desired object claims are the candidates for deletion.
  */
-import { descriptorOf, isObjectKey, type DesiredObject, type DesiredState } from '../resources/index.js';
+import {
+  descriptorOf,
+  isObjectKey,
+  naturalIdentity,
+  type DesiredObject,
+  type DesiredState,
+} from '../resources/index.js';
 import { compare, type LiveObject, type LiveState } from './live.js';
-import { naturalIdentity } from './natural-key.js';
 
 export interface Match {
   readonly desired: DesiredObject;

@@ -6,6 +6,7 @@
  */
 import {
   mapReferences,
+  serverFills,
   withDefaults,
   writableValues,
   type DesiredObject,
@@ -39,10 +40,16 @@ function withoutWriteOnly(fields: Fields, values: Plain): Plain {
   return out;
 }
 
-/** Drops server-filled members the desired object leaves unset: whatever the service chose is fine. */
+/**
+ * Drops server-filled members the desired object leaves unset: whatever the service chose is fine.
+ * A conditionally server-filled member stays when its condition does not hold for the desired
+ * object: unset then means the default, and the plan unsets what the live object holds.
+ */
 function withoutUnsetServerFilled(d: KindDescriptor, desired: DesiredObject, values: Plain): Plain {
   return Object.fromEntries(
-    Object.entries(values).filter(([name]) => !(d.fields[name]?.serverFilled && !(name in desired.fields))),
+    Object.entries(values).filter(
+      ([name]) => !(serverFills(d.fields[name], desired.fields) && !(name in desired.fields)),
+    ),
   );
 }
 

@@ -1,8 +1,10 @@
 /**
  * Dependencies between operations, from the descriptors' references, and a deterministic order
  * that honours them: what is referenced is created before its referrers, referrers are updated off
- * an object or deleted before that object is deleted, and a replace runs create-new, repoint,
- * delete-old (or delete-old first when the two would collide on their natural key).
+ * an object or deleted before that object is deleted, a replace runs create-new, repoint,
+ * delete-old (or delete-old first when the two would collide on their natural key), and a unique
+ * value is released before another object claims it. A swap of unique values is a cycle of claims:
+ * replaces in it delete first, updates in it get a first PATCH that only releases.
  */
 import {
   descriptorOf,
@@ -12,6 +14,8 @@ import {
   type DesiredObject,
   type Fields,
 } from '../resources/index.js';
+import { UserError } from '../errors.js';
+import type { ClaimSides } from './claims.js';
 import { compare, type LiveObject } from './live.js';
 import type { Operation } from './types.js';
 
@@ -30,6 +34,8 @@ export interface OrderContext {
   readonly live: readonly LiveObject[];
   /** Keys whose replace deletes the old object before creating the new one. */
   readonly deleteFirst: ReadonlySet<string>;
+  /** The unique values each operation claims and releases, by operation id. */
+  readonly claims: ReadonlyMap<string, ClaimSides>;
 }
 
 export interface Ordered {
@@ -40,8 +46,57 @@ export interface Ordered {
 
 const actionRank = { adopt: 0, create: 1, update: 2, delete: 3 } as const;
 
-/** Fills `dependsOn` and sorts `ops` topologically, ties broken by action then id. */
+/**
+ * Fills `dependsOn` and sorts `ops` topologically, ties broken by action then id. Cycles of claims
+ * are broken as the module comment says; a `UserError` names the operations when none can be.
+ */
 export function orderOperations(ops: readonly Operation[], ctx: OrderContext): Ordered {
+  const deleteFirst = new Set(ctx.deleteFirst);
+  const swapped = new Set<string>();
+  const split = new Set<string>();
+  for (;;) {
+    const current = ops.flatMap((op) => {
+      const interim = split.has(op.id) ? ctx.claims.get(op.id)?.interim : undefined;
+      const own = swapped.has(op.key) && op.replaces !== undefined ? withSwapReason(op) : op;
+      return interim === undefined ? [own] : [interim, own];
+    });
+    const { deps, blocked } = dependencies(current, ctx, deleteFirst, split);
+    const cycle = firstCycle(current, deps);
+    if (cycle === undefined) return { operations: topologicalOrder(current, deps), blocked };
+    let broken = false;
+    for (const op of cycle) {
+      const claims = ctx.claims.get(op.id)?.claims ?? [];
+      if (op.action !== 'create' || op.replaces === undefined || claims.length === 0) continue;
+      if (deleteFirst.has(op.key)) continue;
+      deleteFirst.add(op.key);
+      swapped.add(op.key);
+      broken = true;
+    }
+    for (const op of broken ? [] : cycle) {
+      if (ctx.claims.get(op.id)?.interim === undefined || split.has(op.id)) continue;
+      split.add(op.id);
+      broken = true;
+    }
+    if (!broken) {
+      throw new UserError('no safe order: these operations each wait for another (nothing was changed)', {
+        details: cycle.map((op) => op.id).sort(compare),
+      });
+    }
+  }
+}
+
+function withSwapReason(op: Operation): Operation {
+  const why = 'the old object is deleted first: its unique value is briefly unclaimed (a swap)';
+  return { ...op, reason: op.reason === undefined ? why : `${op.reason}; ${why}` };
+}
+
+/** The dependencies of each operation, and the deletes that will fail whatever the order. */
+function dependencies(
+  ops: readonly Operation[],
+  ctx: OrderContext,
+  deleteFirstKeys: ReadonlySet<string>,
+  split: ReadonlySet<string>,
+): { deps: Map<string, Set<string>>; blocked: string[] } {
   const byId = new Map(ops.map((op) => [op.id, op]));
   const deps = new Map<string, Set<string>>(ops.map((op) => [op.id, new Set<string>()]));
   const need = (op: Operation, on: string | undefined): void => {
@@ -68,13 +123,13 @@ export function orderOperations(ops: readonly Operation[], ctx: OrderContext): O
   );
 
   for (const op of ops) {
-    if (op.action === 'delete') continue;
+    if (op.action === 'delete' || op.interim === true) continue;
     const o = ctx.desired.get(op.key);
     if (o === undefined) continue;
     const refs = referencesIn(descriptorOf(o.kind).fields, o.fields);
     if (o.parentKey !== undefined) refs.push(o.parentKey);
     for (const ref of refs) if (isObjectKey(ref)) need(op, `create ${ref}`);
-    if (op.action === 'create' && op.replaces !== undefined && ctx.deleteFirst.has(op.key)) {
+    if (op.action === 'create' && op.replaces !== undefined && deleteFirstKeys.has(op.key)) {
       need(op, ops.find((d) => d.action === 'delete' && d.replaces === op.key)?.id);
     }
   }
@@ -98,7 +153,7 @@ export function orderOperations(ops: readonly Operation[], ctx: OrderContext): O
   for (const op of ops) {
     if (op.action !== 'delete' || op.liveId === undefined) continue;
     const target = op.liveId;
-    const deleteFirst = op.replaces !== undefined && ctx.deleteFirst.has(op.replaces);
+    const deleteFirst = op.replaces !== undefined && deleteFirstKeys.has(op.replaces);
     if (op.replaces !== undefined && !deleteFirst) need(op, `create ${op.replaces}`);
     for (const referrer of referrersOf.get(target) ?? []) {
       const isChild = referrer.parentId === target && descriptorOf(referrer.kind).parent !== undefined;
@@ -114,7 +169,69 @@ export function orderOperations(ops: readonly Operation[], ctx: OrderContext): O
     }
   }
 
-  return { operations: topologicalOrder(ops, deps), blocked };
+  // A unique value is released before anyone claims it; an update split in two claims in its
+  // final PATCH what its first PATCH released.
+  const sidesOf = (op: Operation): ClaimSides | undefined => {
+    if (op.interim === true) {
+      const sides = ctx.claims.get(`update ${op.key}`);
+      return sides === undefined ? undefined : { claims: [], releases: sides.releases };
+    }
+    const sides = ctx.claims.get(op.id);
+    return sides !== undefined && split.has(op.id) ? { claims: sides.claims, releases: [] } : sides;
+  };
+  const releasers = new Map<string, string[]>();
+  for (const op of ops) {
+    for (const key of sidesOf(op)?.releases ?? []) {
+      const list = releasers.get(key);
+      if (list === undefined) releasers.set(key, [op.id]);
+      else list.push(op.id);
+    }
+  }
+  for (const op of ops) {
+    if (split.has(op.id)) need(op, `release ${op.key}`);
+    for (const key of sidesOf(op)?.claims ?? []) for (const r of releasers.get(key) ?? []) need(op, r);
+  }
+
+  return { deps, blocked };
+}
+
+/** The operations of one cycle of `deps` (a strongly connected component), or undefined. */
+function firstCycle(
+  ops: readonly Operation[],
+  deps: ReadonlyMap<string, ReadonlySet<string>>,
+): Operation[] | undefined {
+  const byId = new Map(ops.map((op) => [op.id, op]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  let found: string[] | undefined;
+  const visit = (id: string): void => {
+    index.set(id, index.size);
+    low.set(id, index.get(id) ?? 0);
+    stack.push(id);
+    onStack.add(id);
+    for (const next of deps.get(id) ?? []) {
+      if (found !== undefined) return;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(id, Math.min(low.get(id) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) low.set(id, Math.min(low.get(id) ?? 0, index.get(next) ?? 0));
+    }
+    if (found !== undefined || low.get(id) !== index.get(id)) return;
+    const component: string[] = [];
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+      onStack.delete(top);
+      component.push(top);
+      if (top === id) break;
+    }
+    if (component.length > 1) found = component;
+  };
+  for (const op of ops) if (found === undefined && !index.has(op.id)) visit(op.id);
+  return found?.flatMap((id) => {
+    const op = byId.get(id);
+    return op === undefined ? [] : [op];
+  });
 }
 
 const rankOf = (op: Operation): number => actionRank[op.action];

@@ -49,6 +49,11 @@ export interface Operation {
   readonly dependsOn: readonly string[];
   /** Set on both steps of a replace: the key being replaced; renderers show them as one `-/+`. */
   readonly replaces?: string;
+  /**
+   * A first PATCH of an update that only releases unique values another object of the plan claims
+   * (one half of a swap): the applier sends its changes' `after` values, which are never secret.
+   */
+  readonly interim?: boolean;
   /** Why the operation exists when it is not obvious ("ca_pem changed", "left the config"). */
   readonly reason?: string;
   /**

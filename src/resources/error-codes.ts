@@ -33,6 +33,7 @@ export const ErrorCode = {
   bodyTooLarge: 104,
   internal: 105,
   agentCommandRefused: 106,
+  routeMatchExists: 107,
 } as const;
 
 export type ErrorCodeNumber = (typeof ErrorCode)[keyof typeof ErrorCode];

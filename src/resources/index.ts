@@ -8,3 +8,5 @@ export { checkFormat } from './format-check.js';
 export * from './shape.js';
 export * from './state.js';
 export { tunnelSessionCommands, type TunnelSessionCommand } from './kinds/sessions.js';
+export * from './identity.js';
+export { serverFills } from './server-filled.js';

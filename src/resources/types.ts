@@ -90,8 +90,11 @@ export interface Field {
   readonly writeOnly?: boolean;
   /** A secret: masked as `(sensitive)` in every output, never logged. */
   readonly secret?: boolean;
-  /** The service fills it in when the desired state leaves it unset; compare only when set. */
-  readonly serverFilled?: boolean;
+  /**
+   * The service fills it in when the desired state leaves it unset; compare only when set. With
+   * `whileSet`, only while that sibling field is set (non-null): otherwise unset means the default.
+   */
+  readonly serverFilled?: true | { readonly whileSet: string };
 }
 
 export type Fields = Readonly<Record<string, Field>>;
@@ -205,8 +208,11 @@ export interface KindDescriptor {
     readonly fields: readonly string[];
     /** Unique within the parent only. */
     readonly perParent?: boolean;
-    /** The service refuses a second object with the same key with 409 and this code. */
-    readonly conflictCode?: number;
+    /**
+     * The service refuses a second object holding the same key with 409 and `code`. Kinds with the
+     * same `space` compete for the same values (TLS and HTTPS edges for hostports).
+     */
+    readonly claim?: { readonly space: string; readonly code: number };
   };
   /** Event type stem (`ip_policy` → `ip_policy_created.v0`), when the kind emits events. */
   readonly eventStem?: string;

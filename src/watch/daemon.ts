@@ -7,7 +7,8 @@ import type { BackoffPolicy } from './backoff.js';
 import { ReadinessState, startHealthServer, type HealthServer } from './health.js';
 import { ReconcileLoop } from './loop.js';
 import type { WatchMetrics } from './metrics.js';
-import type { ReconcileStep } from './types.js';
+import type { Notifier } from './notify.js';
+import type { ReconcileStep, WatchMode } from './types.js';
 import { watchConfig } from './watcher.js';
 
 export interface DaemonOptions {
@@ -19,7 +20,11 @@ export interface DaemonOptions {
   readonly intervalMs: number;
   readonly debounceMs: number;
   readonly backoff: BackoffPolicy;
-  /** Serve `/healthz`, `/readyz` and `/metrics` here; no server when absent. */
+  /** Told about every finished reconcile; absent without `--notify`. */
+  readonly notifier?: Notifier;
+  /** Shown on `/status`; the reconcile step is what acts on it. */
+  readonly mode: WatchMode;
+  /** Serve `/healthz`, `/readyz`, `/status` and `/metrics` here; no server when absent. */
   readonly listen?: { readonly host: string; readonly port: number };
 }
 
@@ -38,7 +43,7 @@ export interface Daemon {
 /** Starts serving, watching and reconciling (a first reconcile at once). */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { log, metrics } = options;
-  const readiness = new ReadinessState();
+  const readiness = new ReadinessState(options.mode);
   const loop = new ReconcileLoop({
     reconcile: options.reconcile,
     log,
@@ -47,13 +52,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     onSettled: (record) => {
       readiness.record(record);
       metrics.recordReconcile(record);
+      options.notifier?.record(record);
     },
   });
   const server: HealthServer | undefined =
     options.listen === undefined
       ? undefined
       : await startHealthServer({ ...options.listen, readiness, metrics });
-  if (server !== undefined) log.info({ url: server.url }, 'serving /healthz, /readyz and /metrics');
+  if (server !== undefined) log.info({ url: server.url }, 'serving /healthz, /readyz, /status and /metrics');
 
   const watcher = watchConfig({
     paths: options.paths,
@@ -75,6 +81,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     async stop() {
       await watcher.close();
       await loop.stop();
+      await options.notifier?.close();
       await server?.close();
     },
   };

@@ -1,9 +1,25 @@
-/** The daemon's HTTP endpoints: `/healthz` (alive), `/readyz` (last reconcile succeeded, or why not), `/metrics`. */
+/**
+ * The daemon's HTTP endpoints: `/healthz` (alive), `/readyz` (last reconcile succeeded, or why not),
+ * `/status` (last reconcile, drift and error), `/metrics`.
+ */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError, UserError } from '../errors.js';
+import type { DriftEvent } from './drift.js';
 import type { ReconcileRecord } from './loop.js';
 import type { WatchMetrics } from './metrics.js';
+import type { WatchMode } from './types.js';
+
+/** A finished reconcile in the endpoints' answers. */
+export interface ReconcileSummary {
+  readonly id: string;
+  readonly trigger: string;
+  readonly status: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly planned: number;
+  readonly applied: number;
+}
 
 /** The `/readyz` body. */
 export interface Readiness {
@@ -12,30 +28,90 @@ export interface Readiness {
   readonly reason?: string;
   /** Diagnostics or failed operations behind `reason`. */
   readonly details?: readonly string[];
-  readonly lastReconcile?: {
-    readonly id: string;
-    readonly trigger: string;
-    readonly status: string;
-    readonly finishedAt: string;
-    readonly durationMs: number;
-    readonly planned: number;
-    readonly applied: number;
-  };
+  readonly lastReconcile?: ReconcileSummary;
   readonly lastSuccessAt?: string;
   /** Consecutive failed reconciles. */
   readonly failures: number;
 }
 
-/** Folds reconcile records into the `/readyz` answer. */
+/** The `/status` body: what an operator asks a running daemon. */
+export interface DaemonStatus {
+  readonly mode: WatchMode;
+  readonly ready: boolean;
+  readonly lastReconcile?: ReconcileSummary;
+  readonly lastSuccessAt?: string;
+  /** The last reconcile that found drifted objects, and those objects. */
+  readonly lastDrift?: {
+    readonly reconcile: string;
+    readonly at: string;
+    readonly objects: readonly DriftEvent[];
+  };
+  /** The last reconcile that did not succeed, kept after recovery. */
+  readonly lastError?: {
+    readonly reconcile: string;
+    readonly at: string;
+    readonly status: string;
+    readonly reason: string;
+    readonly details?: readonly string[];
+  };
+}
+
+const finishedAt = (record: ReconcileRecord): Date =>
+  new Date(record.startedAt.getTime() + record.durationMs);
+
+function summaryOf(record: ReconcileRecord): ReconcileSummary {
+  return {
+    id: record.id,
+    trigger: record.trigger,
+    status: record.result.status,
+    finishedAt: finishedAt(record).toISOString(),
+    durationMs: record.durationMs,
+    planned: record.result.planned,
+    applied: record.result.applied.length,
+  };
+}
+
+/** Folds reconcile records into the `/readyz` and `/status` answers. */
 export class ReadinessState {
+  readonly #mode: WatchMode;
   #last: ReconcileRecord | undefined;
   #lastSuccessAt: Date | undefined;
+  #lastDrift: DaemonStatus['lastDrift'];
+  #lastError: DaemonStatus['lastError'];
+
+  constructor(mode: WatchMode = 'reconcile') {
+    this.#mode = mode;
+  }
 
   /** Records a finished reconcile. */
   record(record: ReconcileRecord): void {
     this.#last = record;
-    if (record.result.status === 'success')
-      this.#lastSuccessAt = new Date(record.startedAt.getTime() + record.durationMs);
+    const at = finishedAt(record);
+    const { result } = record;
+    if (result.status === 'success') this.#lastSuccessAt = at;
+    else
+      this.#lastError = {
+        reconcile: record.id,
+        at: at.toISOString(),
+        status: result.status,
+        reason: result.reason ?? 'no reason given',
+        ...(result.details === undefined ? {} : { details: result.details }),
+      };
+    if (record.drift)
+      this.#lastDrift = { reconcile: record.id, at: at.toISOString(), objects: result.drift ?? [] };
+  }
+
+  /** The `/status` answer. */
+  get status(): DaemonStatus {
+    const last = this.#last;
+    return {
+      mode: this.#mode,
+      ready: last?.result.status === 'success',
+      ...(last === undefined ? {} : { lastReconcile: summaryOf(last) }),
+      ...(this.#lastSuccessAt === undefined ? {} : { lastSuccessAt: this.#lastSuccessAt.toISOString() }),
+      ...(this.#lastDrift === undefined ? {} : { lastDrift: this.#lastDrift }),
+      ...(this.#lastError === undefined ? {} : { lastError: this.#lastError }),
+    };
   }
 
   /** The current answer. */
@@ -46,15 +122,7 @@ export class ReadinessState {
     if (last === undefined)
       return { ready: false, reason: 'no reconcile has finished yet', failures: 0, ...since };
     const { result } = last;
-    const lastReconcile = {
-      id: last.id,
-      trigger: last.trigger,
-      status: result.status,
-      finishedAt: new Date(last.startedAt.getTime() + last.durationMs).toISOString(),
-      durationMs: last.durationMs,
-      planned: result.planned,
-      applied: result.applied.length,
-    };
+    const lastReconcile = summaryOf(last);
     if (result.status === 'success') return { ready: true, lastReconcile, failures: 0, ...since };
     return {
       ready: false,
@@ -109,13 +177,16 @@ async function handle(
       send(res, state.ready ? 200 : 503, 'application/json', `${JSON.stringify(state, null, 2)}\n`);
       return;
     }
+    case '/status':
+      send(res, 200, 'application/json', `${JSON.stringify(readiness.status, null, 2)}\n`);
+      return;
     case '/metrics': {
       const { contentType, text } = await metrics.render();
       send(res, 200, contentType, text);
       return;
     }
     default:
-      send(res, 404, 'text/plain; charset=utf-8', 'not found: try /healthz, /readyz or /metrics\n');
+      send(res, 404, 'text/plain; charset=utf-8', 'not found: try /healthz, /readyz, /status or /metrics\n');
   }
 }
 

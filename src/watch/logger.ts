@@ -23,15 +23,11 @@ export const redactPaths = [
   'err.request.headers.authorization',
 ];
 
-const levelNames: Readonly<Record<number, string>> = {
-  10: 'TRACE',
-  20: 'DEBUG',
-  30: 'INFO',
-  40: 'WARN',
-  50: 'ERROR',
-  60: 'FATAL',
+const levelColours: Readonly<Record<string, string>> = {
+  warn: '\x1b[33m',
+  error: '\x1b[31m',
+  fatal: '\x1b[31m',
 };
-const levelColours: Readonly<Record<number, string>> = { 40: '\x1b[33m', 50: '\x1b[31m', 60: '\x1b[31m' };
 /** Members every line has, shown in the prefix rather than as key=value. */
 const prefixKeys = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'reconcile']);
 
@@ -51,9 +47,9 @@ export function prettyLine(json: string, colour: boolean): string {
   } catch {
     return json;
   }
-  const level = typeof entry.level === 'number' ? entry.level : 30;
+  const level = typeof entry.level === 'string' ? entry.level : 'info';
   const time = typeof entry.time === 'number' ? new Date(entry.time).toISOString().slice(11, 19) : '';
-  const name = (levelNames[level] ?? String(level)).padEnd(5);
+  const name = level.toUpperCase().padEnd(5);
   const tag = colour && levelColours[level] !== undefined ? `${levelColours[level]}${name}\x1b[0m` : name;
   const id = typeof entry.reconcile === 'string' ? ` [${entry.reconcile}]` : '';
   const rest = Object.entries(entry)
@@ -73,7 +69,12 @@ export interface LoggerOptions {
 /** Creates the root logger. Colours only when the output is a terminal. */
 export function createLogger(options: LoggerOptions): Logger {
   const output = options.output ?? process.stdout;
-  const settings = { level: options.level ?? 'info', redact: { paths: redactPaths, censor: '[redacted]' } };
+  const settings = {
+    level: options.level ?? 'info',
+    redact: { paths: redactPaths, censor: '[redacted]' },
+    // `"level":"warn"` rather than 40: what log shippers and people filter on without a lookup table.
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
   if (options.format === 'json') return pino(settings, output as DestinationStream);
   const colour = output.isTTY === true;
   return pino(settings, { write: (line: string) => output.write(prettyLine(line, colour)) });

@@ -18,7 +18,7 @@ export interface ReconcileRecord {
   readonly durationMs: number;
   /** Consecutive failures including this one; 0 on success. */
   readonly failures: number;
-  /** An interval resync (no file change since the last success) found changes: someone edited the account. */
+  /** The step found live objects differing from a desired state already reconciled: someone edited the account. */
   readonly drift: boolean;
 }
 
@@ -108,7 +108,7 @@ export class ReconcileLoop {
     const durationMs = Date.now() - startedAt.getTime();
     const previousFailures = this.#failures;
     this.#failures = result.status === 'success' ? 0 : previousFailures + 1;
-    const drift = trigger === 'interval' && result.status === 'success' && result.planned > 0;
+    const drift = (result.drift?.length ?? 0) > 0;
     const summary = {
       trigger,
       status: result.status,
@@ -116,9 +116,9 @@ export class ReconcileLoop {
       applied: result.applied.length,
       durationMs,
     };
+    if (drift)
+      log.warn({ objects: result.drift?.length }, 'drift detected: the account differed from the config');
     if (result.status === 'success') {
-      if (drift)
-        log.warn({ planned: result.planned }, 'drift detected: the account differed from the config');
       if (previousFailures > 0) log.info({ ...summary, failures: previousFailures }, 'reconcile recovered');
       else log.info(summary, 'reconcile succeeded');
     } else {

@@ -1,7 +1,13 @@
 /** The daemon's Prometheus metrics, on a registry of its own (never prom-client's global one). */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ResponseEvent } from '../api/index.js';
+import { packageVersion } from '../api/version.js';
+import { allDescriptors } from '../resources/index.js';
 import type { ReconcileRecord } from './loop.js';
+import type { WatchMode } from './types.js';
+
+/** The kinds as the config names them (`backends` holds four API kinds), each once. */
+const configKinds = [...new Set(allDescriptors.flatMap((d) => (d.config ? [d.config.key] : [])))];
 
 /**
  * Reconciles run from well under a second (nothing to do) to minutes (a large first sync under a
@@ -40,6 +46,17 @@ export class WatchMetrics {
     help: 'Unix time at which the last successful reconcile finished; 0 before the first.',
     registers: [this.#registry],
   });
+  readonly #ready = new Gauge({
+    name: 'acctsync_ready',
+    help: '1 when the last reconcile succeeded (what /readyz answers 200 for), else 0.',
+    registers: [this.#registry],
+  });
+  readonly #drifted = new Gauge({
+    name: 'acctsync_drifted_objects',
+    help: 'Objects the last reconcile that reached the API found drifted, by kind as the config names it.',
+    labelNames: ['kind'] as const,
+    registers: [this.#registry],
+  });
   readonly #requests = new Counter({
     name: 'acctsync_api_requests_total',
     help: 'API request attempts (retries included), by method and HTTP status ("error" when no response arrived).',
@@ -47,13 +64,22 @@ export class WatchMetrics {
     registers: [this.#registry],
   });
 
-  constructor() {
-    // Result labels exist from the start so that rate() and alerts see zeros, not missing series.
+  constructor(mode: WatchMode = 'reconcile') {
+    // Labels exist from the start so that rate() and alerts see zeros, not missing series.
     for (const result of ['success', 'invalid_config', 'refused', 'failed'])
       this.#reconciles.inc({ result }, 0);
+    for (const kind of configKinds) this.#drifted.set({ kind }, 0);
     this.#drift.inc(0);
     this.#lastSuccess.set(0);
-    collectDefaultMetrics({ register: this.#registry, prefix: 'acctsync_' });
+    this.#ready.set(0);
+    new Gauge({
+      name: 'acctsync_build_info',
+      help: 'Always 1; the labels say which acctsync runs, on which Node, in which mode.',
+      labelNames: ['version', 'nodejs_version', 'mode'] as const,
+      registers: [this.#registry],
+    }).set({ version: packageVersion(), nodejs_version: process.versions.node, mode }, 1);
+    // Unprefixed, as the standard Node.js dashboards and alerts expect (process_*, nodejs_*).
+    collectDefaultMetrics({ register: this.#registry });
   }
 
   /** Counts a finished reconcile. */
@@ -63,6 +89,13 @@ export class WatchMetrics {
     for (const op of record.result.applied) this.#operations.inc({ kind: op.kind, action: op.action });
     if (record.drift) this.#drift.inc();
     if (record.result.status === 'success') this.#lastSuccess.set(Date.now() / 1000);
+    this.#ready.set(record.result.status === 'success' ? 1 : 0);
+    // A config that failed to load never reached the API: what it last found still stands.
+    if (record.result.status !== 'invalid_config') {
+      const found = new Map<string, number>(configKinds.map((kind) => [kind, 0]));
+      for (const event of record.result.drift ?? []) found.set(event.kind, (found.get(event.kind) ?? 0) + 1);
+      for (const [kind, count] of found) this.#drifted.set({ kind }, count);
+    }
   }
 
   /** Counts one API attempt; pass as the client's `onResponse`. */

@@ -16,7 +16,8 @@ import { loadDesiredState, renderDiagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
 import { planFor } from '../plan/index.js';
 import type { DesiredState } from '../resources/index.js';
-import type { ReconcileContext, ReconcileResult, ReconcileStep } from './types.js';
+import { configKindOf, driftEventsOf, type DriftEvent } from './drift.js';
+import type { ReconcileContext, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
 export interface ReconcileSettings {
   /** Config files or directories, as given on the command line. */
@@ -25,6 +26,8 @@ export interface ReconcileSettings {
   readonly env: NodeJS.ProcessEnv;
   readonly client: ApiClient;
   readonly scope?: string;
+  /** The environment to load, for a config that declares environments (`--env`). */
+  readonly environment?: string;
   readonly adopt: boolean;
   readonly noDelete: boolean;
   readonly parallelism: number;
@@ -33,11 +36,15 @@ export interface ReconcileSettings {
   readonly guards: Omit<GuardOptions, 'force'>;
   /** Where created tokens go; without it they are not kept (the plan notes say so). */
   readonly tokenOutput?: string;
+  /** `observe` plans and reports, and never applies; default `reconcile`. */
+  readonly mode?: WatchMode;
 }
 
 /** The last desired state the account was made equal to, and when. */
 interface LastGood {
   readonly state: DesiredState;
+  /** The plan's `desiredFingerprint` of it: the same again means the config did not change. */
+  readonly fingerprint: string;
   readonly reconciledAt: Date;
 }
 
@@ -47,7 +54,7 @@ const userDetails = (err: unknown): readonly string[] => (err instanceof UserErr
 function appliedOf(result: ApplyResult): ReconcileResult['applied'] {
   return result.operations
     .filter((op) => op.status === 'done')
-    .map((op) => ({ kind: op.kind, action: op.action }));
+    .map((op) => ({ kind: configKindOf(op.kind), action: op.action }));
 }
 
 /**
@@ -58,9 +65,14 @@ function appliedOf(result: ApplyResult): ReconcileResult['applied'] {
 export function createReconcileStep(settings: ReconcileSettings): ReconcileStep {
   let lastGood: LastGood | undefined;
   const guards: GuardOptions = { ...settings.guards, force: false };
+  const observe = settings.mode === 'observe';
 
   return async ({ log, signal }: ReconcileContext): Promise<ReconcileResult> => {
-    const loaded = await loadDesiredState([...settings.paths], { env: settings.env, cwd: settings.cwd });
+    const loaded = await loadDesiredState([...settings.paths], {
+      env: settings.env,
+      cwd: settings.cwd,
+      ...(settings.environment === undefined ? {} : { environment: settings.environment }),
+    });
     if (!loaded.ok) {
       const errors = loaded.diagnostics.filter((d) => d.severity === 'error').length;
       const kept =
@@ -79,9 +91,14 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       log.warn({ diagnostic: renderDiagnostic(warning) }, 'config warning');
     const desired: DesiredState =
       settings.scope === undefined ? loaded.state : { ...loaded.state, scope: settings.scope };
-    const succeeded = (planned: number, applied: ReconcileResult['applied']): ReconcileResult => {
-      lastGood = { state: desired, reconciledAt: new Date() };
-      return { status: 'success', planned, applied };
+    const succeeded = (
+      fingerprint: string,
+      planned: number,
+      applied: ReconcileResult['applied'],
+      drift: readonly DriftEvent[],
+    ): ReconcileResult => {
+      lastGood = { state: desired, fingerprint, reconciledAt: new Date() };
+      return { status: 'success', planned, applied, ...(drift.length === 0 ? {} : { drift }) };
     };
 
     let plan;
@@ -90,6 +107,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
         adopt: settings.adopt,
         noDelete: settings.noDelete,
         configPaths: settings.paths,
+        ...(settings.environment === undefined ? {} : { environment: settings.environment }),
         signal,
       }));
     } catch (err) {
@@ -104,14 +122,37 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       };
     }
     const planned = plan.operations.length;
-    if (planned === 0) return succeeded(0, []);
+    const fingerprint = plan.desiredFingerprint;
+    if (planned === 0) return succeeded(fingerprint, 0, [], []);
     log.info({ summary: plan.summary, notes: plan.notes }, 'plan has changes');
+    // With the config unchanged since the account last equalled it, every difference was made by
+    // hand. Observing, the account never equals the config on purpose: every difference counts.
+    const drifted = observe || lastGood?.fingerprint === fingerprint ? plan.operations : [];
+    const reportDrift = (applied?: ApplyResult): DriftEvent[] => {
+      const events = driftEventsOf(drifted, applied);
+      for (const event of events)
+        log.warn(
+          { drift: event },
+          `drift: ${event.key} differs from the config${event.reverted ? '; reverted' : observe ? '; observing, not reverted' : '; not reverted'}`,
+        );
+      return events;
+    };
 
     try {
       checkGuards(plan, desired, guards);
     } catch (err) {
-      return { status: 'refused', planned, applied: [], reason: message(err), details: userDetails(err) };
+      if (observe) log.warn({ reason: message(err) }, 'observing: the guards would refuse this plan');
+      else
+        return {
+          status: 'refused',
+          planned,
+          applied: [],
+          reason: message(err),
+          details: userDetails(err),
+          drift: reportDrift(),
+        };
     }
+    if (observe) return { status: 'success', planned, applied: [], drift: reportDrift() };
     if (signal.aborted)
       return {
         status: 'failed',
@@ -144,15 +185,18 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
         applied: [],
         reason: `apply failed: ${message(err)}`,
         details: userDetails(err),
+        drift: reportDrift(),
       };
     }
     const applied = appliedOf(result);
-    if (result.status === 'succeeded') return succeeded(planned, applied);
+    const drift = reportDrift(result);
+    if (result.status === 'succeeded') return succeeded(fingerprint, planned, applied, drift);
     const { failed, notAttempted } = result.counts;
     return {
       status: 'failed',
       planned,
       applied,
+      drift,
       reason: `${failed} operations failed and ${notAttempted} were not attempted${signal.aborted ? ' (the daemon is stopping)' : ''}`,
       details: result.operations.filter((op) => op.status !== 'done').map(describeResult),
     };

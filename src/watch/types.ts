@@ -1,5 +1,9 @@
 /** The contract between the watch loop and the reconcile step it runs. */
 import type { Logger } from 'pino';
+import type { DriftEvent } from './drift.js';
+
+/** `reconcile` applies plans; `observe` plans and reports them, and changes nothing. */
+export type WatchMode = 'reconcile' | 'observe';
 
 /** What started a reconcile. */
 export type Trigger = 'start' | 'change' | 'interval' | 'retry';
@@ -13,6 +17,7 @@ export type ReconcileStatus = 'success' | 'invalid_config' | 'refused' | 'failed
 
 /** One operation that was carried out, for the operations metric. */
 export interface AppliedOperation {
+  /** As the config names it (`backends`). */
   readonly kind: string;
   readonly action: string;
 }
@@ -27,6 +32,11 @@ export interface ReconcileResult {
   readonly reason?: string;
   /** Diagnostics, guard explanations or failed operations, one per line. */
   readonly details?: readonly string[];
+  /**
+   * Live objects that differed from a desired state already reconciled (someone changed the
+   * account), or in observe mode every object that differs; empty or absent when none did.
+   */
+  readonly drift?: readonly DriftEvent[];
 }
 
 export interface ReconcileContext {

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -40,5 +43,24 @@ describe('acctsync validate', () => {
     expect(run.stderr).toContain(
       '::error file=test/fixtures/config/broken/missing-reference-suggestion/account.yaml,line=7,col=19::',
     );
+  });
+
+  it('refuses metadata that fits alone but not with the ownership marker sync adds', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acctsync-validate-'));
+    const file = join(dir, 'account.yaml');
+    const config = (size: number) =>
+      `version: 1\nscope: prod\nreserved_domains:\n  site:\n    domain: site.example.com\n    metadata: '${'x'.repeat(size)}'\n`;
+    writeFileSync(file, config(4096));
+    const full = validate([file]);
+    expect(full.stdout).toBe('');
+    expect(full.stderr).toContain(
+      'error: metadata is 4165 bytes with the ownership marker (69 of them), over the 4096-byte limit: shorten it by 69',
+    );
+    expect(full.stderr).toContain('ownership marker (scope prod, key reserved_domains/site)');
+    expect(full.status).toBe(1);
+    writeFileSync(file, config(4027));
+    const fits = validate([file]);
+    expect(fits.stderr).toBe('');
+    expect(fits.status).toBe(0);
   });
 });

@@ -21,11 +21,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { parseCommandArgs } from '../../src/cli/args.js';
 import { options as watchOptions } from '../../src/cli/commands/watch.js';
+import { loadDesiredState } from '../../src/config/index.js';
 import { parseListen } from '../../src/watch/health.js';
 import { policyFile, startWatch, waitFor } from '../watch/daemon-harness.js';
 import { applyJsonPatch, renderKustomization, type KubeObject } from './kustomize.js';
 
 const deployDir = new URL('../../deploy/kubernetes/', import.meta.url).pathname;
+const exampleConfig = new URL('../../examples/environments/', import.meta.url).pathname;
 const environments = ['staging', 'production'];
 const components = ['servicemonitor', 'configmap-config'];
 
@@ -112,6 +114,10 @@ describe.each(renders)('kustomize build %s', (_name, dir) => {
     expect(positionals[0]?.startsWith(mount?.mountPath ?? '-')).toBe(true);
     expect(mount?.readOnly).toBe(true);
     expect(values['api-key-file']).toBeDefined();
+    // The address is a flag (it wins over an environment's api_url_env), expanded by Kubernetes
+    // from a variable the container defines.
+    const expanded = /^\$\((\w+)\)$/.exec(values['api-url'] ?? '')?.[1];
+    expect(container.env?.map((e) => e.name)).toContain(expanded);
   });
 
   it('probes /healthz and /readyz on the port the daemon listens on, and annotates it for scraping', () => {
@@ -166,7 +172,7 @@ describe.each(renders)('kustomize build %s', (_name, dir) => {
 });
 
 describe('per-environment overlays', () => {
-  it('each run in their own namespace, on their own directory of the config repository', () => {
+  it('each run in their own namespace, on their own environment of the config repository', async () => {
     const namespaces = new Set<string>();
     for (const env of environments) {
       const objects = renderKustomization(join(deployDir, 'overlays', env));
@@ -175,8 +181,12 @@ describe('per-environment overlays', () => {
       for (const o of objects.filter((o) => o.kind !== 'Namespace'))
         expect(o.metadata.namespace).toBe(namespace);
       namespaces.add(namespace ?? '');
-      const { positionals } = watchArgs(daemonContainer(deploymentOf(objects)));
-      expect(positionals).toEqual([`/config/current/environments/${env}`]);
+      const { positionals, values } = watchArgs(daemonContainer(deploymentOf(objects)));
+      expect(positionals).toEqual(['/config/current']);
+      expect(values.env).toBe(env);
+      // The environment is one an environments config like the example declares.
+      const loaded = await loadDesiredState([exampleConfig], { cwd: exampleConfig, environment: env });
+      expect(loaded.ok && loaded.environment?.name).toBe(env);
     }
     expect(namespaces.size).toBe(environments.length);
   });

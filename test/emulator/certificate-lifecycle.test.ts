@@ -103,6 +103,18 @@ describe('managed certificates, end to end', () => {
     expect((await plan(dir)).operations).toEqual([]);
   }, 60_000);
 
+  it('a managed domain holding its issued certificate takes a PATCH of another field', async () => {
+    const dir = configDir();
+    writeConfig(dir, 'policy');
+    expect((await runCli(['sync', dir], h.emulator)).code).toBe(0);
+    const domain = await siteDomain();
+    await h.call('POST', `/_emulator/certificate_jobs/${domain.id}`, { outcome: 'issued' });
+    // The certificate the service filled in is not the caller's choice: the exclusivity rule ignores it.
+    const patched = await h.call('PATCH', `/reserved_domains/${domain.id}`, { description: 'main site' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.description).toBe('main site');
+  }, 60_000);
+
   it('a failed provisioning job shows in the notes of the plan', async () => {
     const dir = configDir();
     writeConfig(dir, 'policy');

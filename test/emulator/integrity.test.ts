@@ -69,6 +69,21 @@ describe('referential integrity', () => {
     }
     expect((await h.call('POST', '/certificate_authorities', { ca_pem: caPem })).status).toBe(201);
   });
+
+  it('answers 409 for a route match already served within the same edge, by POST or PATCH', async () => {
+    const edge = (await h.call('POST', '/edges/https', { hostports: ['routes.example.com:443'] })).body.id;
+    const other = (await h.call('POST', '/edges/https', { hostports: ['other.example.com:443'] })).body.id;
+    const match = { match_type: 'path_prefix', match: '/api' };
+    expect((await h.call('POST', `/edges/https/${edge}/routes`, match)).status).toBe(201);
+    const dup = await h.call('POST', `/edges/https/${edge}/routes`, match);
+    expect(dup.status).toBe(409);
+    expect(dup.body.error_code).toBe('ERR_SVC_107');
+    expect((await h.call('POST', `/edges/https/${other}/routes`, match)).status).toBe(201);
+    const second = (await h.call('POST', `/edges/https/${edge}/routes`, { ...match, match: '/web' })).body.id;
+    const moved = await h.call('PATCH', `/edges/https/${edge}/routes/${second}`, { match: '/api' });
+    expect(moved.status).toBe(409);
+    expect(moved.body.error_code).toBe('ERR_SVC_107');
+  });
 });
 
 describe('paging', () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { configRepository, readWorkflow, runJob, type Comment } from '../cli/support/github-actions.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const main = join(repoRoot, 'dist/cli/main.js');
@@ -152,5 +153,50 @@ describe('environments through the CLI', { timeout: 180_000 }, () => {
       ['staging', 5],
       ['production', 0],
     ]);
+  });
+});
+
+describe('examples/ci/.github/workflows/acctsync-environments.yml', { timeout: 240_000 }, () => {
+  const workflow = readWorkflow('examples/ci/.github/workflows/acctsync-environments.yml');
+  const settings = () => ({
+    STAGING_SVC_API_URL: staging.url,
+    STAGING_SVC_API_KEY: staging.token,
+    PRODUCTION_SVC_API_URL: production.url,
+    PRODUCTION_SVC_API_KEY: production.token,
+  });
+
+  it('syncs each environment from its own job, one at a time, on its own branch', () => {
+    expect(workflow.jobs['sync-staging']!.concurrency).toEqual({
+      group: 'acctsync-sync-staging',
+      'cancel-in-progress': false,
+    });
+    expect(workflow.jobs['sync-production']!.concurrency).toEqual({
+      group: 'acctsync-sync-production',
+      'cancel-in-progress': false,
+    });
+    expect(workflow.jobs['sync-staging']!.if).toContain('refs/heads/main');
+    expect(workflow.jobs['sync-production']!.if).toContain('refs/heads/release');
+  });
+
+  it('a pull request gets one comment planning every environment; each sync job converges its own account', async () => {
+    configRepository(dir);
+    const comments: Comment[] = [];
+    const plan = await runJob(workflow, 'plan', dir, settings(), comments);
+    expect(plan.failedStep).toBeUndefined();
+    expect(plan.outputs.plan).toEqual({ exitcode: '2' });
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain('| `staging` | 5 | 0 | 0 | 0 | 0 |');
+    expect(comments[0]!.body).toContain('| `production` | 10 | 0 | 0 | 0 | 0 |');
+
+    expect((await runJob(workflow, 'sync-staging', dir, settings())).failedStep).toBeUndefined();
+    const afterStaging = await runJob(workflow, 'plan', dir, settings(), comments);
+    expect(afterStaging.outputs.plan).toEqual({ exitcode: '2' });
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain('| `staging` | 0 | 0 | 0 | 0 | 0 |');
+    expect(comments[0]!.body).toContain('| `production` | 10 | 0 | 0 | 0 | 0 |');
+
+    expect((await runJob(workflow, 'sync-production', dir, settings())).failedStep).toBeUndefined();
+    const converged = await runJob(workflow, 'plan', dir, settings(), comments);
+    expect(converged.outputs.plan).toEqual({ exitcode: '0' });
   });
 });

@@ -83,14 +83,36 @@ describe('health endpoints', () => {
         ],
       }),
     );
+    const drifted = (kind: string, key: string) =>
+      ({ kind, key, action: 'update', changes: [], reverted: false }) as const;
     metrics.recordReconcile(
       record(
-        { status: 'success', planned: 1, applied: [{ kind: 'api_key', action: 'update' }] },
+        {
+          status: 'success',
+          planned: 1,
+          applied: [{ kind: 'api_key', action: 'update' }],
+          drift: [drifted('backends', 'backends/a'), drifted('backends', 'backends/b')],
+        },
+        { trigger: 'interval', drift: true },
+      ),
+    );
+    const afterSuccess = parseExposition(await metrics.render().then((m) => m.text));
+    expect(samplesOf(afterSuccess, 'acctsync_ready')[0]?.value).toBe(1);
+    metrics.recordReconcile(
+      record({ status: 'refused', planned: 12, applied: [], reason: 'mass delete' }, { failures: 1 }),
+    );
+    // A config that fails to load never reached the API: the drift it last saw stands.
+    metrics.recordReconcile(
+      record({ status: 'invalid_config', planned: 0, applied: [], reason: 'bad' }, { failures: 2 }),
+    );
+    metrics.recordReconcile(
+      record(
+        { status: 'success', planned: 1, applied: [], drift: [drifted('backends', 'backends/a')] },
         { trigger: 'interval', drift: true },
       ),
     );
     metrics.recordReconcile(
-      record({ status: 'refused', planned: 12, applied: [], reason: 'mass delete' }, { failures: 1 }),
+      record({ status: 'invalid_config', planned: 0, applied: [], reason: 'bad' }, { failures: 1 }),
     );
     metrics.recordResponse({ method: 'GET', path: '/ip_policies', status: 200, durationMs: 3, attempt: 1 });
     metrics.recordResponse({ method: 'POST', path: '/ip_policies', status: 429, durationMs: 3, attempt: 1 });
@@ -108,13 +130,13 @@ describe('health endpoints', () => {
 
     const reconciles = samplesOf(exposition, 'acctsync_reconciles_total');
     expect(Object.fromEntries(reconciles.map((s) => [s.labels.result, s.value]))).toEqual({
-      success: 2,
-      invalid_config: 0,
+      success: 3,
+      invalid_config: 2,
       refused: 1,
       failed: 0,
     });
     expect(exposition.types.get('acctsync_reconcile_duration_seconds')).toBe('histogram');
-    expect(samplesOf(exposition, 'acctsync_reconcile_duration_seconds_count')[0]?.value).toBe(3);
+    expect(samplesOf(exposition, 'acctsync_reconcile_duration_seconds_count')[0]?.value).toBe(6);
     expect(samplesOf(exposition, 'acctsync_operations_applied_total')).toEqual(
       expect.arrayContaining([
         {
@@ -129,7 +151,24 @@ describe('health endpoints', () => {
         },
       ]),
     );
-    expect(samplesOf(exposition, 'acctsync_drift_detected_total')[0]?.value).toBe(1);
+    expect(samplesOf(exposition, 'acctsync_drift_detected_total')[0]?.value).toBe(2);
+    expect(samplesOf(exposition, 'acctsync_ready')[0]?.value).toBe(0);
+    const drift = samplesOf(exposition, 'acctsync_drifted_objects');
+    expect(drift.find((s) => s.labels.kind === 'backends')?.value).toBe(1);
+    expect(drift.find((s) => s.labels.kind === 'ip_policies')?.value).toBe(0);
+    // Kinds as the config names them: no API collection names.
+    expect(drift.map((s) => s.labels.kind)).not.toContain('tunnel_group_backends');
+    expect(samplesOf(exposition, 'acctsync_build_info')).toEqual([
+      {
+        name: 'acctsync_build_info',
+        labels: {
+          version: expect.stringMatching(/^\d+\.\d+\.\d+/) as string,
+          nodejs_version: process.versions.node,
+          mode: 'reconcile',
+        },
+        value: 1,
+      },
+    ]);
     const lastSuccess = samplesOf(exposition, 'acctsync_last_success_timestamp_seconds')[0]?.value ?? 0;
     expect(Math.abs(lastSuccess - Date.now() / 1000)).toBeLessThan(60);
     expect(
@@ -145,6 +184,11 @@ describe('health endpoints', () => {
         ['POST', 'error', 1],
       ]),
     );
-    expect(exposition.types.get('acctsync_process_resident_memory_bytes')).toBe('gauge');
+    // Node's default metrics under their standard names, as stock dashboards query them.
+    expect(exposition.types.get('process_resident_memory_bytes')).toBe('gauge');
+    expect(exposition.types.get('nodejs_eventloop_lag_seconds')).toBe('gauge');
+    expect([...exposition.types.keys()].filter((name) => /^acctsync_(process|nodejs)_/.test(name))).toEqual(
+      [],
+    );
   });
 });

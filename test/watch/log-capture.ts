@@ -5,9 +5,9 @@ import { createLogger } from '../../src/watch/logger.js';
 export interface CapturedLog {
   readonly log: Logger;
   /** Every line so far, parsed. */
-  entries(): Record<string, unknown>[];
+  readonly entries: () => Record<string, unknown>[];
   /** Messages so far, in order. */
-  messages(): string[];
+  readonly messages: () => string[];
 }
 
 export function captureLog(level = 'debug'): CapturedLog {

@@ -113,11 +113,13 @@ describe('ReconcileLoop', () => {
     await loop.stop();
   });
 
-  it('flags drift only on an interval reconcile that found changes', async () => {
+  it('flags drift when the step found drifted objects, not when it applied config changes', async () => {
+    const event = { kind: 'ip_policies', key: 'p0', action: 'update', changes: [], reverted: true } as const;
     const s = controlledStep((trigger) => ({
       status: 'success',
       planned: trigger === 'start' ? 3 : 1,
       applied: [],
+      drift: trigger === 'start' ? [] : [event],
     }));
     const { loop, records } = newLoop(s.step);
     loop.start();

@@ -3,17 +3,25 @@ import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { runSettingsFrom } from '../apply-flags.js';
 import { defaultGuardOptions, defaultParallelism } from '../../apply/index.js';
-import { defaultPaths } from '../../config/index.js';
+import {
+  ConfigError,
+  defaultApiUrlEnv,
+  defaultPaths,
+  loadDesiredState,
+  type EnvironmentSettings,
+} from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import { startDaemon } from '../../watch/daemon.js';
 import { formatDuration, parseDuration } from '../../watch/duration.js';
 import { parseListen } from '../../watch/health.js';
 import { createLogger, type LogFormat } from '../../watch/logger.js';
 import { WatchMetrics } from '../../watch/metrics.js';
+import { Notifier, parseNotifyUrls } from '../../watch/notify.js';
 import { createReconcileStep } from '../../watch/reconcile.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { clientOptionsFor, connectionOptions, embeddedUrl, openConnection } from '../connection.js';
+import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
 /** First retry delay after a failure; doubles per failure up to the interval. */
@@ -23,6 +31,8 @@ const exitDeadlineMs = 5000;
 
 export const options = {
   ...connectionOptions,
+  ...environmentOptions,
+  mode: { type: 'string', default: 'reconcile' },
   interval: { type: 'string', default: defaults.interval },
   debounce: { type: 'string', default: defaults.debounce },
   listen: { type: 'string', default: defaults.listen },
@@ -37,6 +47,7 @@ export const options = {
   'max-delete-percent': { type: 'string' },
   'max-delete-min-managed': { type: 'string' },
   'token-output': { type: 'string' },
+  notify: { type: 'string', multiple: true },
 } as const;
 
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
@@ -50,15 +61,18 @@ Runs until SIGTERM or SIGINT. Reconciles once at start, after every change to th
 nothing; the mass-delete and empty-config guards always hold (there is no --force). See docs/watch.md.
 
 Options:
+  --mode reconcile|observe    reconcile (default) applies plans; observe plans, reports drift and changes nothing
   --interval D                full resync period, jittered by 10% (default ${defaults.interval})
   --debounce D                wait this long after the last file event (default ${defaults.debounce})
-  --listen HOST:PORT          serve /healthz, /readyz and /metrics (default ${defaults.listen})
+  --listen HOST:PORT          serve /healthz, /readyz, /status and /metrics (default ${defaults.listen})
+  --notify URL                POST a JSON event (Slack-compatible) on drift, failures and recovery; repeatable
   --log-format json|pretty    JSON lines (default) or one readable line per entry
   --log-level L               ${logLevels.join(', ')} (default info)
   --shutdown-grace D          on SIGTERM let running operations finish this long, then abort them (default ${defaults.grace})
   --adopt                     take over unmanaged objects matching a desired one by natural key
   --no-delete                 delete nothing, apply everything else
   --scope S                   ownership scope (default: the config's scope)
+${environmentUsage}
   --parallelism N             operations running at once (default ${defaultParallelism})
   --continue-on-error         after a failure, keep running what does not depend on it
   --max-delete-percent P      refuse plans deleting more than P% of the managed objects (default ${defaultGuardOptions.maxDeletePercent})
@@ -77,6 +91,11 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
     const debounceMs = parseDuration(values.debounce, '--debounce');
     const graceMs = parseDuration(values['shutdown-grace'], '--shutdown-grace');
     const listen = parseListen(values.listen);
+    const mode = values.mode;
+    if (mode !== 'reconcile' && mode !== 'observe') {
+      throw new UsageError(`watch: --mode must be reconcile or observe, not '${mode}'`);
+    }
+    const notifyUrls = parseNotifyUrls(values.notify ?? []);
     const format = values['log-format'];
     if (format !== 'json' && format !== 'pretty') {
       throw new UsageError(`watch: --log-format must be json or pretty, not '${format}'`);
@@ -84,15 +103,17 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
     if (!logLevels.includes(values['log-level'])) {
       throw new UsageError(`watch: --log-level must be one of ${logLevels.join(', ')}`);
     }
-    // A daemon quietly reconciling a throwaway emulator looks healthy while managing nothing.
-    if ((values['api-url'] ?? process.env.SVC_API_URL ?? '') === '') {
-      throw new UsageError(
-        `watch: no API given: set SVC_API_URL (or --api-url URL), or say --api-url ${embeddedUrl} to use the embedded emulator`,
-      );
-    }
     const run = runSettingsFrom('watch', values);
     const cwd = process.cwd();
     const paths = positionals.length > 0 ? positionals : defaultPaths(cwd);
+    const environment = await startingEnvironment(paths, cwd, environmentName(values, process.env));
+    // A daemon quietly reconciling a throwaway emulator looks healthy while managing nothing.
+    const urlVariable = environment?.apiUrlEnv ?? defaultApiUrlEnv;
+    if ((values['api-url'] ?? process.env[urlVariable] ?? '') === '') {
+      throw new UsageError(
+        `watch: no API given: set ${urlVariable} (or --api-url URL), or say --api-url ${embeddedUrl} to use the embedded emulator`,
+      );
+    }
 
     // Listening from the start: a SIGTERM during startup must stop the daemon cleanly too, not kill it.
     const stopRequested = new Promise<NodeJS.Signals>((done) => {
@@ -100,7 +121,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       process.once('SIGINT', () => done('SIGINT'));
     });
     const log = createLogger({ format: format satisfies LogFormat, level: values['log-level'] });
-    const metrics = new WatchMetrics();
+    const metrics = new WatchMetrics(mode);
     // Aborts requests in flight once the shutdown grace period is over.
     const abort = new AbortController();
     // Every request in flight listens on it (and detaches when done): many at once is not a leak.
@@ -115,6 +136,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
         onResponse: (event) => metrics.recordResponse(event),
       },
       announce: (line) => log.info(line),
+      ...(environment === undefined ? {} : { environment }),
     });
     try {
       const daemon = await startDaemon({
@@ -125,7 +147,10 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
         debounceMs,
         backoff: { baseMs: Math.min(backoffBaseMs, intervalMs), maxMs: intervalMs },
         listen,
+        mode,
+        ...(notifyUrls.length === 0 ? {} : { notifier: new Notifier({ urls: notifyUrls, mode, log }) }),
         reconcile: createReconcileStep({
+          mode,
           paths,
           cwd,
           env: process.env,
@@ -133,6 +158,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
           adopt: values.adopt,
           noDelete: values['no-delete'],
           ...(values.scope === undefined ? {} : { scope: values.scope }),
+          ...(environment === undefined ? {} : { environment: environment.name }),
           parallelism: run.parallelism,
           continueOnError: run.continueOnError,
           guards: {
@@ -142,7 +168,15 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
           ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
         }),
       });
-      log.info({ api: connection.url, interval: formatDuration(intervalMs) }, 'acctsync watch started');
+      log.info(
+        {
+          api: connection.url,
+          mode,
+          interval: formatDuration(intervalMs),
+          ...(environment === undefined ? {} : { environment: environment.name }),
+        },
+        'acctsync watch started',
+      );
 
       const signal = await stopRequested;
       log.info({ signal, graceMs }, 'stopping: no new reconciles, letting running operations finish');
@@ -169,3 +203,23 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
     }
   },
 };
+
+/**
+ * The environment the daemon works on, read from the config once at start: it names the account to
+ * connect to. A config without environments may be broken at start (the daemon reports it and
+ * waits for a fix); one that declares them must load, or the account is unknown.
+ */
+async function startingEnvironment(
+  paths: readonly string[],
+  cwd: string,
+  name: string | undefined,
+): Promise<EnvironmentSettings | undefined> {
+  const loaded = await loadDesiredState([...paths], {
+    env: process.env,
+    cwd,
+    ...(name === undefined ? {} : { environment: name }),
+  });
+  if (loaded.ok) return loaded.environment;
+  if (name === undefined && loaded.needsEnvironment !== true) return undefined;
+  throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
+}

@@ -1,4 +1,5 @@
 import { certPolicy, certStatus, describable, field, pemDerivedFields, readOnly, t } from '../fields.js';
+import { ErrorCode } from '../error-codes.js';
 import type { KindDescriptor } from '../types.js';
 import { crud } from './common.js';
 
@@ -97,7 +98,7 @@ export const agentIngresses: KindDescriptor = {
   },
   rules: [],
   operations: crud,
-  naturalKey: { fields: ['domain'], conflictCode: 413 },
+  naturalKey: { fields: ['domain'], claim: { space: 'domain', code: ErrorCode.domainReserved } },
   config: { key: 'agent_ingresses' },
   hasCreatedAt: true,
   uriIsPath: true,

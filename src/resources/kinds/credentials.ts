@@ -1,4 +1,5 @@
 import { aclField, describable, field, ownerId, t, tokenField } from '../fields.js';
+import { ErrorCode } from '../error-codes.js';
 import type { KindDescriptor } from '../types.js';
 import { crud } from './common.js';
 
@@ -54,7 +55,7 @@ export const sshCredentials: KindDescriptor = {
   },
   rules: [],
   operations: crud,
-  naturalKey: { fields: ['public_key'], conflictCode: 609 },
+  naturalKey: { fields: ['public_key'], claim: { space: 'ssh_public_key', code: ErrorCode.sshKeyExists } },
   eventStem: 'ssh_public_key',
   config: { key: 'ssh_credentials' },
   hasCreatedAt: true,

@@ -12,6 +12,7 @@ import {
   tlsEdgeTlsTerminationModule,
 } from '../modules.js';
 import { upstreamTerminationDisallowsModules } from '../rules.js';
+import { ErrorCode } from '../error-codes.js';
 import type { KindDescriptor } from '../types.js';
 import { crud, moduleField } from './common.js';
 
@@ -36,7 +37,7 @@ export const tlsEdges: KindDescriptor = {
   },
   rules: [upstreamTerminationDisallowsModules],
   operations: crud,
-  naturalKey: { fields: ['hostports'], conflictCode: 7132 },
+  naturalKey: { fields: ['hostports'], claim: { space: 'hostport', code: ErrorCode.hostportInUse } },
   config: { key: 'tls_edges' },
   hasCreatedAt: true,
 };
@@ -55,7 +56,7 @@ export const httpsEdges: KindDescriptor = {
   },
   rules: [],
   operations: crud,
-  naturalKey: { fields: ['hostports'], conflictCode: 7132 },
+  naturalKey: { fields: ['hostports'], claim: { space: 'hostport', code: ErrorCode.hostportInUse } },
   config: { key: 'https_edges' },
   hasCreatedAt: true,
 };
@@ -85,7 +86,11 @@ export const httpsEdgeRoutes: KindDescriptor = {
   rules: [],
   operations: { create: true, list: false, get: true, update: true, delete: true },
   parent: { kind: 'https_edges', via: 'path', field: 'edge_id', embeddedAs: 'routes' },
-  naturalKey: { fields: ['match_type', 'match'], perParent: true },
+  naturalKey: {
+    fields: ['match_type', 'match'],
+    perParent: true,
+    claim: { space: 'route_match', code: ErrorCode.routeMatchExists },
+  },
   config: { key: 'https_edges', nestedIn: { parentKind: 'https_edges', member: 'routes' } },
   hasCreatedAt: true,
 };

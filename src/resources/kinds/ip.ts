@@ -1,4 +1,5 @@
 import { describable, field, ref, refs, refTo, t } from '../fields.js';
+import { ErrorCode } from '../error-codes.js';
 import type { KindDescriptor } from '../types.js';
 import { crud } from './common.js';
 
@@ -39,7 +40,11 @@ export const ipPolicyRules: KindDescriptor = {
   rules: [],
   operations: crud,
   parent: { kind: 'ip_policies', via: 'field', field: 'ip_policy' },
-  naturalKey: { fields: ['cidr'], perParent: true, conflictCode: 1408 },
+  naturalKey: {
+    fields: ['cidr'],
+    perParent: true,
+    claim: { space: 'ip_rule_cidr', code: ErrorCode.ruleCidrExists },
+  },
   eventStem: 'ip_policy_rule',
   config: { key: 'ip_policies', nestedIn: { parentKind: 'ip_policies', member: 'rules' } },
   hasCreatedAt: true,

@@ -12,6 +12,7 @@ import {
   t,
 } from '../fields.js';
 import { reservedDomainCertificateExclusive } from '../rules.js';
+import { ErrorCode } from '../error-codes.js';
 import type { KindDescriptor } from '../types.js';
 import { crud } from './common.js';
 
@@ -88,7 +89,7 @@ export const reservedDomains: KindDescriptor = {
       'certificate_id',
       'Uploaded TLS certificate; when automatic management is on, the service fills in the issued one.',
       'mutable',
-      { default: null, serverFilled: true },
+      { default: null, serverFilled: { whileSet: 'certificate_management_policy' } },
     ),
     certificate_management_policy: certPolicy,
     certificate_management_status: certStatus,
@@ -112,7 +113,7 @@ export const reservedDomains: KindDescriptor = {
   },
   rules: [reservedDomainCertificateExclusive],
   operations: crud,
-  naturalKey: { fields: ['domain'], conflictCode: 413 },
+  naturalKey: { fields: ['domain'], claim: { space: 'domain', code: ErrorCode.domainReserved } },
   eventStem: 'domain',
   config: { key: 'reserved_domains' },
   hasCreatedAt: true,

@@ -171,5 +171,3 @@ export async function runJob(
   }
   return { stderr, outputs, summary: readFileSync(summaryFile, 'utf8') };
 }
-
-// Each job runs several CLI processes; on a loaded machine that takes well over the default 20 s.

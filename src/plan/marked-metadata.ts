@@ -1,0 +1,62 @@
+/**
+ * The `metadata` value acctsync writes (the user's metadata with this scope's ownership marker) and
+ * whether it fits the service's limit: shared by the planner and by `validate`, which knows the
+ * scope and the key offline and so can refuse what `sync` would.
+ */
+import { byteLength, charLength } from '../resources/formats/index.js';
+import type { KindDescriptor } from '../resources/index.js';
+import { formatMetadata, newSalt, type OwnershipMarker } from './ownership.js';
+import { writeOnlyHashes, writeOnlyValues } from './secrets.js';
+
+function metadataLimit(d: KindDescriptor): { limit: number; measure: (s: string) => number; unit: string } {
+  const type = d.fields.metadata?.type;
+  if (type?.type === 'string' && type.maxChars !== undefined)
+    return { limit: type.maxChars, measure: charLength, unit: 'characters' };
+  const limit = type?.type === 'string' && type.maxBytes !== undefined ? type.maxBytes : Infinity;
+  return { limit, measure: byteLength, unit: 'bytes' };
+}
+
+export interface MarkedMetadata {
+  readonly value: string;
+  /** Why the value does not fit its limit, when it does not. */
+  readonly tooLong?: string;
+  /** Whether the user's part alone fits (else the schema check already said so). */
+  readonly userFits: boolean;
+}
+
+/** What the marker carries besides scope and key. */
+export interface MarkerState {
+  /** The live marker's salt, kept when there is one (a fresh salt has the same length). */
+  readonly salt?: string | undefined;
+  /** Whether the object is protected (sticky: see the planner). */
+  readonly protect: boolean;
+}
+
+/** The metadata to write for the object `key` with desired `fields`. */
+export function markedMetadata(
+  d: KindDescriptor,
+  key: string,
+  fields: Readonly<Record<string, unknown>>,
+  scope: string,
+  state: MarkerState,
+): MarkedMetadata {
+  const secrets = writeOnlyValues(d.fields, fields);
+  const salt = secrets.length === 0 ? undefined : (state.salt ?? newSalt());
+  const marker: OwnershipMarker = {
+    scope,
+    key,
+    ...(salt === undefined ? {} : { salt, hashes: writeOnlyHashes(salt, secrets) }),
+    ...(state.protect ? { protect: true as const } : {}),
+  };
+  const user = typeof fields.metadata === 'string' ? fields.metadata : '';
+  const value = formatMetadata(user, marker);
+  const { limit, measure, unit } = metadataLimit(d);
+  const size = measure(value);
+  const userFits = measure(user) <= limit;
+  if (size <= limit) return { value, userFits };
+  return {
+    value,
+    userFits,
+    tooLong: `metadata is ${size} ${unit} with the ownership marker (${size - measure(user)} of them), over the ${limit}-${unit.replace(/s$/, '')} limit: shorten it by ${size - limit}`,
+  };
+}

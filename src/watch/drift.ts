@@ -1,0 +1,63 @@
+/**
+ * Drift as an operator reads it: one event per live object that differs from the desired state,
+ * with the field-level changes the planner found (sensitive values already masked by it) and
+ * whether the daemon put the object back.
+ */
+import type { ApplyResult } from '../apply/index.js';
+import type { Operation } from '../plan/types.js';
+import { descriptorOf, type KindName } from '../resources/index.js';
+
+/** One field of a drifted object: `old` is the live value, `new` the desired one (absent when unset). */
+export interface DriftChange {
+  readonly field: string;
+  readonly old?: unknown;
+  readonly new?: unknown;
+}
+
+export interface DriftEvent {
+  /** The kind as the config names it (`backends`, `ip_policies`). */
+  readonly kind: string;
+  readonly key: string;
+  /** What putting it back takes: `update`, `create` (deleted by hand), `replace`, `delete`. */
+  readonly action: 'create' | 'update' | 'replace' | 'delete' | 'adopt';
+  readonly changes: readonly DriftChange[];
+  /** Every operation on the object succeeded: the object equals the desired state again. */
+  readonly reverted: boolean;
+}
+
+/** The config's name for a kind (descriptor `config.key`), the API's for kinds the config does not hold. */
+export function configKindOf(kind: KindName): string {
+  return descriptorOf(kind).config?.key ?? kind;
+}
+
+const fieldName = (path: readonly (string | number)[]): string => path.map(String).join('.');
+
+/**
+ * The drift events of a plan's operations, one per object (both steps of a replace make one).
+ * `applied` is the applier's result when the plan was applied, absent when it was only observed.
+ */
+export function driftEventsOf(operations: readonly Operation[], applied?: ApplyResult): DriftEvent[] {
+  const done = new Set(applied?.operations.filter((op) => op.status === 'done').map((op) => op.id));
+  const byObject = new Map<string, Operation[]>();
+  for (const op of operations) {
+    const id = `${op.kind}\u0000${op.replaces ?? op.key}`;
+    byObject.set(id, [...(byObject.get(id) ?? []), op]);
+  }
+  return [...byObject.values()].map((ops) => {
+    const first = ops[0] as Operation;
+    const replaced = ops.some((op) => op.replaces !== undefined);
+    return {
+      kind: configKindOf(first.kind),
+      key: first.replaces ?? first.key,
+      action: replaced ? 'replace' : first.action,
+      changes: ops.flatMap((op) =>
+        op.changes.map((c) => ({
+          field: fieldName(c.path),
+          ...(c.before === undefined ? {} : { old: c.before }),
+          ...(c.after === undefined ? {} : { new: c.after }),
+        })),
+      ),
+      reverted: ops.every((op) => done.has(op.id)),
+    };
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * Swaps of unique values through the CLI as a user runs it: `acctsync sync <dir> --parallelism N`
+ * against the emulator exits 0 in one run, prints the intermediate steps in its plan, and leaves
+ * nothing to plan.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { runCli } from '../export/cli.js';
+
+const pki = (name: string) => new URL(`../fixtures/pki/${name}`, import.meta.url).pathname;
+
+const before = `
+tls_edges:
+  db: { hostports: ['db.example.com:443', 'x.example.com:443'] }
+https_edges:
+  web: { hostports: ['www.example.com:443'] }
+reserved_domains:
+  a: { domain: one.example.com }
+  b: { domain: two.example.com }
+ssh_credentials:
+  alice: { public_key: { file: ${pki('ssh-ed25519.pub')} } }
+  bob: { public_key: { file: ${pki('ssh-rsa.pub')} } }
+`;
+
+const swapped = `
+tls_edges:
+  db: { hostports: ['db.example.com:443', 'www.example.com:443'] }
+https_edges:
+  web: { hostports: ['x.example.com:443'] }
+reserved_domains:
+  a: { domain: two.example.com }
+  b: { domain: one.example.com }
+ssh_credentials:
+  alice: { public_key: { file: ${pki('ssh-rsa.pub')} } }
+  bob: { public_key: { file: ${pki('ssh-ed25519.pub')} } }
+`;
+
+/** The plan as printed, with the ids the emulator chose elided. */
+function planText(stdout: string): string[] {
+  const end = stdout.indexOf('\nPlan: ');
+  return stdout
+    .slice(0, end)
+    .replace(/\b(rd|edghts|edgtls|sshcr)_[0-9a-z]+/g, '$1_<id>')
+    .split('\n');
+}
+
+describe('acctsync sync: swaps of unique values in one run', () => {
+  // An emulator per test: both runs claim the same values.
+  let emulator: RunningEmulator;
+  beforeEach(async () => {
+    emulator = await startEmulator();
+  });
+  afterEach(async () => {
+    await emulator.close();
+  });
+
+  for (const parallelism of ['1', '16']) {
+    it(`swaps hostports, domains and SSH keys at --parallelism ${parallelism}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'acctsync-claims-cli-'));
+      const file = join(dir, 'account.yaml');
+      writeFileSync(file, `version: 1\nscope: swap-${parallelism}\n${before}`);
+      expect((await runCli(['sync', dir], emulator)).code).toBe(0);
+
+      writeFileSync(file, `version: 1\nscope: swap-${parallelism}\n${swapped}`);
+      const sync = await runCli(['sync', dir, '--parallelism', parallelism], emulator);
+      expect(sync.stderr).not.toMatch(/ERR_|409|FAILED/);
+      expect(sync.code).toBe(0);
+      const release = '(first releases the hostports another object claims; `update <key>` sets the rest)';
+      const deleteFirst = 'the old object is deleted first: its unique value is briefly unclaimed (a swap)';
+      expect(planText(sync.stdout)).toEqual([
+        `acctsync plan for scope swap-${parallelism}`,
+        '',
+        `  ~ https_edges/web  HTTPS edge edghts_<id>  ${release.replace('<key>', 'https_edges/web')}`,
+        '      hostports: ["www.example.com:443"] -> []',
+        `  ~ tls_edges/db  TLS edge edgtls_<id>  ${release.replace('<key>', 'tls_edges/db')}`,
+        '      hostports: ["db.example.com:443","x.example.com:443"] -> ["db.example.com:443"]',
+        '  ~ https_edges/web  HTTPS edge edghts_<id>',
+        '      hostports: ["www.example.com:443"] -> ["x.example.com:443"]',
+        '  ~ tls_edges/db  TLS edge edgtls_<id>',
+        '      hostports: ["db.example.com:443","x.example.com:443"] -> ["db.example.com:443","www.example.com:443"]',
+        `-/+ reserved_domains/a  reserved domain rd_<id>  (domain cannot change in place; ${deleteFirst})`,
+        '      domain: "one.example.com" -> "two.example.com"  # forces replacement',
+        `-/+ reserved_domains/b  reserved domain rd_<id>  (domain cannot change in place; ${deleteFirst})`,
+        '      domain: "two.example.com" -> "one.example.com"  # forces replacement',
+        `-/+ ssh_credentials/alice  SSH credential sshcr_<id>  (public_key cannot change in place; ${deleteFirst})`,
+        '      public_key: "(sensitive)" -> "(sensitive)"  # forces replacement',
+        `-/+ ssh_credentials/bob  SSH credential sshcr_<id>  (public_key cannot change in place; ${deleteFirst})`,
+        '      public_key: "(sensitive)" -> "(sensitive)"  # forces replacement',
+        '',
+      ]);
+      expect(sync.stdout).toContain('Apply complete: 12 done, 0 failed, 0 not attempted');
+
+      const plan = await runCli(['plan', dir], emulator);
+      expect(plan.code).toBe(0);
+      expect(plan.stdout).toContain('No changes. 6 objects up to date.');
+    }, 60_000);
+  }
+});

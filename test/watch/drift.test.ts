@@ -1,0 +1,131 @@
+import { describe, expect, it, type TestContext } from 'vitest';
+import { parseExposition, samplesOf } from './prometheus.js';
+import { policyFile, startWatch, waitFor, type LogEntry, type WatchedDaemon } from './daemon-harness.js';
+
+const driftEvents = (d: WatchedDaemon): LogEntry[] => d.logs.filter((e) => e.drift !== undefined);
+
+async function status(d: WatchedDaemon): Promise<Record<string, unknown>> {
+  return (await (await fetch(`${d.url}/status`)).json()) as Record<string, unknown>;
+}
+
+describe('watch reports drift field by field', { timeout: 40_000 }, () => {
+  async function startReady(
+    context: TestContext,
+    options: Parameters<typeof startWatch>[0],
+  ): Promise<WatchedDaemon> {
+    const d = await startWatch(options);
+    context.onTestFinished(() => d.close());
+    await waitFor('the first reconcile to succeed', async () => (await d.readyz()).status === 200, 20_000);
+    return d;
+  }
+
+  it('logs one event naming the field, the old and the new value when a hand change is reverted', async (context) => {
+    const d = await startReady(context, { files: { 'policies.yaml': policyFile('one') }, interval: '1s' });
+    // Applying the config at start is not drift: the account had never equalled it.
+    expect(driftEvents(d)).toEqual([]);
+    const [policy] = await d.policies();
+    await d.api.patch(`/ip_policies/${policy?.id ?? ''}`, { description: 'changed by hand' });
+    const event = await waitFor('the drift event', () => driftEvents(d)[0], 10_000);
+    expect(event).toMatchObject({
+      level: 'warn',
+      msg: 'drift: ip_policies/p0 differs from the config; reverted',
+      drift: {
+        kind: 'ip_policies',
+        key: 'ip_policies/p0',
+        action: 'update',
+        changes: [{ field: 'description', old: 'changed by hand', new: 'one' }],
+        reverted: true,
+      },
+    });
+    expect((await d.policies()).map((p) => p.description)).toEqual(['one']);
+    // The reverting reconcile settles; the next resyncs find nothing more.
+    await waitFor('two more reconciles', () => d.reconciles().length >= 4, 10_000);
+    expect(driftEvents(d)).toHaveLength(1);
+
+    const body = await status(d);
+    expect(body).toMatchObject({
+      mode: 'reconcile',
+      ready: true,
+      lastReconcile: { status: 'success' },
+      lastDrift: {
+        reconcile: event.reconcile,
+        objects: [
+          { key: 'ip_policies/p0', changes: [{ field: 'description', old: 'changed by hand', new: 'one' }] },
+        ],
+      },
+    });
+    expect(body.lastError).toBeUndefined();
+  });
+
+  it('in observe mode changes nothing over several triggers and reports the same drift each time', async (context) => {
+    const d = await startWatch({
+      files: { 'policies.yaml': policyFile('one') },
+      interval: '1s',
+      args: ['--mode', 'observe'],
+    });
+    context.onTestFinished(() => d.close());
+    const { body: created } = await d.api.post<{ id: string }>('/ip_policies', { description: 'by hand' });
+    // A change trigger too: a config edit is observed like an interval.
+    await waitFor('the start reconcile', () => d.reconciles().length >= 1, 20_000);
+    await d.writeConfig('policies.yaml', policyFile('one'));
+    await waitFor('three more reconciles', () => d.reconciles().length >= 4, 15_000);
+
+    expect(d.requests('POST')).toBe(1);
+    expect(d.requests('PATCH')).toBe(0);
+    expect(d.requests('PUT')).toBe(0);
+    expect(d.requests('DELETE')).toBe(0);
+    expect((await d.policies()).map((p) => [p.id, p.description])).toEqual([[created.id, 'by hand']]);
+    const events = d.reconciles().map((r) => driftEvents(d).filter((e) => e.reconcile === r.reconcile));
+    for (const perReconcile of events) {
+      expect(perReconcile.map((e) => e.drift)).toEqual([
+        {
+          kind: 'ip_policies',
+          key: 'ip_policies/p0',
+          action: 'create',
+          changes: [{ field: 'description', new: 'one' }],
+          reverted: false,
+        },
+      ]);
+      expect(perReconcile[0]?.msg).toBe(
+        'drift: ip_policies/p0 differs from the config; observing, not reverted',
+      );
+    }
+    expect(d.reconciles().every((r) => r.status === 'success')).toBe(true);
+    const exposition = parseExposition(await (await fetch(`${d.url}/metrics`)).text());
+    expect(samplesOf(exposition, 'acctsync_ready')[0]?.value).toBe(1);
+    expect(
+      samplesOf(exposition, 'acctsync_drifted_objects').find((m) => m.labels.kind === 'ip_policies')?.value,
+    ).toBe(1);
+    expect(samplesOf(exposition, 'acctsync_build_info')[0]?.labels.mode).toBe('observe');
+    expect(samplesOf(exposition, 'acctsync_operations_applied_total')).toEqual([]);
+    expect(await status(d)).toMatchObject({
+      mode: 'observe',
+      ready: true,
+      lastDrift: { objects: [{ key: 'ip_policies/p0' }] },
+    });
+  });
+
+  it('is not ready until a reconcile against the API succeeded, and /status keeps the error', async (context) => {
+    const d = await startWatch({
+      files: { 'policies.yaml': policyFile('one') },
+      interval: '2s',
+      faults: { error500: 1 },
+    });
+    context.onTestFinished(() => d.close());
+    const failed = await waitFor(
+      'the failed first reconcile',
+      () => d.reconciles().find((r) => r.status === 'failed'),
+      20_000,
+    );
+    const notReady = await d.readyz();
+    expect(notReady.status).toBe(503);
+    expect(notReady.body).toMatchObject({ ready: false, lastReconcile: { status: 'failed' } });
+    d.emulator.setFaults({});
+    await waitFor('readiness after the API recovered', async () => (await d.readyz()).status === 200, 20_000);
+    expect((await d.policies()).map((p) => p.description)).toEqual(['one']);
+    expect(await status(d)).toMatchObject({
+      ready: true,
+      lastError: { reconcile: failed.reconcile, status: 'failed', reason: expect.any(String) as string },
+    });
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * `acctsync watch --env NAME` (or ACCTSYNC_ENV) on examples/environments: the daemon reconciles the
+ * named environment into its own account, reached through that environment's variables, and leaves
+ * the other account alone.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { waitFor, type LogEntry } from './daemon-harness.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const main = join(repoRoot, 'dist/cli/main.js');
+
+let dir: string;
+let staging: RunningEmulator;
+let production: RunningEmulator;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'acctsync-watch-env-'));
+  cpSync(join(repoRoot, 'examples/environments'), join(dir, 'config'), { recursive: true });
+  staging = await startEmulator();
+  production = await startEmulator();
+});
+afterEach(async () => {
+  await staging.close();
+  await production.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The daemon with both accounts in its variables, as a deployment of one environment would not be. */
+function watch(args: string[], extraEnv: Record<string, string> = {}) {
+  const { SVC_API_URL: _u, SVC_API_KEY: _k, ACCTSYNC_ENV: _e, ...base } = process.env;
+  const child = spawn(process.execPath, [main, 'watch', 'config', '--listen', '127.0.0.1:0', ...args], {
+    cwd: dir,
+    env: {
+      ...base,
+      STAGING_SVC_API_URL: staging.url,
+      STAGING_SVC_API_KEY: staging.token,
+      PRODUCTION_SVC_API_URL: production.url,
+      PRODUCTION_SVC_API_KEY: production.token,
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: LogEntry[] = [];
+  let stderr = '';
+  createInterface({ input: child.stdout }).on('line', (line) => logs.push(JSON.parse(line) as LogEntry));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { child, logs, exited, stderr: () => stderr };
+}
+
+async function policyCount(emulator: RunningEmulator): Promise<number> {
+  const res = await fetch(`${emulator.url}/ip_policies`, {
+    headers: { Authorization: `Bearer ${emulator.token}` },
+  });
+  return ((await res.json()) as { ip_policies: unknown[] }).ip_policies.length;
+}
+
+describe('acctsync watch --env', { timeout: 60_000 }, () => {
+  it.each([
+    { how: '--env staging', args: ['--env', 'staging'], env: {}, name: 'staging', counts: [1, 0] },
+    {
+      how: 'ACCTSYNC_ENV=production',
+      args: [],
+      env: { ACCTSYNC_ENV: 'production' },
+      name: 'production',
+      counts: [0, 3],
+    },
+  ])(
+    'with $how reconciles that environment into its own account only',
+    async ({ args, env, name, counts }) => {
+      const daemon = watch(args, env);
+      try {
+        const reconciled = await waitFor(
+          `the first reconcile (stderr: ${daemon.stderr()})`,
+          () => daemon.logs.find((e) => e.status !== undefined && e.trigger !== undefined),
+          30_000,
+        );
+        expect(reconciled.status).toBe('success');
+        expect(daemon.logs.find((e) => e.msg === 'acctsync watch started')).toMatchObject({
+          environment: name,
+        });
+        expect([await policyCount(staging), await policyCount(production)]).toEqual(counts);
+      } finally {
+        daemon.child.kill('SIGTERM');
+      }
+      expect(await daemon.exited).toBe(0);
+    },
+  );
+
+  it('refuses to start without an environment when the config declares them, listing them', async () => {
+    const daemon = watch([]);
+    expect(await daemon.exited).toBe(1);
+    expect(daemon.stderr()).toMatch(/staging/);
+    expect(daemon.stderr()).toMatch(/production/);
+    expect(daemon.stderr()).not.toMatch(/at .*\.js:\d+/);
+    expect([await policyCount(staging), await policyCount(production)]).toEqual([0, 0]);
+  });
+});

@@ -1,0 +1,82 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { policyFile, startWatch, waitFor } from './daemon-harness.js';
+
+/** A webhook receiver on a local port; it answers the very first POST with 503, as a flaky hook would. */
+async function startReceiver(): Promise<{
+  url: string;
+  bodies: string[];
+  posts: () => number;
+  server: Server;
+}> {
+  const bodies: string[] = [];
+  let posts = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      posts++;
+      if (posts === 1) {
+        res.writeHead(503).end();
+        return;
+      }
+      bodies.push(body);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, bodies, posts: () => posts, server };
+}
+
+describe('watch --notify', { timeout: 90_000 }, () => {
+  it('posts exactly one notification per distinct event through drift, failures and recoveries, none with a secret', async (context) => {
+    const receiver = await startReceiver();
+    context.onTestFinished(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
+    const d = await startWatch({
+      files: { 'policies.yaml': policyFile('one') },
+      interval: '1s',
+      args: ['--notify', receiver.url],
+    });
+    context.onTestFinished(() => d.close());
+    const events = (): string[] => receiver.bodies.map((b) => (JSON.parse(b) as { event: string }).event);
+    await waitFor('the first reconcile to succeed', async () => (await d.readyz()).status === 200, 20_000);
+
+    const [policy] = await d.policies();
+    await d.api.patch(`/ip_policies/${policy?.id ?? ''}`, { description: 'changed by hand' });
+    // The receiver refused the first POST: it arrives on the retry, once.
+    await waitFor('the drift notification', () => events().length === 1, 15_000);
+
+    const count = (status: string): number => d.reconciles().filter((r) => r.status === status).length;
+    await d.writeConfig('policies.yaml', 'version: 1\nip_policies:\n  p0: [unclosed\n');
+    await waitFor('three invalid_config reconciles', () => count('invalid_config') >= 3, 20_000);
+    await d.writeConfig('policies.yaml', policyFile('one'));
+    await waitFor('recovery', async () => (await d.readyz()).status === 200, 15_000);
+
+    d.emulator.setFaults({ error500: 1 });
+    await waitFor('two failed reconciles', () => count('failed') >= 2, 40_000);
+    d.emulator.setFaults({});
+    await waitFor('the second recovery', () => events().length === 5, 20_000);
+    // Give a duplicate the time of two more intervals to show up.
+    const settled = Date.now() + 2500;
+    await waitFor('a few more resyncs', () => Date.now() > settled);
+
+    expect(events()).toEqual(['drift_reverted', 'config_invalid', 'recovered', 'apply_failed', 'recovered']);
+    const [drift, invalid, , failed] = receiver.bodies.map((b) => JSON.parse(b) as Record<string, unknown>);
+    expect(drift).toMatchObject({
+      mode: 'reconcile',
+      text: expect.stringContaining('ip_policies/p0 (description)') as string,
+      objects: [
+        { key: 'ip_policies/p0', changes: [{ field: 'description', old: 'changed by hand', new: 'one' }] },
+      ],
+    });
+    expect(invalid).toMatchObject({
+      status: 'invalid_config',
+      text: expect.stringContaining('the config is invalid') as string,
+    });
+    expect(failed).toMatchObject({ status: 'failed', text: expect.any(String) as string });
+    for (const body of receiver.bodies) expect(body).not.toContain(d.emulator.token);
+  });
+});
