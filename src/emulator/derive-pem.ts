@@ -1,10 +1,6 @@
 /** The members of a certificate-holding object that the service reads from its PEM. */
 import { ErrorCode, type Fields, type KindDescriptor } from '../resources/index.js';
-import {
-  parsePemCertificates,
-  privateKeyMatchesCertificate,
-  type ParsedCertificate,
-} from '../resources/formats/index.js';
+import { parsePemCertificates, type ParsedCertificate } from '../resources/formats/index.js';
 import { badRequest } from './failure.js';
 
 /** Read-only members filled from a parsed certificate, by response name. */
@@ -33,7 +29,7 @@ function fieldWithFormat(fields: Fields, format: string): string | undefined {
   return Object.entries(fields).find(([, f]) => f.type.type === 'string' && f.type.format === format)?.[0];
 }
 
-/** Fills the PEM-derived members; a private key must belong to the leaf certificate. */
+/** Fills the PEM-derived members (the key's match is a rule of the descriptor: see `rules.ts`). */
 export function derivePem(d: KindDescriptor, values: Record<string, unknown>): void {
   const pemField =
     fieldWithFormat(d.fields, 'pem-certificate') ?? fieldWithFormat(d.fields, 'pem-certificate-chain');
@@ -44,14 +40,5 @@ export function derivePem(d: KindDescriptor, values: Record<string, unknown>): v
   if (leaf === undefined) throw badRequest(ErrorCode.invalidValue, `${pemField}: no certificate`);
   for (const [name, read] of Object.entries(pemMembers)) {
     if (d.fields[name]?.write === 'read-only') values[name] = read(leaf);
-  }
-  const keyField = fieldWithFormat(d.fields, 'pem-private-key');
-  const key = keyField === undefined ? undefined : values[keyField];
-  if (typeof key === 'string' && !privateKeyMatchesCertificate(key, pem)) {
-    throw badRequest(
-      ErrorCode.invalidValue,
-      `${keyField}: the private key does not belong to the leaf certificate of ${pemField}`,
-      { field: keyField },
-    );
   }
 }

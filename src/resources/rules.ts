@@ -3,6 +3,7 @@
  * with 400; the loader reports it at the offending line. One definition serves both.
  */
 import { ErrorCode } from './error-codes.js';
+import { privateKeyMatchesCertificate } from './formats/index.js';
 import type { FieldNaming, Rule, Violation } from './types.js';
 import { isPlainObject } from '../plain-object.js';
 
@@ -145,3 +146,25 @@ export const cloudAuthExactlyOne = exactlyOne(
   ['role', 'creds'],
   'auth',
 );
+
+/** A PEM private key must belong to the leaf (first) certificate of the PEM beside it. */
+export function privateKeyBelongsToCertificate(certificateField: string, keyField: string): Rule {
+  return {
+    name: 'private-key-belongs-to-certificate',
+    description: `${keyField} must be the private key of the first certificate of ${certificateField}.`,
+    check(body) {
+      const certificate = body[certificateField];
+      const key = body[keyField];
+      if (typeof certificate !== 'string' || typeof key !== 'string') return [];
+      if (privateKeyMatchesCertificate(key, certificate)) return [];
+      return [
+        {
+          path: [keyField],
+          message: 'the private key does not belong to the certificate (the first certificate of the chain)',
+          code: ErrorCode.invalidValue,
+          hint: `check that ${certificateField} and ${keyField} come from the same key pair`,
+        },
+      ];
+    },
+  };
+}
