@@ -70,6 +70,14 @@ function originOf(address: AddressInfo): string {
   return `http://${host}:${address.port}`;
 }
 
+/** The API's routes, then the control surface's. */
+function routerOf(control: Iterable<Parameters<Router['add']>[0]>): Router {
+  const router = new Router();
+  for (const route of apiRoutes()) router.add(route);
+  for (const route of control) router.add(route);
+  return router;
+}
+
 /** Starts an emulator; resolves once it accepts connections. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const now = options.now ?? (() => new Date());
@@ -100,17 +108,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     certificateJobs.resume();
   }
 
-  const router = new Router();
-  for (const route of apiRoutes()) router.add(route);
-  for (const route of controlRoutes({
-    getFaults: () => faults,
-    setFaults,
-    stats: () => stats.snapshot(),
-    resetStats: () => stats.reset(),
-    certificateJobs,
-  })) {
-    router.add(route);
-  }
+  const router = routerOf(
+    controlRoutes({
+      getFaults: () => faults,
+      setFaults,
+      stats: () => stats.snapshot(),
+      resetStats: () => stats.reset(),
+      certificateJobs,
+    }),
+  );
 
   const token = options.token ?? newToken();
   const adminUserId = bootstrap(account, token);
