@@ -36,11 +36,33 @@ export function isSystemError(err: unknown): err is NodeJS.ErrnoException & { co
   return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && 'syscall' in err;
 }
 
+/** What the person can do about a system error, by its code. */
+const systemErrorHints: Readonly<Record<string, string>> = {
+  EACCES: 'check its permissions, or choose another path',
+  EPERM: 'check its permissions, or choose another path',
+  ENOENT: 'check the path',
+  ENOTDIR: 'part of the path is a file, not a directory: check the path',
+  EISDIR: 'it is a directory: name a file',
+  ELOOP: 'a symbolic link on the path points back at itself: check the path',
+  EEXIST: 'a file is in the way: move it, or choose another path',
+  ENOSPC: 'the disk is full: free some space and run again',
+  EDQUOT: 'the disk quota is used up: free some space and run again',
+  EROFS: 'the file system is read-only: choose a writable path',
+  EMFILE: 'too many open files: raise the limit (ulimit -n) and run again',
+  ENFILE: 'too many open files on this machine: close some and run again',
+};
+
+/** The code, the OS's words and what to do: `ENOSPC (no space left on device); the disk is full: ...`. */
+export function describeSystemError(err: NodeJS.ErrnoException & { code: string }): string {
+  const words = err.message.replace(/^[A-Z]+: /, '').replace(/,.*$/, '');
+  const hint = systemErrorHints[err.code];
+  return `${err.code} (${words})${hint === undefined ? '' : `; ${hint}`}`;
+}
+
 /**
- * A system error as one line for a person: what acctsync was doing, the code, and the OS's words
- * (`cannot write the emulator state .acctsync/embedded.json: ENOSPC (no space left on device)`).
+ * A system error as one line for a person: what acctsync was doing, the code, the OS's words and
+ * what to do (`cannot write the plan to p.json: ENOSPC (no space left on device); the disk is full: ...`).
  */
 export function systemUserError(doing: string, err: NodeJS.ErrnoException & { code: string }): UserError {
-  const words = err.message.replace(/^[A-Z]+: /, '').replace(/,.*$/, '');
-  return new UserError(`cannot ${doing}: ${err.code} (${words})`, { cause: err });
+  return new UserError(`cannot ${doing}: ${describeSystemError(err)}`, { cause: err });
 }

@@ -4,9 +4,9 @@
  * intent, so it needs `--force`.
  */
 import { UserError } from '../errors.js';
-import { removedBy } from '../plan/cascade.js';
-import type { Cascade, Plan } from '../plan/types.js';
-import { descriptorOf, type DesiredState } from '../resources/index.js';
+import { describeCascade, removedBy } from '../plan/cascade.js';
+import type { Plan } from '../plan/types.js';
+import type { DesiredState } from '../resources/index.js';
 
 export interface GuardOptions {
   /** Skip every guard. */
@@ -28,17 +28,6 @@ export const defaultGuardOptions: GuardOptions = {
 
 /** Lists at most this many objects in the refusal; the rest are counted. */
 const listedMax = 20;
-
-/** `, with 8 HTTPS edge routes and 1 IP policy rule` for what goes with a delete. */
-export function describeCascade(cascade: Cascade | undefined): string {
-  const counts = new Map<string, number>();
-  for (const c of cascade?.objects ?? []) {
-    const title = descriptorOf(c.kind).title;
-    counts.set(title, (counts.get(title) ?? 0) + 1);
-  }
-  const parts = [...counts].map(([title, n]) => `${n} ${title}${n === 1 ? '' : 's'}`);
-  return parts.length === 0 ? '' : `, with ${parts.join(' and ')}`;
-}
 
 function describeDeletes(plan: Plan): string[] {
   const deletes = plan.operations.filter((op) => op.action === 'delete');

@@ -58,6 +58,8 @@ function failureOf(err: unknown): OperationFailure {
     return { errorCode: err.code, msg: err.message, request: `${err.method} ${err.path}` };
   }
   if (err instanceof PlanMismatchError) return { errorCode: 'ERR_ACCTSYNC_PLAN', msg: err.message };
+  // Something on this machine, not the API, failed the operation: the token file could not be written.
+  if (err instanceof UserError) return { errorCode: 'ERR_ACCTSYNC_LOCAL', msg: err.message };
   return { errorCode: 'ERR_ACCTSYNC_INTERNAL', msg: err instanceof Error ? err.message : String(err) };
 }
 

@@ -4,7 +4,7 @@
  * so a refusal can say which operations appeared, disappeared or changed, not only that a hash moved.
  */
 import { readFile } from 'node:fs/promises';
-import { UserError } from '../errors.js';
+import { isSystemError, systemUserError, UserError } from '../errors.js';
 import type { Operation, Plan } from '../plan/types.js';
 import { isPlainObject } from '../plain-object.js';
 
@@ -17,9 +17,7 @@ export async function readSavedPlan(path: string): Promise<Plan> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new UserError(
-      `cannot read the plan file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
+    throw isSystemError(err) ? systemUserError(`read the plan file ${path}`, err) : err;
   }
   let parsed: unknown;
   try {

@@ -2,8 +2,8 @@
  * Tokens the API returns once, at creation (API keys, tunnel credentials), kept in the one place
  * the user asked for: a JSON file only its owner can read. Never printed, never logged.
  */
-import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
-import { UserError } from '../errors.js';
+import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { isSystemError, systemUserError, UserError } from '../errors.js';
 
 /** One entry per logical key. */
 export interface TokenEntry {
@@ -26,9 +26,7 @@ async function readExisting(path: string): Promise<Record<string, TokenEntry>> {
     text = await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new UserError(
-      `cannot read the token file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
+    throw isSystemError(err) ? systemUserError(`read the token file ${path}`, err) : err;
   }
   try {
     const parsed: unknown = JSON.parse(text);
@@ -49,16 +47,31 @@ async function readExisting(path: string): Promise<Record<string, TokenEntry>> {
  * with entries already in the file so a later sync does not lose an earlier one's tokens. Each write
  * goes to a 0600 temporary file renamed over the target, so the file is never readable by others,
  * not even for a moment, and never half-written.
- * @throws {UserError} at creation when an existing file cannot be read: checked before any API write
+ * @throws {UserError} at creation when an existing file cannot be read or the file cannot be written:
+ *   checked before any API write
  */
 export async function fileTokenSink(path: string): Promise<TokenSink> {
   const entries = await readExisting(path);
+  const tmp = `${path}.${process.pid}.tmp`;
+  const text = (): string => `${JSON.stringify(entries, null, 2)}\n`;
+  const failure = (err: unknown): unknown =>
+    isSystemError(err) ? systemUserError(`write the token file ${path}`, err) : err;
+  // A token arrives once: a file that cannot be written must stop the run before the API makes one.
+  await writeFile(tmp, text(), { mode: 0o600 }).then(
+    () => unlink(tmp),
+    (err: unknown) => {
+      throw failure(err);
+    },
+  );
   let queue = Promise.resolve();
   const write = async (): Promise<void> => {
-    const tmp = `${path}.${process.pid}.tmp`;
-    await writeFile(tmp, `${JSON.stringify(entries, null, 2)}\n`, { mode: 0o600 });
-    await chmod(tmp, 0o600);
-    await rename(tmp, path);
+    try {
+      await writeFile(tmp, text(), { mode: 0o600 });
+      await chmod(tmp, 0o600);
+      await rename(tmp, path);
+    } catch (err) {
+      throw failure(err);
+    }
   };
   return {
     save(key, entry) {

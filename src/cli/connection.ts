@@ -101,10 +101,7 @@ async function readKeyFile(path: string): Promise<string> {
     if (key === '') throw new UserError(`the API key file ${path} is empty`);
     return key;
   } catch (err) {
-    if (err instanceof UserError) throw err;
-    throw new UserError(
-      `cannot read the API key file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
+    throw isSystemError(err) ? systemUserError(`read the API key file ${path}`, err) : err;
   }
 }
 
@@ -166,14 +163,12 @@ async function openEmbedded(
   const name = settings.environment?.name;
   const dataFile = join(dir, name === undefined ? 'embedded.json' : `embedded-${name}.json`);
   const { startEmulator } = await import('../emulator/index.js');
-  let emulator: Awaited<ReturnType<typeof startEmulator>>;
   try {
     await mkdir(dir, { recursive: true });
-    emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: embeddedToken, dataFile });
   } catch (err) {
-    if (isSystemError(err)) throw systemUserError(`use the embedded emulator's state in ${dataFile}`, err);
-    throw err;
+    throw isSystemError(err) ? systemUserError(`use the embedded emulator's state in ${dataFile}`, err) : err;
   }
+  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: embeddedToken, dataFile });
   (settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`)))(
     `acctsync: using the embedded emulator (state in ${dataFile}); set ${urlVariable} and ${keyVariable} for a real account`,
   );
@@ -184,13 +179,7 @@ async function openEmbedded(
     embedded: true,
     async close() {
       await client.close();
-      try {
-        await emulator.close();
-      } catch (err) {
-        if (isSystemError(err))
-          throw systemUserError(`save the embedded emulator's state to ${dataFile}`, err);
-        throw err;
-      }
+      await emulator.close();
     },
   };
 }

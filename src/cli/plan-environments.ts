@@ -8,7 +8,7 @@ import { loadDesiredState } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
 import type { ConnectionFlags } from './connection.js';
-import { hasChanges, useColor, type PlanFormat } from './plan-output.js';
+import { hasChanges, useColor, writeOrFail, type PlanFormat } from './plan-output.js';
 import { planFromConfig } from './planned.js';
 
 export interface EnvironmentPlan {
@@ -100,7 +100,9 @@ export async function planEveryEnvironment(
   const plans = await planEnvironments(paths, flags);
   process.stdout.write(renderEnvironments(plans, format, useColor(process.env, process.stdout.isTTY)));
   const summary = process.env.GITHUB_STEP_SUMMARY;
-  if (summary !== undefined && summary !== '')
-    await appendFile(summary, renderEnvironments(plans, 'markdown', false), 'utf8');
+  if (summary !== undefined && summary !== '') {
+    const markdown = renderEnvironments(plans, 'markdown', false);
+    await writeOrFail('the step summary', summary, () => appendFile(summary, markdown, 'utf8'));
+  }
   return flags['detailed-exitcode'] === true && plans.some((p) => hasChanges(p.plan)) ? 2 : 0;
 }

@@ -4,7 +4,7 @@
  * markdown appended to `GITHUB_STEP_SUMMARY`, and the `--detailed-exitcode` convention.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
-import { UserError, UsageError } from '../errors.js';
+import { isSystemError, systemUserError, UsageError } from '../errors.js';
 import { renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
 import type { Options } from './args.js';
 
@@ -66,16 +66,12 @@ export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): stri
   return renderText(plan, { color });
 }
 
-async function writeOrFail(what: string, path: string, write: () => Promise<void>): Promise<void> {
+/** Runs `write`, turning a file system refusal into one line naming `what` and `path`. */
+export async function writeOrFail(what: string, path: string, write: () => Promise<void>): Promise<void> {
   try {
     await write();
   } catch (err) {
-    throw new UserError(
-      `cannot write ${what} to ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-      {
-        cause: err,
-      },
-    );
+    throw isSystemError(err) ? systemUserError(`write ${what} to ${path}`, err) : err;
   }
 }
 

@@ -1,7 +1,7 @@
 /** The one place errors become text for a person (and, for config problems, annotations for CI). */
-import { RequestError } from '../api/index.js';
+import { NetworkError, RequestError } from '../api/index.js';
 import { ConfigError } from '../config/index.js';
-import { UserError } from '../errors.js';
+import { describeSystemError, isSystemError, UserError } from '../errors.js';
 import { diagnosticAnnotations, diagnosticFrames } from './config-report.js';
 
 export interface RenderedError {
@@ -30,7 +30,17 @@ export function renderError(err: unknown, env: NodeJS.ProcessEnv = {}): Rendered
   }
   // The client's messages name the request only and are redacted: safe to print as they are.
   if (err instanceof RequestError) {
-    return { text: `error: ${err.message}`, annotations: [], exitCode: err.exitCode };
+    return { text: `error: ${err.message}${networkHint(err)}`, annotations: [], exitCode: err.exitCode };
+  }
+  // A file or socket the machine refused where no layer said what acctsync was doing: still the
+  // user's or the machine's to fix, never a bug report.
+  if (isSystemError(err)) {
+    const target = typeof err.path === 'string' ? ` ${err.path}` : '';
+    return {
+      text: `error: cannot ${err.syscall ?? 'use'}${target}: ${describeSystemError(err)}`,
+      annotations: [],
+      exitCode: 1,
+    };
   }
   const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
   return {
@@ -38,4 +48,19 @@ export function renderError(err: unknown, env: NodeJS.ProcessEnv = {}): Rendered
     annotations: [],
     exitCode: 70,
   };
+}
+
+/** What to check when the API could not be reached, by the network error's code. */
+const networkHints: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'nothing accepts connections at the API address: check --api-url (or SVC_API_URL)',
+  ENOTFOUND: 'the API host name does not resolve: check --api-url (or SVC_API_URL) and DNS',
+  EAI_AGAIN: 'the API host name could not be resolved now: check DNS and the network, then run again',
+  EHOSTUNREACH: 'the API host cannot be reached: check the network, then run again',
+  ENETUNREACH: 'the network is unreachable: check the network, then run again',
+  ECONNRESET: 'the connection was cut: check the network and any proxy, then run again',
+};
+
+function networkHint(err: RequestError): string {
+  const hint = err instanceof NetworkError ? networkHints[err.code] : undefined;
+  return hint === undefined ? '' : `; ${hint}`;
 }

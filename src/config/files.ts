@@ -1,7 +1,8 @@
 /** Which files make up the desired state: the paths given, directories expanded, in sorted order. */
-import { existsSync } from 'node:fs';
+import { existsSync, Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, isAbsolute } from 'node:path';
+import { isSystemError, systemUserError } from '../errors.js';
 
 /** Used when no path is given: the directory `account/` if it exists, else `acctsync.yaml`. */
 export function defaultPaths(cwd: string): string[] {
@@ -34,7 +35,10 @@ function isHidden(name: string): boolean {
 /** `*.yaml` and `*.yml` below `dir`, sorted by path so that merge order never depends on the disk. */
 async function yamlFilesBelow(dir: string): Promise<string[]> {
   const found: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((err: unknown) => {
+    throw isSystemError(err) ? systemUserError(`read the config directory ${dir}`, err) : err;
+  });
+  for (const e of entries) {
     const path = join(dir, e.name);
     if (e.isDirectory() && !isSkippedDirectory(e.name)) found.push(...(await yamlFilesBelow(path)));
     else if (e.isFile() && yamlFile.test(e.name) && !isHidden(e.name)) found.push(path);
@@ -54,12 +58,16 @@ export async function expandPaths(paths: readonly string[], cwd: string): Promis
   const seen = new Set<string>();
   for (const p of paths) {
     const absolute = resolve(cwd, p);
-    const info = await stat(absolute).catch(() => undefined);
+    const info = await stat(absolute).catch((err: unknown) =>
+      (err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : err,
+    );
     if (!info) {
       missing.push(p);
       continue;
     }
-    const found = info.isDirectory() ? await yamlFilesBelow(absolute) : [absolute];
+    // A path that is there but cannot be looked at (permissions, a file on the path, a symlink loop)
+    // is read as a file, so that the reader reports why it cannot be read.
+    const found = info instanceof Stats && info.isDirectory() ? await yamlFilesBelow(absolute) : [absolute];
     for (const f of found) {
       if (seen.has(f)) continue;
       seen.add(f);

@@ -18,6 +18,7 @@ import {
   type Pair,
   type YAMLMap,
 } from 'yaml';
+import { describeSystemError, isSystemError } from '../errors.js';
 import type { DocPath, Finding } from './diagnostic.js';
 
 /** Files above this size are refused unread: desired state is text a person reviews. */
@@ -67,13 +68,19 @@ function megabytes(bytes: number): string {
 
 /** Reads and parses `absolute`; `file` is the name used in diagnostics. */
 export async function readSource(file: string, absolute: string): Promise<ReadResult> {
-  const size = (await stat(absolute)).size;
-  if (size > maxFileBytes) {
-    return refuse(`the file is ${megabytes(size)}; the limit is ${megabytes(maxFileBytes)} per file`, {
-      hint: 'split the configuration into several files, or check that this is the file you meant',
-    });
+  let bytes: Buffer;
+  try {
+    const size = (await stat(absolute)).size;
+    if (size > maxFileBytes) {
+      return refuse(`the file is ${megabytes(size)}; the limit is ${megabytes(maxFileBytes)} per file`, {
+        hint: 'split the configuration into several files, or check that this is the file you meant',
+      });
+    }
+    bytes = await readFile(absolute);
+  } catch (err) {
+    if (!isSystemError(err)) throw err;
+    return refuse(`cannot read the file: ${describeSystemError(err)}`);
   }
-  const bytes = await readFile(absolute);
   if (bytes.includes(0)) {
     return refuse('the file is binary (it contains NUL bytes), not YAML text');
   }

@@ -6,6 +6,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { describeSystemError, isSystemError } from '../errors.js';
 import type { Field, FieldPath, FieldType, Fields } from '../resources/index.js';
 import { closest } from './suggest.js';
 import type { FileFinding, Place } from './source.js';
@@ -186,19 +187,22 @@ function readExternal(
   }
   if (typeof source.file === 'string') {
     const file = isAbsolute(source.file) ? source.file : resolve(dirname(place.source.absolute), source.file);
-    let size: number;
+    let bytes: Buffer;
     try {
       const info = statSync(file);
       if (!info.isFile()) return failed(`${source.file} is not a file`);
-      size = info.size;
-    } catch {
+      if (info.size > maxValueFileBytes) return failed(`file ${source.file} is larger than 1 MB`);
+      bytes = readFileSync(file);
+    } catch (err) {
+      if (isSystemError(err) && err.code !== 'ENOENT') {
+        return failed(`cannot read file ${source.file}: ${describeSystemError(err)}`);
+      }
       return failed(
         `file ${source.file} does not exist (looked for ${file})`,
         'paths are relative to this YAML file',
       );
     }
-    if (size > maxValueFileBytes) return failed(`file ${source.file} is larger than 1 MB`);
-    const text = utf8Text(readFileSync(file));
+    const text = utf8Text(bytes);
     if (text === undefined) {
       return failed(
         `file ${source.file} is not UTF-8 text`,

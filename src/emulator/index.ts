@@ -24,7 +24,6 @@ import { RequestStats, type EmulatorStats } from './stats.js';
 
 export type { FaultOptions } from './faults.js';
 export type { EmulatorStats, RouteCount } from './stats.js';
-export { StateFileError } from './persistence.js';
 
 export interface EmulatorOptions {
   /** Default `127.0.0.1`. */
@@ -35,6 +34,8 @@ export interface EmulatorOptions {
   readonly token?: string;
   /** Keep the state in this file (loaded at start, saved atomically after changes). */
   readonly dataFile?: string;
+  /** Told of each save of `dataFile` that failed after the start (the account stays in memory). */
+  readonly onSaveError?: (err: Error) => void;
   /** Refuse API requests beyond this many per rolling minute with 429. */
   readonly rateLimitPerMinute?: number;
   readonly faults?: FaultOptions;
@@ -124,10 +125,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const saves =
     options.dataFile === undefined
       ? undefined
-      : new SaveQueue(options.dataFile, () => JSON.stringify(snapshot(account)));
+      : new SaveQueue(options.dataFile, () => JSON.stringify(snapshot(account)), {
+          ...(options.onSaveError === undefined ? {} : { onError: options.onSaveError }),
+        });
   if (saves !== undefined) {
     account.onChange = () => saves.schedule();
+    // The first save happens before anyone can change the account: a data file that cannot be
+    // written (permissions, a full disk) stops the start instead of losing every later change.
     saves.schedule();
+    try {
+      await saves.flush();
+    } catch (err) {
+      certificateJobs.close();
+      server.close();
+      throw err;
+    }
   }
   server.on(
     'request',

@@ -5,7 +5,7 @@
  */
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { UserError } from '../errors.js';
+import { isSystemError, systemUserError, UserError } from '../errors.js';
 import { descriptors, isKindName } from '../resources/index.js';
 import type { Account } from './account.js';
 import type { StoredRecord } from './collection.js';
@@ -38,19 +38,25 @@ export function snapshot(account: Account): Snapshot {
 
 /** A data file that is not a saved state: the user must fix or remove it. */
 export class StateFileError extends UserError {
-  constructor(file: string, reason: string, options?: { cause?: unknown }) {
-    super(`${file} is not an emulator state file: ${reason}`, options);
+  constructor(file: string, reason: string, options: { cause?: unknown } = {}) {
+    super(
+      `${file} is not an emulator state file: ${reason}; fix it, or move it away to start empty`,
+      options,
+    );
   }
 }
 
-/** Reads a saved state; undefined when the file does not exist yet. */
+/**
+ * Reads a saved state; undefined when the file does not exist yet.
+ * @throws {UserError} when the file cannot be read or is not a saved state
+ */
 export async function loadSnapshot(file: string): Promise<Snapshot | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+    throw isSystemError(err) ? systemUserError(`use the emulator state file ${file}`, err) : err;
   }
   let parsed: unknown;
   try {
@@ -117,40 +123,59 @@ export class SaveQueue {
   /** The last failure, reported by `flush`. */
   #error: Error | undefined;
 
-  constructor(file: string, produce: () => string, delayMs = 25) {
+  readonly #onError: (err: Error) => void;
+
+  /** `onError` hears of each failed background save; `flush` throws the last one still unresolved. */
+  constructor(
+    file: string,
+    produce: () => string,
+    options: { delayMs?: number; onError?: (err: Error) => void } = {},
+  ) {
     this.#file = file;
     this.#produce = produce;
-    this.#delayMs = delayMs;
+    this.#delayMs = options.delayMs ?? 25;
+    this.#onError = options.onError ?? (() => undefined);
   }
 
   schedule(): void {
     this.#dirty = true;
     this.#timer ??= setTimeout(() => {
       this.#timer = undefined;
-      void this.#save();
+      void this.#save(this.#onError);
     }, this.#delayMs);
   }
 
-  #save(): Promise<void> {
+  /** Saves if anything changed; a failure is kept for `flush` and told to `report`. */
+  #save(report: (err: Error) => void): Promise<void> {
     this.#running = this.#running.then(async () => {
       if (!this.#dirty) return;
       this.#dirty = false;
       try {
         await writeAtomically(this.#file, this.#produce());
+        // Every save writes the whole account: one that succeeds makes up for those that failed.
+        this.#error = undefined;
       } catch (err) {
-        this.#error = err instanceof Error ? err : new Error(String(err));
+        this.#error = isSystemError(err)
+          ? systemUserError(`save the emulator state to ${this.#file}`, err)
+          : err instanceof Error
+            ? err
+            : new Error(String(err));
+        report(this.#error);
       }
     });
     return this.#running;
   }
 
-  /** Writes pending changes now; rejects when a save failed. */
+  /**
+   * Writes pending changes now; rejects when a save failed.
+   * @throws {UserError} when the file system refused the save (full disk, permissions)
+   */
   async flush(): Promise<void> {
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
-    await this.#save();
+    await this.#save(() => undefined);
     if (this.#error !== undefined) {
       const err = this.#error;
       this.#error = undefined;

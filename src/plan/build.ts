@@ -14,6 +14,7 @@ import {
 import { UserError } from '../errors.js';
 import { managedCount, removedBy, withCascades } from './cascade.js';
 import { diffObject, isUnder } from './diff.js';
+import { structuralDiff } from './structural-diff.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveObject, LiveState } from './live.js';
 import { claimsOf } from './claims.js';
@@ -25,7 +26,7 @@ import { checkProtection } from './protection.js';
 import { keyDeletesLast, keyInUseNote } from './key-in-use.js';
 import { provisioningNotes } from './provisioning-notes.js';
 import { hashSecret, type OwnershipMarker } from './ownership.js';
-import { hashKey, maskChange, secretPaths, writeOnlyValues } from './secrets.js';
+import { hashKey, isPublicMaterial, maskChange, secretPaths, writeOnlyValues } from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
 
 export interface BuildOptions {
@@ -38,6 +39,11 @@ export interface BuildOptions {
   /** The environment the desired state was loaded for, recorded so `apply` loads the same. */
   readonly environment?: string;
   readonly now?: Date;
+}
+
+/** How many configured top-level fields of a paired object already have their desired value. */
+function unchangedOf(d: KindDescriptor, o: DesiredObject, live: LiveObject, resolve: ResolveRef): number {
+  return structuralDiff(d, normalizeLive(d, live, o), normalizeDesired(d, o, resolve)).unchanged;
 }
 
 /** The changes of a paired object, before masking. */
@@ -89,7 +95,9 @@ function sensitivePathsOf(
   live: LiveObject | undefined,
 ): FieldPath[] {
   return [
-    ...(o ? [...secretPaths(d.fields, o.fields), ...o.sensitive] : []),
+    ...(o
+      ? [...secretPaths(d.fields, o.fields), ...o.sensitive.filter((p) => !isPublicMaterial(d.fields, p))]
+      : []),
     ...(live ? secretPaths(d.fields, live.record) : []),
   ];
 }
@@ -162,6 +170,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         ...parent,
         changes: created,
         dependsOn: [],
+        reason_code: 'create_because_missing',
         metadata: finalMetadata(d, o, undefined),
       });
       continue;
@@ -172,6 +181,10 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     if (replaced.has(o.key)) {
       const forcing = [...new Set(own.filter((c) => c.forcesReplace).map((c) => String(c.path[0])))];
       const reason = `${forcing.join(', ')} cannot change in place`;
+      const reasonCode =
+        d.parent !== undefined && forcing.every((name) => name === d.parent?.field)
+          ? ('replace_because_parent_changed' as const)
+          : ('replace_because_immutable' as const);
       const link = d.parent;
       const parentRef = link?.via === 'field' ? o.fields[link.field] : o.parentKey;
       const newParent =
@@ -188,9 +201,11 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         key: o.key,
         ...parent,
         changes: own,
+        unchanged: unchangedOf(d, o, live, resolve),
         dependsOn: [],
         replaces: o.key,
         reason,
+        reason_code: reasonCode,
         metadata: finalMetadata(d, o, live.marker),
       });
       ops.push({
@@ -205,6 +220,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         dependsOn: [],
         replaces: o.key,
         reason,
+        reason_code: reasonCode,
       });
       continue;
     }
@@ -224,12 +240,13 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       ...parent,
       ...liveParent,
       changes: own,
+      unchanged: unchangedOf(d, o, live, resolve),
       dependsOn: [],
       ...(m.adopted
-        ? { reason: 'unmanaged object with the same natural key' }
+        ? { reason: 'unmanaged object with the same natural key', reason_code: 'adopt_by_natural_key' }
         : own.length === 0
-          ? { reason: 'ownership marker refreshed' }
-          : {}),
+          ? { reason: 'ownership marker refreshed', reason_code: 'update_because_marker_stale' }
+          : { reason_code: 'update_because_changed' }),
       ...(rewrite ? { metadata } : {}),
       ...(modules.length > 0 ? { modules } : {}),
     });
@@ -240,7 +257,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   }
 
   if (!options.noDelete) {
-    for (const { live: l, reason } of matching.orphans) {
+    for (const { live: l, reason, reasonCode } of matching.orphans) {
       const key = l.marker?.key ?? l.id;
       ops.push({
         id: `delete ${key}#${l.id}`,
@@ -252,6 +269,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         changes: [],
         dependsOn: [],
         reason,
+        reason_code: reasonCode,
       });
     }
   }

@@ -36,12 +36,15 @@ export function indexChildren(objects: readonly LiveObject[]): ChildIndex {
   return index;
 }
 
-/** Every descendant of `parent` the service removes with it, depth first, children by id. */
+/**
+ * Every descendant of `parent` the service removes with it, depth first, children by their key
+ * (then id): the same children in the same order whatever order the account created them in.
+ */
 function descendants(parent: LiveObject, index: ChildIndex): LiveObject[] {
   const kinds = childKinds.get(parent.kind) ?? [];
   const children = (index.get(parent.id) ?? [])
     .filter((c) => kinds.includes(c.kind))
-    .sort((a, b) => compare(a.id, b.id));
+    .sort((a, b) => compare(a.marker?.key ?? '', b.marker?.key ?? '') || compare(a.id, b.id));
   return children.flatMap((c) => [c, ...descendants(c, index)]);
 }
 
@@ -88,4 +91,20 @@ export function withCascades(ops: readonly Operation[], objects: readonly LiveOb
     const cascade = cascadeOf(live, index);
     return cascade.objects.length === 0 && cascade.modules.length === 0 ? op : { ...op, cascade };
   });
+}
+
+/** `8 HTTPS edge routes and 1 IP policy rule`: cascaded objects counted by kind, in first-seen order. */
+export function countCascaded(objects: readonly CascadedObject[]): string {
+  const counts = new Map<string, number>();
+  for (const c of objects) {
+    const title = descriptorOf(c.kind).title;
+    counts.set(title, (counts.get(title) ?? 0) + 1);
+  }
+  return [...counts].map(([title, n]) => `${n} ${title}${n === 1 ? '' : 's'}`).join(' and ');
+}
+
+/** `, with 8 HTTPS edge routes and 1 IP policy rule` for what goes with a delete. */
+export function describeCascade(cascade: Cascade | undefined): string {
+  const counted = countCascaded(cascade?.objects ?? []);
+  return counted === '' ? '' : `, with ${counted}`;
 }

@@ -64,6 +64,7 @@ function interimOf(
     dependsOn: [],
     interim: true,
     reason: `first releases the ${name} another object claims; \`update ${op.key}\` sets the rest`,
+    reason_code: 'update_because_release_before_claim',
   };
   return interimOp;
 }

@@ -24,6 +24,7 @@ export interface Match {
 export interface Orphan {
   readonly live: LiveObject;
   readonly reason: string;
+  readonly reasonCode: 'delete_because_removed_from_config' | 'delete_because_duplicate';
 }
 
 export interface Matching {
@@ -123,7 +124,11 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
     for (const l of group) {
       if (claimed.has(l)) continue;
       const duplicate = group.some((other) => claimed.has(other));
-      orphans.push({ live: l, reason: duplicate ? 'a duplicate of the managed object' : 'left the config' });
+      orphans.push(
+        duplicate
+          ? { live: l, reason: 'a duplicate of the managed object', reasonCode: 'delete_because_duplicate' }
+          : { live: l, reason: 'left the config', reasonCode: 'delete_because_removed_from_config' },
+      );
     }
   }
   orphans.sort(

@@ -1,24 +1,70 @@
-/** What the text and markdown renderers share: symbols, value previews, grouping of replaces. */
-import { descriptorOf, type FieldPath } from '../resources/index.js';
-import type { FieldChange, Operation, Plan } from './types.js';
+/** What the text and markdown renderers share: symbols, change trees, order, grouping of replaces. */
+import { descriptorOf, type KindName } from '../resources/index.js';
+import { countCascaded, describeCascade } from './cascade.js';
+import { changeTree, namesOfIds, treeLines } from './render-tree.js';
+import type { Cascade, CascadedObject, FieldChange, Operation, Plan } from './types.js';
 
 /** One line of the plan as a reader sees it: a replace's two operations are one entry. */
 export interface Entry {
   readonly symbol: '+' | '~' | '-' | '-/+' | '<=';
   readonly verb: string;
+  readonly kind: KindName;
   readonly key: string;
   readonly title: string;
   readonly liveId?: string;
   readonly changes: readonly FieldChange[];
+  /** Members left as they are, counted at the end of the body. */
+  readonly unchanged?: number;
   readonly reason?: string;
+  /** What the service deletes with the object. */
+  readonly cascade?: Cascade;
   readonly destructive: boolean;
+}
+
+/** Why, for the header line: the reason and what goes with a delete (`left the config, with 8 HTTPS edge routes`). */
+export function whyOf(e: Entry): string | undefined {
+  const why = `${e.reason ?? ''}${describeCascade(e.cascade)}`.replace(/^, /, '');
+  return why === '' ? undefined : why;
 }
 
 const symbols = { create: '+', update: '~', delete: '-', adopt: '<=' } as const;
 const verbs = { create: 'create', update: 'update', delete: 'delete', adopt: 'adopt' } as const;
 
-/** The plan's entries in plan order, each replace shown once where its first operation stands. */
+/** Keys compared segment by segment: children (`a/b/rules/x`) follow their parent `a/b`. */
+function byKey(a: Entry, b: Entry): number {
+  const x = a.key.split('/');
+  const y = b.key.split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const [p, q] = [x[i] ?? '', y[i] ?? ''];
+    if (p !== q) return p < q ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+/**
+ * The plan's entries grouped by kind then name, children under their parent, each replace once.
+ * The execution order stays in the JSON plan.
+ */
 export function entriesOf(plan: Plan): Entry[] {
+  return planOrderEntries(plan).sort(byKey);
+}
+
+/** The change lines of an entry: a tree down to the leaf, references as the config's names. */
+export function bodyOf(plan: Plan): (e: Entry) => string[] {
+  const names = namesOfIds(plan);
+  return (e) => [
+    ...treeLines(changeTree(e.kind, e.changes, names), e.unchanged),
+    ...(e.cascade?.objects ?? []).map(cascadedLine),
+  ];
+}
+
+/** A child deleted with its parent: its key, or its id and kind when the config does not manage it. */
+function cascadedLine(c: CascadedObject): string {
+  const title = descriptorOf(c.kind).title;
+  return c.key === undefined ? `- ${c.id}  ${title}, not managed by this config` : `- ${c.key}  ${title}`;
+}
+
+function planOrderEntries(plan: Plan): Entry[] {
   const seen = new Set<string>();
   const out: Entry[] = [];
   for (const op of plan.operations) {
@@ -32,11 +78,14 @@ export function entriesOf(plan: Plan): Entry[] {
       out.push({
         symbol: '-/+',
         verb: 'replace',
+        kind: op.kind,
         key: op.replaces,
         title,
         ...(old?.liveId === undefined ? {} : { liveId: old.liveId }),
         changes: created?.changes ?? [],
+        ...(created?.unchanged === undefined ? {} : { unchanged: created.unchanged }),
         ...(op.reason === undefined ? {} : { reason: op.reason }),
+        ...(old?.cascade === undefined ? {} : { cascade: old.cascade }),
         destructive: true,
       });
       continue;
@@ -50,51 +99,27 @@ function entryOf(op: Operation, title: string): Entry {
   return {
     symbol: symbols[op.action],
     verb: verbs[op.action],
+    kind: op.kind,
     key: op.key,
     title,
     ...(op.liveId === undefined ? {} : { liveId: op.liveId }),
     changes: op.changes,
+    ...(op.unchanged === undefined ? {} : { unchanged: op.unchanged }),
     ...(op.reason === undefined ? {} : { reason: op.reason }),
+    ...(op.cascade === undefined ? {} : { cascade: op.cascade }),
     destructive: op.action === 'delete',
   };
 }
 
-const previewChars = 72;
-
-/** A value in one line: JSON, long or multi-line strings shortened with their length. */
-export function preview(value: unknown): string {
-  if (typeof value === 'string') {
-    const firstLine = value.split('\n', 1)[0] ?? '';
-    if (firstLine.length === value.length && value.length <= previewChars) return JSON.stringify(value);
-    const head = firstLine.length > previewChars ? `${firstLine.slice(0, previewChars)}` : firstLine;
-    return `${JSON.stringify(`${head}…`)} (${value.length} chars)`;
-  }
-  const text = JSON.stringify(value) ?? 'null';
-  return text.length <= previewChars * 2
-    ? text
-    : `${text.slice(0, previewChars * 2)}… (${text.length} chars)`;
-}
-
-export function pathText(path: FieldPath): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
-}
-
-/** `old -> new`, `new` for a first value, `old -> (removed)` for a removal. */
-export function changeText(c: FieldChange): string {
-  const has = (k: 'before' | 'after') => Object.hasOwn(c, k);
-  const text =
-    has('before') && has('after')
-      ? `${preview(c.before)} -> ${preview(c.after)}`
-      : has('after')
-        ? preview(c.after)
-        : `${preview(c.before)} -> (removed)`;
-  return `${pathText(c.path)}: ${text}${c.forcesReplace ? '  # forces replacement' : ''}`;
-}
-
-/** `3 to create, 1 to update, ...`, every count shown so scripts and readers find them. */
+/**
+ * `3 to create, 1 to update, ...`, every count shown so scripts and readers find them; children the
+ * service deletes with their parent are counted after the deletes (`1 to delete (with 8 HTTPS edge routes)`).
+ */
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const total = s.create + s.update + s.replace + s.delete + s.adopt;
   if (total === 0) return `No changes. ${s.unchanged} objects up to date.`;
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.adopt} to adopt; ${s.unchanged} unchanged.`;
+  const cascaded = countCascaded(plan.operations.flatMap((op) => op.cascade?.objects ?? []));
+  const deletes = `${s.delete} to delete${cascaded === '' ? '' : ` (with ${cascaded})`}`;
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${deletes}, ${s.adopt} to adopt; ${s.unchanged} unchanged.`;
 }

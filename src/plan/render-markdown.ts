@@ -1,8 +1,9 @@
 /**
  * The pull-request comment: summary and destructive changes first, then every change in a diff
- * block, cut at a line boundary with a note so the whole stays under GitHub's comment limit.
+ * block (destructive first, then by kind and name; long bodies folded into `<details>` after it),
+ * cut at a line boundary with a note so the whole stays under GitHub's comment limit.
  */
-import { changeText, entriesOf, summaryLine, type Entry } from './render-common.js';
+import { bodyOf, entriesOf, summaryLine, whyOf, type Entry } from './render-common.js';
 import type { Plan } from './types.js';
 
 /** GitHub refuses comments (and step summaries) longer than this many characters. */
@@ -13,10 +14,37 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
-function diffLine(e: Entry): string[] {
-  const sign = e.symbol === '~' || e.symbol === '<=' ? '!' : e.symbol === '+' ? '+' : '-';
-  const head = `${sign} ${e.symbol} ${e.key} (${e.title}${e.liveId === undefined ? '' : ` ${e.liveId}`})${e.reason === undefined ? '' : `: ${e.reason}`}`;
-  return [head, ...e.changes.map((c) => `${sign}     ${changeText(c)}`)];
+/** Bodies longer than this many lines are folded into a `<details>` block under the diff. */
+const foldLines = 30;
+
+function signOf(e: Entry): string {
+  return e.symbol === '~' || e.symbol === '<=' ? '!' : e.symbol === '+' ? '+' : '-';
+}
+
+function headOf(e: Entry): string {
+  const why = whyOf(e);
+  return `${e.symbol} ${e.key} (${e.title}${e.liveId === undefined ? '' : ` ${e.liveId}`})${why === undefined ? '' : `: ${why}`}`;
+}
+
+function diffLines(e: Entry, body: readonly string[]): string[] {
+  const sign = signOf(e);
+  const shown = body.length > foldLines ? [`# ${body.length} lines, in "${e.key}" below`] : body;
+  return [`${sign} ${headOf(e)}`, ...shown.map((line) => `${sign}     ${line}`)];
+}
+
+function folded(e: Entry, body: readonly string[]): string {
+  const sign = signOf(e);
+  return [
+    `<details><summary><code>${e.symbol} ${e.key}</code> (${e.title})</summary>`,
+    '',
+    '```diff',
+    `${sign} ${headOf(e)}`,
+    ...body.map((line) => `${sign}     ${line}`),
+    '```',
+    '',
+    '</details>',
+    '',
+  ].join('\n');
 }
 
 /** Exact counts, per action and kind, of destructive entries the table leaves out, and where to see them. */
@@ -30,7 +58,11 @@ function notListed(rest: readonly Entry[]): string[] {
 const fullPlanHint = 'Run `acctsync plan --out plan.json` (or `--output json`) for the full plan.';
 
 export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
-  const entries = entriesOf(plan);
+  // Destructive changes first, each group by kind then name.
+  const all = entriesOf(plan);
+  const entries = [...all.filter((e) => e.destructive), ...all.filter((e) => !e.destructive)];
+  const bodyLines = bodyOf(plan);
+  const bodies = new Map(entries.map((e) => [e, bodyLines(e)]));
   const head: string[] = [`### acctsync plan: scope \`${plan.scope}\``, '', `**${summaryLine(plan)}**`, ''];
   const destructive = entries.filter((e) => e.destructive);
   if (destructive.length > 0) {
@@ -39,7 +71,7 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     let size = head.join('\n').length;
     let listed = 0;
     for (const e of destructive) {
-      const row = `| \`${e.symbol}\` | \`${cell(e.key)}\` | ${cell(e.title)} | ${e.liveId ?? ''} | ${cell(e.reason ?? '')} |`;
+      const row = `| \`${e.symbol}\` | \`${cell(e.key)}\` | ${cell(e.title)} | ${e.liveId ?? ''} | ${cell(whyOf(e) ?? '')} |`;
       if (size + row.length + 1 > limit / 2) break;
       head.push(row);
       size += row.length + 1;
@@ -53,8 +85,10 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
 
   const open = ['#### All changes', '', '```diff'];
   const close = ['```', ''];
-  const body = entries.flatMap(diffLine);
-  const full = [...head, ...open, ...body, ...close].join('\n');
+  const body = entries.flatMap((e) => diffLines(e, bodies.get(e) ?? []));
+  const large = entries.filter((e) => (bodies.get(e) ?? []).length > foldLines);
+  const details = large.map((e) => folded(e, bodies.get(e) ?? []));
+  const full = [...head, ...open, ...body, ...close, ...details].join('\n');
   if (full.length <= limit) return full;
 
   // Keep whole lines while the note and the closing fence still fit.
@@ -66,6 +100,6 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     kept.push(line);
     size += line.length + 1;
   }
-  const note = `_Truncated: ${body.length - kept.length} of ${body.length} lines left out to stay under ${limit} characters. ${fullPlanHint}_`;
+  const note = `_Truncated: ${body.length - kept.length} of ${body.length} lines left out${details.length > 0 ? ` (with the ${details.length} folded changes)` : ''} to stay under ${limit} characters. ${fullPlanHint}_`;
   return [...head, ...open, ...kept, '```', '', note, ''].join('\n');
 }

@@ -1,5 +1,8 @@
-/** The terminal rendering: Terraform-like `+ ~ - -/+` lines, field-level `old -> new`, a summary. */
-import { changeText, entriesOf, summaryLine, type Entry } from './render-common.js';
+/**
+ * The terminal rendering: Terraform-like `+ ~ - -/+` headers grouped by kind and name, each with its
+ * tree of changes (never truncated), a summary.
+ */
+import { bodyOf, entriesOf, summaryLine, whyOf, type Entry } from './render-common.js';
 import type { Plan } from './types.js';
 
 export interface TextOptions {
@@ -14,11 +17,13 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[0m` : text);
   const lines: string[] = [`acctsync plan for scope ${plan.scope}`, ''];
   const entries = entriesOf(plan);
+  const body = bodyOf(plan);
   for (const e of entries) {
     const where = e.liveId === undefined ? e.title : `${e.title} ${e.liveId}`;
-    const why = e.reason === undefined ? '' : `  (${e.reason})`;
+    const reason = whyOf(e);
+    const why = reason === undefined ? '' : `  (${reason})`;
     lines.push(`${paint(colors[e.symbol], e.symbol.padStart(3))} ${bold(e.key)}  ${where}${why}`);
-    for (const c of e.changes) lines.push(`      ${changeText(c)}`);
+    for (const line of body(e)) lines.push(`      ${line}`);
   }
   if (entries.length > 0) lines.push('');
   for (const note of plan.notes) lines.push(`Note: ${note}`);

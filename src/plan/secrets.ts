@@ -111,3 +111,22 @@ export function maskChange(change: FieldChange, sensitive: readonly FieldPath[])
     ...(change.forcesReplace ? { forcesReplace: true } : {}),
   };
 }
+
+/** Formats of public material: shown (summarised) in plans even when read from a file or the environment. */
+const publicFormats: ReadonlySet<string> = new Set([
+  'pem-certificate',
+  'pem-certificate-chain',
+  'ssh-public-key',
+]);
+
+/** True when `path` names a certificate or public key field: public keys are not secrets. */
+export function isPublicMaterial(fields: Fields, path: FieldPath): boolean {
+  let current: Fields | undefined = fields;
+  let type: FieldType | undefined;
+  for (const name of path) {
+    type = current?.[String(name)]?.type;
+    current =
+      type?.type === 'object' ? type.fields : type?.type === 'module' ? type.module.fields : undefined;
+  }
+  return type?.type === 'string' && type.format !== undefined && publicFormats.has(type.format);
+}

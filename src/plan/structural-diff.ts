@@ -31,6 +31,8 @@ export interface DiffNode {
   readonly children?: readonly DiffNode[];
   /** Members of this block that did not change and are not listed. */
   readonly unchanged?: number;
+  /** The block is a list changed element by element (`children` are its elements). */
+  readonly list?: boolean;
   /** Set on a top-level member that cannot change in place (the object is replaced). */
   readonly forcesReplace?: boolean;
 }
@@ -88,11 +90,16 @@ function diffList(
     const id = bIds[j] as string;
     if (!aIds.includes(id)) children.push({ name: id, action: 'delete', before: b });
   });
-  return { name, action: 'update', children, unchanged };
+  return { name, action: 'update', children, unchanged, list: true };
 }
 
-/** Both sides present and different. */
-function diffValue(name: string, before: unknown, after: unknown, type: FieldType | undefined): DiffNode {
+/** One member whose sides are both present and different, as a tree when it descends. */
+export function diffValue(
+  name: string,
+  before: unknown,
+  after: unknown,
+  type: FieldType | undefined,
+): DiffNode {
   if (isPlainObject(before) && isPlainObject(after)) {
     const fields = nestedFields(type);
     const values = type?.type === 'map' ? type.values : undefined;

@@ -27,6 +27,21 @@ export interface FieldChange {
   readonly forcesReplace?: boolean;
 }
 
+/**
+ * Why an operation exists, for machines (Terraform's `action_reason`); `reason` says it to humans.
+ * Codes are only ever added: a script may rely on the ones it knows.
+ */
+export type ReasonCode =
+  | 'create_because_missing'
+  | 'update_because_changed'
+  | 'update_because_marker_stale'
+  | 'update_because_release_before_claim'
+  | 'adopt_by_natural_key'
+  | 'replace_because_immutable'
+  | 'replace_because_parent_changed'
+  | 'delete_because_removed_from_config'
+  | 'delete_because_duplicate';
+
 export interface Operation {
   /** Unique within the plan and stable across identical plans: `<action> <key>` (`delete <key>#<id>` for deletes). */
   readonly id: string;
@@ -45,6 +60,8 @@ export interface Operation {
   readonly liveParentId?: string;
   /** Field-level changes; for a create every set field, for a delete none. */
   readonly changes: readonly FieldChange[];
+  /** For update, adopt and a replace's create: how many configured top-level fields stay as they are. */
+  readonly unchanged?: number;
   /** Operation ids that must succeed before this one starts. */
   readonly dependsOn: readonly string[];
   /** Set on both steps of a replace: the key being replaced; renderers show them as one `-/+`. */
@@ -56,6 +73,7 @@ export interface Operation {
   readonly interim?: boolean;
   /** Why the operation exists when it is not obvious ("ca_pem changed", "left the config"). */
   readonly reason?: string;
+  readonly reason_code: ReasonCode;
   /**
    * The complete `metadata` value to write: the user's metadata with this scope's ownership marker
    * (salted hashes of write-only values included). Present on create and adopt, and on update when

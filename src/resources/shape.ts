@@ -107,7 +107,7 @@ export function mapReferences(
   return out;
 }
 
-function mapReferenceValue(
+export function mapReferenceValue(
   type: FieldType,
   value: unknown,
   rewrite: (ref: string, target: RefTarget) => string,

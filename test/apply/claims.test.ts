@@ -7,6 +7,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Operation } from '../../src/plan/index.js';
 import { startHarness, type Harness } from './harness.js';
 
 const pki = (name: string) => new URL(`../fixtures/pki/${name}`, import.meta.url).pathname;
@@ -37,10 +38,10 @@ for (const parallelism of [1, 16]) {
 
     /**
      * Syncs each config in turn: every sync must succeed alone, with no 409, and leave nothing to
-     * plan. Resolves with the last sync's operation ids, in plan order.
+     * plan. Resolves with the last sync's operations, in plan order.
      */
-    async function expectConverges(...bodies: string[]): Promise<string[]> {
-      let planned: string[] = [];
+    async function expectConverges(...bodies: string[]): Promise<readonly Operation[]> {
+      let planned: readonly Operation[] = [];
       for (const body of bodies) {
         const dir = await configDir(body);
         h.requests.length = 0;
@@ -48,7 +49,7 @@ for (const parallelism of [1, 16]) {
         expect(result.operations.filter((r) => r.status !== 'done')).toEqual([]);
         expect(h.requests.filter((r) => r.status === 409)).toEqual([]);
         expect((await h.plan([dir])).plan.operations.map((op) => op.id)).toEqual([]);
-        planned = computed.plan.operations.map((op) => op.id);
+        planned = computed.plan.operations;
       }
       return planned;
     }
@@ -58,7 +59,7 @@ for (const parallelism of [1, 16]) {
         `reserved_domains:\n  blog: { domain: one.example.com }\n`,
         `reserved_domains:\n  site: { domain: ONE.example.com }\n`,
       );
-      expect(planned.map((id) => id.split('#')[0])).toEqual([
+      expect(planned.map((op) => op.id.split('#')[0])).toEqual([
         'delete reserved_domains/blog',
         'create reserved_domains/site',
       ]);
@@ -69,7 +70,7 @@ for (const parallelism of [1, 16]) {
         `reserved_domains:\n  a: { domain: one.example.com }\n  b: { domain: two.example.com }\n`,
         `reserved_domains:\n  a: { domain: two.example.com }\n  b: { domain: one.example.com }\n`,
       );
-      expect(planned.map((id) => id.split('#')[0])).toEqual([
+      expect(planned.map((op) => op.id.split('#')[0])).toEqual([
         'delete reserved_domains/a',
         'delete reserved_domains/b',
         'create reserved_domains/a',
@@ -96,8 +97,22 @@ for (const parallelism of [1, 16]) {
         `tls_edges:\n  db2: { hostports: ['db.example.com:443'] }\n  db: { hostports: ['www.example.com:443'] }\n` +
           `https_edges:\n  web: { hostports: ['x.example.com:443'] }\n`,
       );
-      expect(planned.slice(0, 2).sort()).toEqual(['release https_edges/web', 'release tls_edges/db']);
-      expect(planned.slice(2).sort()).toEqual(['update https_edges/web', 'update tls_edges/db']);
+      const ids = planned.map((op) => op.id);
+      expect(ids.slice(0, 2).sort()).toEqual(['release https_edges/web', 'release tls_edges/db']);
+      expect(ids.slice(2).sort()).toEqual(['update https_edges/web', 'update tls_edges/db']);
+    });
+
+    it('moves a hostport from an HTTPS edge to a TLS edge, both updated: the release goes first', async () => {
+      const planned = await expectConverges(
+        `tls_edges:\n  db: { hostports: ['db.example.com:443'] }\n` +
+          `https_edges:\n  web: { hostports: ['www.example.com:443', 'x.example.com:443'] }\n`,
+        `tls_edges:\n  db: { hostports: ['db.example.com:443', 'x.example.com:443'] }\n` +
+          `https_edges:\n  web: { hostports: ['www.example.com:443', 'y.example.com:443'] }\n`,
+      );
+      expect(planned.map((op) => [op.id, op.dependsOn])).toEqual([
+        ['update https_edges/web', []],
+        ['update tls_edges/db', ['update https_edges/web']],
+      ]);
     });
 
     it('removing certificate: from a domain without a policy unsets it, before the certificate goes', async () => {

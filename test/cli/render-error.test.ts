@@ -37,7 +37,7 @@ describe('renderError', () => {
         exitCode: 1,
       },
       {
-        text: 'error: POST /ip_policies: network error ECONNRESET (the server may have processed the request)',
+        text: 'error: POST /ip_policies: network error ECONNRESET (the server may have processed the request); the connection was cut: check the network and any proxy, then run again',
         annotations: [],
         exitCode: 1,
       },

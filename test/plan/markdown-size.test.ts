@@ -20,6 +20,7 @@ function planOf(action: 'create' | 'delete', n: number): Plan {
           ? [{ path: ['description'], after: `object number ${i} created by the plan` }]
           : [],
       dependsOn: [],
+      reason_code: action === 'delete' ? 'delete_because_removed_from_config' : 'create_because_missing',
     });
   }
   return {

@@ -65,12 +65,14 @@ describe('renderers', () => {
       "acctsync plan for scope test
 
         + ip_policies/new  IP policy
-            description: "New"
-            metadata: "(sensitive)"
+            + description: "New"
+            + metadata: (sensitive)
         ~ ip_policies/office  IP policy ipp_ID
-            description: "Office" -> "Office networks"
+            ~ description: "Office" -> "Office networks"
+            # (1 unchanged attribute hidden)
       -/+ ip_policies/office/rules/10.0.0.0/8  IP policy rule ipr_ID  (action cannot change in place)
-            action: "allow" -> "deny"  # forces replacement
+            ~ action: "allow" -> "deny"  # forces replacement
+            # (4 unchanged attributes hidden)
         - ip_policies/old  IP policy ipp_ID  (left the config)
 
       Plan: 1 to create, 1 to update, 1 to replace, 1 to delete, 0 to adopt; 0 unchanged.

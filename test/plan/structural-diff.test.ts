@@ -58,6 +58,7 @@ describe('structuralDiff', () => {
         name: 'hostports',
         action: 'update',
         unchanged: 1,
+        list: true,
         children: [
           { name: '"c.example.com:443"', action: 'create', after: 'c.example.com:443' },
           { name: '"b.example.com:443"', action: 'delete', before: 'b.example.com:443' },

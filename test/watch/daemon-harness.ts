@@ -66,6 +66,8 @@ export async function startWatch(options: {
   readonly interval?: string;
   readonly faults?: FaultOptions;
   readonly args?: readonly string[];
+  /** Variables for the daemon besides the API key (`{env: NAME}` values of the config). */
+  readonly env?: Readonly<Record<string, string>>;
 }): Promise<WatchedDaemon> {
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-watch-'));
   const configDir = join(dir, 'config');
@@ -98,7 +100,11 @@ export async function startWatch(options: {
       'debug',
       ...(options.args ?? []),
     ],
-    { cwd: dir, env: { ...process.env, SVC_API_KEY: emulator.token }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: dir,
+      env: { ...process.env, ...options.env, SVC_API_KEY: emulator.token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   const logs: LogEntry[] = [];
   const stderr: string[] = [];

@@ -79,4 +79,53 @@ describe('watch --notify', { timeout: 90_000 }, () => {
     expect(failed).toMatchObject({ status: 'failed', text: expect.any(String) as string });
     for (const body of receiver.bodies) expect(body).not.toContain(d.emulator.token);
   });
+
+  it('reports drift on an object holding a secret without the secret', async (context) => {
+    const canary = 'canary-oidc-secret-7f3a91';
+    const receiver = await startReceiver();
+    context.onTestFinished(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
+    const d = await startWatch({
+      files: { 'edges.yaml': edgeWithSecret('one') },
+      interval: '1s',
+      args: ['--notify', receiver.url],
+      env: { WATCH_OIDC_SECRET: canary },
+    });
+    context.onTestFinished(() => d.close());
+    await waitFor('the first reconcile to succeed', async () => (await d.readyz()).status === 200, 20_000);
+    const edges = await d.api.get<{ https_edges: { id: string }[] }>('/edges/https');
+    const [edge] = edges.body.https_edges;
+    await d.api.patch(`/edges/https/${edge?.id ?? ''}`, { description: 'changed by hand' });
+    // The receiver refuses the first POST: the drift arrives on the retry.
+    await waitFor('the drift notification', () => receiver.bodies.length === 1, 15_000);
+
+    expect(JSON.parse(receiver.bodies[0] ?? '{}')).toMatchObject({
+      event: 'drift_reverted',
+      objects: [
+        { key: 'https_edges/web', changes: [{ field: 'description', old: 'changed by hand', new: 'one' }] },
+      ],
+    });
+    for (const body of receiver.bodies) expect(body).not.toContain(canary);
+    expect(JSON.stringify(d.logs)).not.toContain(canary);
+  });
 });
+
+/** An HTTPS edge whose route holds an OIDC client secret taken from WATCH_OIDC_SECRET. */
+const edgeWithSecret = (description: string): string => `version: 1
+scope: watch-test
+backends:
+  web:
+    tunnel_group: { labels: { app: web } }
+https_edges:
+  web:
+    description: ${description}
+    hostports: ['www.example.com:443']
+    routes:
+      - match_type: path_prefix
+        match: /
+        backend: { backend: web }
+        oidc:
+          issuer: https://accounts.example.com
+          client_id: watch
+          client_secret: { env: WATCH_OIDC_SECRET }
+          scopes: [openid]
+`;

@@ -1,6 +1,7 @@
 /** `acctsync export`: write the live account as desired-state YAML, to stdout, a file or a directory. */
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isSystemError, systemUserError } from '../../errors.js';
 import {
   exportableMaps,
   exportAccount,
@@ -59,6 +60,21 @@ async function writeDirectory(dir: string, files: readonly OutputFile[], exp: Ac
   }
 }
 
+/** Writes the export to `out`, a file or a directory; returns where it went, for the summary. */
+async function writeExport(out: string, exp: AccountExport): Promise<string> {
+  try {
+    if (await isFilePath(out)) {
+      const [file] = renderExport(exp, false);
+      await writeFile(out, file?.text ?? '');
+      return out;
+    }
+    await writeDirectory(out, renderExport(exp, true), exp);
+    return `${out}/`;
+  } catch (err) {
+    throw isSystemError(err) ? systemUserError(`write the export to ${out}`, err) : err;
+  }
+}
+
 function summary(exp: AccountExport, where: string): string {
   const objects = exp.maps.reduce((n, m) => n + m.entries.length, 0);
   const lines = [`acctsync: exported ${objects} object(s) to ${where}`];
@@ -92,13 +108,8 @@ export const command: Command = {
           .join(''),
       );
       process.stderr.write(`${summary(exp, 'stdout')}\n`);
-    } else if (await isFilePath(out)) {
-      const [file] = renderExport(exp, false);
-      await writeFile(out, file?.text ?? '');
-      process.stderr.write(`${summary(exp, out)}\n`);
     } else {
-      await writeDirectory(out, renderExport(exp, true), exp);
-      process.stderr.write(`${summary(exp, `${out}/`)}\n`);
+      process.stderr.write(`${summary(exp, await writeExport(out, exp))}\n`);
     }
     return 0;
   },

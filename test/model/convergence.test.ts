@@ -1,0 +1,28 @@
+/**
+ * The model-based suite (see model.ts): seeded random sequences of reviewed changes over every kind,
+ * each step synced once and then planned, at parallelism 1 and 16. `npm test` runs two seeds of a
+ * few dozen steps; `npm run test:soak` runs thousands (test/soak/model.test.ts). A failure prints
+ * its seed: `RELIABILITY_SEED=<n>` replays it.
+ */
+import { describe, expect, it } from 'vitest';
+import { suiteSeed } from '../reliability/support/prng.js';
+import { runModel } from './run.js';
+
+const seed = suiteSeed('model');
+
+describe('every reviewed change converges in one sync (model)', () => {
+  it.each([
+    [1, 0],
+    [16, 1],
+  ])(
+    '40 steps at --parallelism %i: no failure, no 409, nothing left to plan',
+    async (parallelism, offset) => {
+      const run = await runModel(seed + offset, 40, parallelism);
+      expect(run.failure?.report, `seed ${seed + offset}`).toBeUndefined();
+      // The run changed the account in every way, not only by adding objects.
+      console.log(`[model] seed ${seed + offset}: ${JSON.stringify(run)}`);
+      for (const action of ['create', 'update', 'delete']) expect(run.operations[action]).toBeGreaterThan(0);
+    },
+    120_000,
+  );
+});

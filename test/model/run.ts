@@ -1,0 +1,95 @@
+/**
+ * Runs the model: one emulator per seed, a fresh config per step, each step synced once and then
+ * planned. A step passes when the sync applies every operation, the emulator answered no 409, and
+ * the next plan is empty (live equals desired).
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHarness } from '../apply/harness.js';
+import { createRng } from '../reliability/support/prng.js';
+import { configYaml, step, type Config } from './model.js';
+
+/** What a run did: how many operations of each action, and which changes, by their first word. */
+export interface ModelRun {
+  readonly failure?: ModelFailure;
+  readonly operations: Record<string, number>;
+  readonly changes: Record<string, number>;
+}
+
+export interface ModelFailure {
+  readonly seed: number;
+  readonly step: number;
+  /** What went wrong, then the changes of every step so far and the config of the failing one. */
+  readonly report: string;
+}
+
+/** Runs `steps` steps from `seed` at `parallelism`, stopping at the first failure. */
+export async function runModel(seed: number, steps: number, parallelism: number): Promise<ModelRun> {
+  const rng = createRng(seed);
+  const h = await startHarness();
+  const dir = await mkdtemp(join(tmpdir(), 'acctsync-model-'));
+  const config: Config = {};
+  const history: string[] = [];
+  const operations: Record<string, number> = {};
+  const changeCounts: Record<string, number> = {};
+  const count = (into: Record<string, number>, what: string) => (into[what] = (into[what] ?? 0) + 1);
+  try {
+    for (let n = 1; n <= steps; n++) {
+      const changes = step(rng, config);
+      history.push(`step ${n}: ${changes.join('; ')}`);
+      for (const c of changes) count(changeCounts, c.split(' ')[0] ?? c);
+      const yaml = configYaml('model', config);
+      await writeFile(join(dir, 'account.yaml'), yaml);
+      h.requests.length = 0;
+      const problem = await syncOnce(h, dir, parallelism, (id) => count(operations, id.split(' ')[0] ?? id));
+      if (problem !== undefined) {
+        const report = [problem, '', ...history, '', yaml].join('\n');
+        return { failure: { seed, step: n, report }, operations, changes: changeCounts };
+      }
+    }
+    return { operations, changes: changeCounts };
+  } finally {
+    await h.close();
+  }
+}
+
+type Harness = Awaited<ReturnType<typeof startHarness>>;
+
+/** Why one sync of `dir` did not converge, or undefined when it did. */
+async function syncOnce(
+  h: Harness,
+  dir: string,
+  parallelism: number,
+  applied: (operationId: string) => void,
+): Promise<string | undefined> {
+  let synced;
+  try {
+    // A step may remove much of the account on purpose: the mass-delete guard, which asks for
+    // `--force`, is tested in test/safety; here every step is a reviewed change.
+    synced = await h.sync([dir], { parallelism, guards: { force: true } });
+  } catch (error) {
+    return `sync threw: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  for (const op of synced.computed.plan.operations) applied(op.id);
+  const failed = synced.result.operations.filter((r) => r.status !== 'done');
+  const conflicts = h.requests.filter((r) => r.status === 409);
+  if (failed.length > 0 || conflicts.length > 0) {
+    return [
+      'sync did not apply cleanly:',
+      ...failed.map((r) => `  ${r.id}: ${r.status} ${JSON.stringify(r.failure ?? {})}`),
+      ...conflicts.map((r) => `  409 from ${r.method} ${r.path}`),
+      'plan was:',
+      ...synced.computed.plan.operations.map((op) => `  ${op.id}`),
+    ].join('\n');
+  }
+  const next = await h.plan([dir]);
+  const left = next.plan.operations;
+  if (left.length > 0) {
+    return [
+      'the plan after the sync is not empty:',
+      ...left.map((op) => `  ${op.id} ${JSON.stringify(op.changes ?? [])}`),
+    ].join('\n');
+  }
+  return undefined;
+}

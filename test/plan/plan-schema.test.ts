@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { planFor, renderJson } from '../../src/plan/index.js';
+import type { DesiredState } from '../../src/resources/index.js';
+import { applyPlan, loadExamples, startHarness, type Harness } from './helpers.js';
+
+const schema = JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')) as object;
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats.default(ajv);
+const validate = ajv.compile(schema);
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+function planJson(env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['dist/cli/main.js', 'plan', 'examples/account', '--output', 'json'],
+      { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, maxBuffer: 1 << 26 },
+      (err, stdout) => (err ? reject(new Error(err.message)) : resolve(stdout)),
+    );
+  });
+}
+
+/** The examples with one route left out, one rule's action changed and one description edited. */
+function edited(examples: DesiredState): DesiredState {
+  return {
+    ...examples,
+    objects: examples.objects
+      .filter((o) => o.key !== 'https_edges/web/routes/path_prefix:/partners')
+      .map((o) =>
+        o.key === 'ip_policies/office/rules/203.0.113.0/24'
+          ? { ...o, fields: { ...o.fields, action: 'deny' } }
+          : o.key === 'backends/web'
+            ? { ...o, fields: { ...o.fields, description: 'Tunnels labelled app=web (v2)' } }
+            : o,
+      ),
+  };
+}
+
+describe('plan JSON schema (schemas/plan.schema.json)', () => {
+  it('validates the JSON `acctsync plan --output json` prints', async () => {
+    const out = await planJson({ SVC_API_URL: h.emulator.url, SVC_API_KEY: h.emulator.token });
+    const plan = JSON.parse(out) as { operations: { reason_code: string }[] };
+    expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
+    expect(new Set(plan.operations.map((op) => op.reason_code))).toEqual(new Set(['create_because_missing']));
+  });
+
+  it('validates update, replace and delete operations, each with its reason_code', async () => {
+    const examples = await loadExamples();
+    await applyPlan(h.client, (await planFor(examples, h.client)).plan, examples);
+    const { plan } = await planFor(edited(examples), h.client);
+    const json = JSON.parse(renderJson(plan)) as unknown;
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    expect(plan.operations.map((op) => [op.id.replace(/#.*/, ''), op.reason_code])).toEqual(
+      expect.arrayContaining([
+        ['update backends/web', 'update_because_changed'],
+        ['create ip_policies/office/rules/203.0.113.0/24', 'replace_because_immutable'],
+        ['delete ip_policies/office/rules/203.0.113.0/24', 'replace_because_immutable'],
+        ['delete https_edges/web/routes/path_prefix:/partners', 'delete_because_removed_from_config'],
+      ]),
+    );
+    // The schema is strict: an operation without its reason_code is not a plan of this format.
+    const [first, ...rest] = plan.operations;
+    const { reason_code: _dropped, ...withoutCode } = first ?? { reason_code: '' };
+    expect(validate({ ...plan, operations: [withoutCode, ...rest] })).toBe(false);
+  });
+});
