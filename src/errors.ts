@@ -1,16 +1,25 @@
 /**
- * The error classes the CLI edge knows how to render. A `UserError` is the user's to fix: shown
- * without a stack trace. Anything else reaching the edge is a bug in acctsync and is said to be one.
+ * The root of acctsync's own errors: each says what went wrong in words for a person and ends a
+ * command with its exit code. The CLI edge (`cli/render-error.ts`) renders them; anything else
+ * reaching it is a bug in acctsync and is said to be one.
  */
-export class UserError extends Error {
+export abstract class AcctsyncError extends Error {
   /** Process exit code when this error ends a command. */
   readonly exitCode: number = 1;
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+  }
+}
+
+/** The user's to fix (bad config, flag, file): shown without a stack trace. */
+export class UserError extends AcctsyncError {
   /** Extra lines printed under the message (a code frame, a list of problems, a hint). */
   readonly details: readonly string[];
 
   constructor(message: string, options: { details?: readonly string[]; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
+    super(message, options);
     this.details = options.details ?? [];
   }
 }

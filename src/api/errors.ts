@@ -1,3 +1,4 @@
+import { AcctsyncError } from '../errors.js';
 import { isWriteMethod, type HttpMethod } from './method.js';
 
 /** What every client error says about the request that failed; never headers or body. */
@@ -17,28 +18,39 @@ export interface ApiErrorInit extends RequestIdentity {
   readonly retryAfterSeconds: number | undefined;
 }
 
+/**
+ * A request to the API that failed: the server's error, the network, the per-request timeout, an
+ * abort or the command's deadline. Its message names the request and is safe to print (no headers,
+ * no body, secrets redacted).
+ */
+export abstract class RequestError extends AcctsyncError {
+  readonly method: HttpMethod;
+  readonly path: string;
+
+  constructor(request: RequestIdentity, message: string, options: ErrorOptions = {}) {
+    super(`${request.method} ${request.path}: ${message}`, options);
+    this.method = request.method;
+    this.path = request.path;
+  }
+}
+
 /** The server answered with an error status (or a success whose body could not be read). */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
+export class ApiError extends RequestError {
   readonly status: number;
   /** The server's code, e.g. `ERR_SVC_446`; `ERR_HTTP_<status>` when the body had none. */
   readonly errorCode: string;
   readonly msg: string;
   readonly operationId: string | undefined;
-  readonly method: HttpMethod;
-  readonly path: string;
   readonly details: Readonly<Record<string, unknown>>;
   readonly retryAfterSeconds: number | undefined;
 
   constructor(init: ApiErrorInit, options?: ErrorOptions) {
     const operation = init.operationId === undefined ? '' : ` (operation ${init.operationId})`;
-    super(`${init.method} ${init.path}: ${init.status} ${init.errorCode}: ${init.msg}${operation}`, options);
+    super(init, `${init.status} ${init.errorCode}: ${init.msg}${operation}`, options);
     this.status = init.status;
     this.errorCode = init.errorCode;
     this.msg = init.msg;
     this.operationId = init.operationId;
-    this.method = init.method;
-    this.path = init.path;
     this.details = init.details;
     this.retryAfterSeconds = init.retryAfterSeconds;
   }
@@ -52,10 +64,7 @@ export interface NetworkErrorInit extends RequestIdentity {
 }
 
 /** The connection failed (refused, reset, DNS, ...) before a complete response arrived. */
-export class NetworkError extends Error {
-  override readonly name = 'NetworkError';
-  readonly method: HttpMethod;
-  readonly path: string;
+export class NetworkError extends RequestError {
   readonly code: string;
   /** False only when the failure happened before any byte of the request could have been sent. */
   readonly requestMayHaveBeenProcessed: boolean;
@@ -64,42 +73,29 @@ export class NetworkError extends Error {
     const processed = init.requestMayHaveBeenProcessed
       ? 'the server may have processed the request'
       : 'the request was not sent';
-    super(`${init.method} ${init.path}: network error ${init.code} (${processed})`, options);
-    this.method = init.method;
-    this.path = init.path;
+    super(init, `network error ${init.code} (${processed})`, options);
     this.code = init.code;
     this.requestMayHaveBeenProcessed = init.requestMayHaveBeenProcessed;
   }
 }
 
 /** No complete response within the per-request timeout. */
-export class TimeoutError extends Error {
-  override readonly name = 'TimeoutError';
-  readonly method: HttpMethod;
-  readonly path: string;
+export class TimeoutError extends RequestError {
   readonly code = 'ETIMEDOUT';
   /** Always true: the request may have reached the server before the deadline. */
   readonly requestMayHaveBeenProcessed = true;
   readonly timeoutMs: number;
 
   constructor(init: RequestIdentity & { readonly timeoutMs: number }, options?: ErrorOptions) {
-    super(`${init.method} ${init.path}: no complete response within ${init.timeoutMs} ms`, options);
-    this.method = init.method;
-    this.path = init.path;
+    super(init, `no complete response within ${init.timeoutMs} ms`, options);
     this.timeoutMs = init.timeoutMs;
   }
 }
 
 /** The caller aborted the request (its signal or the client's signal fired); never retried. */
-export class AbortError extends Error {
-  override readonly name = 'AbortError';
-  readonly method: HttpMethod;
-  readonly path: string;
-
+export class AbortError extends RequestError {
   constructor(init: RequestIdentity, options?: ErrorOptions) {
-    super(`${init.method} ${init.path}: aborted`, options);
-    this.method = init.method;
-    this.path = init.path;
+    super(init, 'aborted', options);
   }
 }
 
@@ -107,10 +103,7 @@ export class AbortError extends Error {
  * The overall deadline of the command passed while a request was waiting or in flight: retries and
  * rate-limit waits stop there. Carries the last failure of the request, if any, as the reason.
  */
-export class DeadlineError extends Error {
-  override readonly name = 'DeadlineError';
-  readonly method: HttpMethod;
-  readonly path: string;
+export class DeadlineError extends RequestError {
   readonly deadlineMs: number;
 
   constructor(
@@ -118,12 +111,7 @@ export class DeadlineError extends Error {
     options?: ErrorOptions,
   ) {
     const last = init.lastFailure === undefined ? '' : ` (last failure: ${init.lastFailure})`;
-    super(
-      `${init.method} ${init.path}: the deadline of ${formatMs(init.deadlineMs)} for this command passed${last}`,
-      options,
-    );
-    this.method = init.method;
-    this.path = init.path;
+    super(init, `the deadline of ${formatMs(init.deadlineMs)} for this command passed${last}`, options);
     this.deadlineMs = init.deadlineMs;
   }
 }

@@ -19,6 +19,7 @@ export {
   formatMs,
   isAmbiguousWriteFailure,
   NetworkError,
+  RequestError,
   TimeoutError,
   type ApiErrorInit,
   type NetworkErrorInit,

@@ -9,12 +9,9 @@ import { parseMetadata } from '../plan/ownership.js';
 import { descriptorOf, type KindDescriptor } from '../resources/index.js';
 import { collectionPath, objectPath } from './build-request.js';
 import type { IdTable } from './ids.js';
+import { isPlainObject } from '../plain-object.js';
 
 export type LiveRecord = Readonly<Record<string, unknown>>;
-
-function isRecord(value: unknown): value is LiveRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Every live object of the collection `d` lives in (under `parentId` for nested kinds). */
 async function siblings(
@@ -32,7 +29,7 @@ async function siblings(
   }
   const owner = await client.get<LiveRecord>(objectPath(descriptorOf(parent.kind), parentId, undefined));
   const embedded = owner.body[parent.embeddedAs];
-  return Array.isArray(embedded) ? embedded.filter(isRecord) : [];
+  return Array.isArray(embedded) ? embedded.filter(isPlainObject) : [];
 }
 
 /**

@@ -6,10 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
 import type { Operation, Plan } from '../plan/types.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from '../plain-object.js';
 
 /**
  * Reads a plan saved with `acctsync plan --out`.
@@ -29,13 +26,13 @@ export async function readSavedPlan(path: string): Promise<Plan> {
     throw new UserError(`${path} is not JSON: save a plan with acctsync plan --out ${path}`);
   }
   if (
-    !isRecord(parsed) ||
+    !isPlainObject(parsed) ||
     parsed.formatVersion !== 1 ||
     !Array.isArray(parsed.operations) ||
     typeof parsed.liveFingerprint !== 'string' ||
     typeof parsed.desiredFingerprint !== 'string' ||
     !Array.isArray(parsed.configPaths) ||
-    !isRecord(parsed.options) ||
+    !isPlainObject(parsed.options) ||
     typeof parsed.options.adopt !== 'boolean' ||
     typeof parsed.options.noDelete !== 'boolean'
   ) {

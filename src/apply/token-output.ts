@@ -5,6 +5,7 @@
 import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { isSystemError, systemUserError, UsageError, UserError } from '../errors.js';
 import type { TokenFileView } from '../plan/index.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** One entry per logical key. */
 export interface TokenEntry {
@@ -31,8 +32,7 @@ async function readExisting(path: string): Promise<Record<string, TokenEntry>> {
   }
   try {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-      return parsed as Record<string, TokenEntry>;
+    if (isPlainObject(parsed)) return parsed as Record<string, TokenEntry>;
   } catch {
     // fall through to the error below
   }

@@ -1,4 +1,5 @@
 /** The one place errors become text for a person (and, for config problems, annotations for CI). */
+import { NetworkError, RequestError } from '../api/index.js';
 import { ConfigError } from '../config/index.js';
 import { describeSystemError, isSystemError, UserError } from '../errors.js';
 import { diagnosticAnnotations, diagnosticFrames } from './config-report.js';
@@ -27,8 +28,9 @@ export function renderError(err: unknown, env: NodeJS.ProcessEnv = {}): Rendered
       exitCode: err.exitCode,
     };
   }
-  if (isApiError(err)) {
-    return { text: `error: ${err.message}${networkHint(err)}`, annotations: [], exitCode: 1 };
+  // The client's messages name the request only and are redacted: safe to print as they are.
+  if (err instanceof RequestError) {
+    return { text: `error: ${err.message}${networkHint(err)}`, annotations: [], exitCode: err.exitCode };
   }
   // A file or socket the machine refused where no layer said what acctsync was doing: still the
   // user's or the machine's to fix, never a bug report.
@@ -48,13 +50,6 @@ export function renderError(err: unknown, env: NodeJS.ProcessEnv = {}): Rendered
   };
 }
 
-/** API, network and timeout errors from the client carry safe, pre-redacted messages. */
-function isApiError(err: unknown): err is Error {
-  return (
-    err instanceof Error && ['ApiError', 'NetworkError', 'TimeoutError', 'DeadlineError'].includes(err.name)
-  );
-}
-
 /** What to check when the API could not be reached, by the network error's code. */
 const networkHints: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'nothing accepts connections at the API address: check --api-url (or SVC_API_URL)',
@@ -65,7 +60,7 @@ const networkHints: Readonly<Record<string, string>> = {
   ECONNRESET: 'the connection was cut: check the network and any proxy, then run again',
 };
 
-function networkHint(err: Error): string {
-  const hint = err.name === 'NetworkError' ? networkHints[(err as Error & { code: string }).code] : undefined;
+function networkHint(err: RequestError): string {
+  const hint = err instanceof NetworkError ? networkHints[err.code] : undefined;
   return hint === undefined ? '' : `; ${hint}`;
 }

@@ -6,7 +6,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import type { DocPath } from './diagnostic.js';
-import { isPlainObject } from './overlay.js';
+import { isPlainObject } from '../plain-object.js';
 import type { FileFinding, SourceFile } from './source.js';
 import type { NamedValue, Values } from './sources.js';
 import { didYouMean } from './suggest.js';

@@ -15,7 +15,8 @@ import {
 } from './environments.js';
 import { expandPaths, type ExpandedFile } from './files.js';
 import { configLayout } from './layout.js';
-import { isPlainObject, type EntryPatch, type PatchConflict } from './overlay.js';
+import { isPlainObject } from '../plain-object.js';
+import type { EntryPatch, PatchConflict } from './overlay.js';
 import { locate, type FileFinding, type Place, type SourceFile } from './source.js';
 import type { Values } from './sources.js';
 import { closest } from './suggest.js';

@@ -6,6 +6,10 @@
  */
 import type { DocPath } from './diagnostic.js';
 import type { Place } from './source.js';
+import { isPlainObject } from '../plain-object.js';
+
+/** Re-exported for the modules that still import it from here. */
+export { isPlainObject };
 
 /** A value an overlay wrote into an entry: `prefix` (relative to the entry) now comes from `place`. */
 interface Origin {
@@ -26,10 +30,6 @@ export interface EntryPatch {
 export interface PatchConflict {
   readonly first: Place;
   readonly second: Place;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isUnder(path: DocPath, prefix: DocPath): boolean {

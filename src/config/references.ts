@@ -16,6 +16,7 @@ import { mapOfKind } from './layout.js';
 import type { DeclaredObject } from './objects.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
 import { closest } from './suggest.js';
+import { isPlainObject } from '../plain-object.js';
 
 export type { FileFinding } from './source.js';
 
@@ -51,10 +52,6 @@ export function uniqueObjects(objects: readonly DeclaredObject[], out: FileFindi
     });
   }
   return [...byKey.values()];
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** "backend" for the kinds of a shared map, else the kinds' titles. */

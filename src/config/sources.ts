@@ -10,6 +10,7 @@ import { describeSystemError, isSystemError } from '../errors.js';
 import type { Field, FieldPath, FieldType, Fields } from '../resources/index.js';
 import { closest } from './suggest.js';
 import type { FileFinding, Place } from './source.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** Files named by `{file}` hold a certificate or a secret, never more. */
 const maxValueFileBytes = 1024 * 1024;
@@ -49,10 +50,6 @@ export interface SourceContext {
 /** The key of a field path in `valuePlaces`. */
 export function pathKey(path: FieldPath): string {
   return JSON.stringify(path);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Resolves the sources in `values` (an object's fields); returns a new object. */

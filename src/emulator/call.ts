@@ -1,5 +1,6 @@
 /** The shape of a request as handlers see it, and of their answer. */
-import type { Account, Principal } from './account.js';
+import type { Account } from './account.js';
+import type { Principal } from './model.js';
 
 export interface Call {
   readonly account: Account;

@@ -8,10 +8,11 @@
 import { descriptors, ErrorCode, withDefaults, type KindDescriptor } from '../resources/index.js';
 import type { Account } from './account.js';
 import type { StoredRecord } from './collection.js';
-import { derivePem } from './derive.js';
+import { derivePem } from './derive-pem.js';
 import { publishWrite } from './events.js';
 import { badRequest } from './failure.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject } from '../plain-object.js';
+import { isServiceIssued } from './service-issued.js';
 import type { EmulatorCa } from './x509.js';
 
 /** How a failed job reports itself: `error_code`, the default message and when it retries. */
@@ -24,12 +25,6 @@ export const jobFailures = Object.keys(FAILURES) as JobFailure[];
 
 /** Renewal is requested this long before the certificate expires. */
 const RENEW_BEFORE_MS = 30 * 24 * 60 * 60 * 1000;
-
-/** Whether `id` names a TLS certificate the service issued (the hidden mark, not `issued_at`, decides). */
-export function isServiceIssued(account: Account, id: unknown): boolean {
-  if (typeof id !== 'string') return false;
-  return account.collection('tls_certificates').get(id)?.hidden.issued_for !== undefined;
-}
 
 function pendingJob(record: StoredRecord): Record<string, unknown> | undefined {
   const status = record.values.certificate_management_status;

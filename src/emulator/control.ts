@@ -4,12 +4,12 @@
  * and request statistics.
  */
 import { ErrorCode } from '../resources/index.js';
-import type { Principal } from './account.js';
+import type { Principal } from './model.js';
 import type { Handler } from './call.js';
 import { jobFailures, type CertificateJobs, type JobFailure } from './certificate-jobs.js';
 import { badRequest, notFound } from './failure.js';
 import { parseFaults, type FaultOptions } from './faults.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject } from '../plain-object.js';
 import type { Route } from './router.js';
 import { connectAgent, patchAgent } from './sessions.js';
 import type { EmulatorStats } from './stats.js';

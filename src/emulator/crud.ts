@@ -14,13 +14,14 @@ import {
   type KindDescriptor,
   type ModuleDescriptor,
 } from '../resources/index.js';
-import type { Account, Located } from './account.js';
+import type { Account } from './account.js';
+import type { Located } from './model.js';
 import type { Call, Handler, Reply } from './call.js';
 import type { StoredRecord } from './collection.js';
 import { deriveModule, deriveValues } from './derive.js';
 import { publishWrite } from './events.js';
 import { ApiFailure, badRequest, fromViolations, notFound } from './failure.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject } from '../plain-object.js';
 import { pageOf } from './paging.js';
 import { collectReferences } from './references.js';
 

@@ -1,6 +1,7 @@
 /** Response members computed at read time rather than stored. */
 import type { KindName } from '../resources/index.js';
-import type { Decorator, DecoratorInputs } from './account.js';
+import type { Decorator } from './account.js';
+import type { DecoratorInputs } from './response-cache.js';
 import { sourceUri } from './event-sources.js';
 import { matchingSessions } from './sessions.js';
 

@@ -4,25 +4,16 @@
  * Keyed by data (a field's presence or format) where the behaviour is shared, by kind where the
  * spec gives one kind a behaviour of its own.
  */
-import {
-  ErrorCode,
-  type Fields,
-  type KindDescriptor,
-  type KindName,
-  type ModuleDescriptor,
-} from '../resources/index.js';
+import { ErrorCode, type KindDescriptor, type KindName, type ModuleDescriptor } from '../resources/index.js';
 import { regions } from '../resources/fields.js';
 import { moduleFields } from '../resources/registry.js';
-import {
-  parsePemCertificates,
-  privateKeyMatchesCertificate,
-  type ParsedCertificate,
-} from '../resources/formats/index.js';
 import { isDeepStrictEqual } from 'node:util';
-import { hashToken, type Account, type Principal } from './account.js';
-import { isServiceIssued } from './certificate-jobs.js';
+import type { Account } from './account.js';
+import type { Principal } from './model.js';
+import { hashToken } from './token-auth.js';
+import { derivePem } from './derive-pem.js';
 import { ApiFailure, badRequest } from './failure.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject } from '../plain-object.js';
 import {
   acmeChallengeTarget,
   cnameTarget,
@@ -32,6 +23,7 @@ import {
   tcpAddress,
 } from './platform.js';
 import { samlSigningCertificatePem } from './saml-certificate.js';
+import { isServiceIssued } from './service-issued.js';
 
 /** The write being derived. */
 export interface DeriveContext {
@@ -44,55 +36,6 @@ export interface DeriveContext {
   readonly creating: boolean;
   /** The stored members before an update; undefined on create. */
   readonly before?: Readonly<Record<string, unknown>>;
-}
-
-/** Read-only members filled from a parsed certificate, by response name. */
-const pemMembers: Readonly<Record<string, (c: ParsedCertificate) => unknown>> = {
-  subject_common_name: (c) => c.subjectCommonName,
-  not_before: (c) => c.notBefore,
-  not_after: (c) => c.notAfter,
-  key_usages: (c) => c.keyUsages,
-  extended_key_usages: (c) => c.extendedKeyUsages,
-  subject_alternative_names: (c) => ({
-    dns_names: c.subjectAlternativeNames.dnsNames,
-    ips: c.subjectAlternativeNames.ips,
-  }),
-  issued_at: () => null,
-  private_key_type: (c) => c.publicKeyType,
-  issuer_common_name: (c) => c.issuerCommonName,
-  serial_number: (c) => c.serialNumber,
-  subject_organization: (c) => c.subjectOrganization,
-  subject_organizational_unit: (c) => c.subjectOrganizationalUnit,
-  subject_locality: (c) => c.subjectLocality,
-  subject_province: (c) => c.subjectProvince,
-  subject_country: (c) => c.subjectCountry,
-};
-
-function fieldWithFormat(fields: Fields, format: string): string | undefined {
-  return Object.entries(fields).find(([, f]) => f.type.type === 'string' && f.type.format === format)?.[0];
-}
-
-/** Fills the PEM-derived members; a private key must belong to the leaf certificate. */
-export function derivePem(d: KindDescriptor, values: Record<string, unknown>): void {
-  const pemField =
-    fieldWithFormat(d.fields, 'pem-certificate') ?? fieldWithFormat(d.fields, 'pem-certificate-chain');
-  const pem = pemField === undefined ? undefined : values[pemField];
-  if (typeof pem !== 'string') return;
-  const parsed = parsePemCertificates(pem);
-  const leaf = parsed.ok ? parsed.value[0] : undefined;
-  if (leaf === undefined) throw badRequest(ErrorCode.invalidValue, `${pemField}: no certificate`);
-  for (const [name, read] of Object.entries(pemMembers)) {
-    if (d.fields[name]?.write === 'read-only') values[name] = read(leaf);
-  }
-  const keyField = fieldWithFormat(d.fields, 'pem-private-key');
-  const key = keyField === undefined ? undefined : values[keyField];
-  if (typeof key === 'string' && !privateKeyMatchesCertificate(key, pem)) {
-    throw badRequest(
-      ErrorCode.invalidValue,
-      `${keyField}: the private key does not belong to the leaf certificate of ${pemField}`,
-      { field: keyField },
-    );
-  }
 }
 
 /** Defaults the owner to the caller; only admins may name another owner, who must exist. */

@@ -5,20 +5,7 @@
  */
 import { eventType, type EventAction, type KindDescriptor } from '../resources/index.js';
 import type { Account } from './account.js';
-
-/** The payload gaps.md gives a delivered event. */
-export interface DeliveredEvent {
-  readonly event_id: string;
-  readonly event_type: string;
-  readonly event_timestamp: string;
-  readonly object: unknown;
-}
-
-export interface Delivery {
-  readonly subscription_id: string;
-  readonly destination_id: string;
-  readonly event: DeliveredEvent;
-}
+import type { DeliveredEvent } from './model.js';
 
 /** Oldest deliveries are dropped beyond this, so a long run does not grow without bound. */
 const MAX_DELIVERIES = 10_000;

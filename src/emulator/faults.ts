@@ -1,7 +1,7 @@
 /** Fault injection for reliability tests: random failures, added latency, dropped connections. */
 import { ErrorCode } from '../resources/index.js';
 import { badRequest } from './failure.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** Probabilities are in 0..1 and checked in the order listed; all default to 0. */
 export interface FaultOptions {

@@ -6,7 +6,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { descriptors, withDefaults } from '../resources/index.js';
-import { Account, hashToken } from './account.js';
+import { Account } from './account.js';
+import { hashToken } from './token-auth.js';
 import { CertificateJobs } from './certificate-jobs.js';
 import { controlRoutes } from './control.js';
 import { decoratorInputs, decorators } from './decorators.js';
@@ -70,6 +71,14 @@ function originOf(address: AddressInfo): string {
   return `http://${host}:${address.port}`;
 }
 
+/** The API's routes, then the control surface's. */
+function routerOf(control: Iterable<Parameters<Router['add']>[0]>): Router {
+  const router = new Router();
+  for (const route of apiRoutes()) router.add(route);
+  for (const route of control) router.add(route);
+  return router;
+}
+
 /** Starts an emulator; resolves once it accepts connections. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const now = options.now ?? (() => new Date());
@@ -100,17 +109,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     certificateJobs.resume();
   }
 
-  const router = new Router();
-  for (const route of apiRoutes()) router.add(route);
-  for (const route of controlRoutes({
-    getFaults: () => faults,
-    setFaults,
-    stats: () => stats.snapshot(),
-    resetStats: () => stats.reset(),
-    certificateJobs,
-  })) {
-    router.add(route);
-  }
+  const router = routerOf(
+    controlRoutes({
+      getFaults: () => faults,
+      setFaults,
+      stats: () => stats.snapshot(),
+      resetStats: () => stats.reset(),
+      certificateJobs,
+    }),
+  );
 
   const token = options.token ?? newToken();
   const adminUserId = bootstrap(account, token);

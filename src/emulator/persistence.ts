@@ -7,10 +7,9 @@ import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
 import { descriptors, isKindName } from '../resources/index.js';
-import type { Account, Principal } from './account.js';
+import type { Account } from './account.js';
 import type { StoredRecord } from './collection.js';
-import type { Delivery } from './events.js';
-import type { Agent } from './sessions.js';
+import type { Agent, Delivery, Principal } from './model.js';
 
 const FORMAT = 'acctsync-emulator-state';
 

@@ -1,6 +1,6 @@
 /** Finds the ids a stored object references, walking its descriptor: refs, map keys, modules, lists. */
 import type { FieldType, Fields } from '../resources/index.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** A referenced id and where it sits in the values (response names). */
 export interface FoundReference {

@@ -1,6 +1,6 @@
 /** Stored values → the API's response shape, driven by the field descriptors. */
 import type { FieldType, Fields } from '../resources/index.js';
-import { isPlainObject } from './objects.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** What rendering needs from the account: the address of a referenced object. */
 export interface UriResolver {

@@ -5,7 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ErrorCode, errorCodeString } from '../resources/index.js';
-import type { Account, Principal } from './account.js';
+import type { Account } from './account.js';
+import type { Principal } from './model.js';
 import type { Reply } from './call.js';
 import { ApiFailure, badRequest } from './failure.js';
 import { injectedStatus, type FaultOptions } from './faults.js';

@@ -9,44 +9,8 @@ import type { StoredRecord } from './collection.js';
 import { locate } from './crud.js';
 import { publish } from './events.js';
 import { ApiFailure, badRequest, notFound } from './failure.js';
-import { isPlainObject } from './objects.js';
-
-/**
- * Where an agent stands on updates: `available` (an update within its major version exists),
- * `none`, `disabled` (update checks off in its configuration), `updating`, `updated` (updated but
- * not yet restarted).
- */
-export const updateStates = ['available', 'none', 'disabled', 'updating', 'updated'] as const;
-export type UpdateState = (typeof updateStates)[number];
-
-/** A command an agent received, and what became of it. */
-export interface AgentCommand {
-  readonly command: string;
-  readonly session_id: string;
-  readonly at: string;
-  readonly outcome: 'done' | 'refused';
-  readonly reason?: string;
-}
-
-export interface Agent {
-  readonly id: string;
-  readonly credential_id: string;
-  readonly os: string;
-  agent_version: string;
-  /** The version an update moves to; never a new major version. */
-  update_version: string;
-  readonly region: string;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly ip: string;
-  readonly metadata: string;
-  update: UpdateState;
-  status: 'online' | 'stopped';
-  /** The current session; null once stopped. */
-  session_id: string | null;
-  /** Every session the agent had, oldest first. */
-  readonly sessions: string[];
-  readonly commands: AgentCommand[];
-}
+import { updateStates, type Agent, type UpdateState } from './model.js';
+import { isPlainObject } from '../plain-object.js';
 
 const sessionKind: KindDescriptor = descriptors.tunnel_sessions;
 

@@ -7,6 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parseMetadata } from '../plan/ownership.js';
 import { serverFills, type Field, type FieldType, type Fields, type Rule } from '../resources/index.js';
+import { isPlainObject } from '../plain-object.js';
 
 type Plain = Record<string, unknown>;
 type Path = readonly (string | number)[];
@@ -28,10 +29,6 @@ export interface ValueContext {
 export interface ConfigValues {
   readonly values: Plain;
   readonly placeholders: readonly Placeholder[];
-}
-
-function isPlainObject(value: unknown): value is Plain {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function idOf(value: unknown): unknown {

@@ -203,7 +203,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
         return naturalIdentity(d, resolvedFields(d, o, resolve), desiredParentId(d, o, resolve));
       },
       changedFields: (o, l) =>
-        changesOf(descriptorOf(o.kind), { desired: o, live: l, adopted: true }, resolve).map((c) =>
+        changesOf(descriptorOf(o.kind), { desired: o, live: l, adopted: true }, resolve, hash).map((c) =>
           String(c.path[0]),
         ),
     });

@@ -5,12 +5,12 @@
  */
 import { parseCidr, parseSshPublicKey } from '../resources/formats/index.js';
 import type { FieldType, Fields } from '../resources/index.js';
+import { isPlainObject } from '../plain-object.js';
+
+/** Re-exported for the modules that still import it from here. */
+export { isPlainObject };
 
 type Plain = Record<string, unknown>;
-
-export function isPlainObject(value: unknown): value is Plain {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** JSON with object members sorted: equal values give equal strings, whatever the member order. */
 export function canonicalJson(value: unknown): string {

@@ -5,7 +5,7 @@
  */
 import equal from 'fast-deep-equal';
 import type { FieldPath, Fields, KindDescriptor } from '../resources/index.js';
-import { isPlainObject } from './canonical.js';
+import { isPlainObject } from '../plain-object.js';
 import type { FieldChange } from './types.js';
 
 type Plain = Readonly<Record<string, unknown>>;

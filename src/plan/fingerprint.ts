@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { descriptorOf, writableValues, type DesiredState, type FieldPath } from '../resources/index.js';
-import { canonicalJson, isPlainObject } from './canonical.js';
+import { isPlainObject } from '../plain-object.js';
+import { canonicalJson } from './canonical.js';
 import type { LiveState } from './live.js';
 import { hashSecret } from './ownership.js';
 import { secretPaths } from './secrets.js';

@@ -14,6 +14,7 @@ import {
   type KindName,
 } from '../resources/index.js';
 import { parseMetadata, type OwnershipMarker } from './ownership.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** One live object as the API returned it, with its ownership marker read out of `metadata`. */
 export interface LiveObject {
@@ -46,10 +47,6 @@ export interface FetchOptions {
 
 const kindOrder = new Map(managedDescriptors.map((d, i) => [d.kind, i]));
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The managed kinds a plan may touch. With deletes on, any managed kind may hold an object marked
  * with this scope, so every one is listed; with `noDelete`, the desired kinds plus the kinds that
@@ -77,7 +74,7 @@ function listedThrough(d: KindDescriptor): KindDescriptor {
 function liveObject(d: KindDescriptor, record: Record<string, unknown>, parentId?: string): LiveObject {
   const { marker, user } = parseMetadata(typeof record.metadata === 'string' ? record.metadata : null);
   const linked = d.parent?.via === 'field' ? record[d.parent.field] : undefined;
-  const fieldParent = isRecord(linked) && typeof linked.id === 'string' ? linked.id : linked;
+  const fieldParent = isPlainObject(linked) && typeof linked.id === 'string' ? linked.id : linked;
   const parent = parentId ?? (typeof fieldParent === 'string' ? fieldParent : undefined);
   return {
     kind: d.kind,
@@ -147,7 +144,7 @@ function objectsOf(
     for (const child of embedded) {
       const items = record[child.parent?.embeddedAs ?? ''];
       if (!Array.isArray(items)) continue;
-      for (const item of items) if (isRecord(item)) out.push(liveObject(child, item, String(record.id)));
+      for (const item of items) if (isPlainObject(item)) out.push(liveObject(child, item, String(record.id)));
     }
   }
   return out;

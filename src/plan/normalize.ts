@@ -14,7 +14,8 @@ import {
   type KindDescriptor,
   type RefTarget,
 } from '../resources/index.js';
-import { canonicalMetadata, canonicalValues, isPlainObject } from './canonical.js';
+import { isPlainObject } from '../plain-object.js';
+import { canonicalMetadata, canonicalValues } from './canonical.js';
 import type { LiveObject } from './live.js';
 
 type Plain = Record<string, unknown>;

@@ -7,6 +7,7 @@
  * Reading strips the marker and gives back exactly what the user wrote.
  */
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
+import { isPlainObject } from '../plain-object.js';
 
 export const markerMember = 'acctsync';
 /** Member of the marker holding user metadata that is not a JSON object. */
@@ -31,13 +32,10 @@ export interface ParsedMetadata {
   readonly user: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function asMarker(value: unknown): OwnershipMarker | undefined {
-  if (!isRecord(value) || typeof value.scope !== 'string' || typeof value.key !== 'string') return undefined;
-  const hashes = isRecord(value.hashes)
+  if (!isPlainObject(value) || typeof value.scope !== 'string' || typeof value.key !== 'string')
+    return undefined;
+  const hashes = isPlainObject(value.hashes)
     ? Object.fromEntries(
         Object.entries(value.hashes).filter((e): e is [string, string] => typeof e[1] === 'string'),
       )
@@ -60,7 +58,7 @@ export function parseMetadata(metadata: string | null | undefined): ParsedMetada
   } catch {
     return { user: text };
   }
-  if (!isRecord(parsed) || !Object.hasOwn(parsed, markerMember)) return { user: text };
+  if (!isPlainObject(parsed) || !Object.hasOwn(parsed, markerMember)) return { user: text };
   const marker = asMarker(parsed[markerMember]);
   if (marker === undefined) return { user: text };
   const raw = parsed[markerMember] as Record<string, unknown>;
@@ -75,7 +73,7 @@ export function formatMetadata(user: string, marker: OwnershipMarker): string {
   if (user !== '') {
     try {
       const parsed: unknown = JSON.parse(user);
-      if (isRecord(parsed) && !Object.hasOwn(parsed, markerMember) && JSON.stringify(parsed) === user)
+      if (isPlainObject(parsed) && !Object.hasOwn(parsed, markerMember) && JSON.stringify(parsed) === user)
         base = parsed;
     } catch {
       base = undefined;

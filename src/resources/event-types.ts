@@ -14,10 +14,13 @@ const stems = [
   'event_subscription',
 ] as const;
 
+/** The stem of a kind's event types: only those the service knows. */
+export type EventStem = (typeof stems)[number];
+
 export type EventAction = 'created' | 'updated' | 'deleted';
 
 /** `ip_policy_created.v0` from a descriptor's event stem and an action. */
-export function eventType(stem: string, action: EventAction): string {
+export function eventType(stem: EventStem, action: EventAction): string {
   return `${stem}_${action}.v0`;
 }
 

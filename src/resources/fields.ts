@@ -75,12 +75,18 @@ function reference(many: boolean) {
 export const ref = reference(false);
 export const refs = reference(true);
 
-export const backendKinds: KindName[] = [
-  'http_response_backends',
-  'failover_backends',
-  'tunnel_group_backends',
-  'weighted_backends',
-];
+/** The kinds a backend reference may name: every `*_backends` kind. */
+export type BackendKind = Extract<KindName, `${string}_backends`>;
+
+/** Keyed by kind so that the compiler refuses a backend kind missing here. */
+const isBackend: Readonly<Record<BackendKind, true>> = {
+  http_response_backends: true,
+  failover_backends: true,
+  tunnel_group_backends: true,
+  weighted_backends: true,
+};
+
+export const backendKinds = Object.keys(isBackend) as BackendKind[];
 
 /** `description`, limited in bytes for most kinds and in characters for event subscriptions. */
 export function description(limit: 'bytes' | 'chars' | 'none' = 'bytes'): Field {

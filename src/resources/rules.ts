@@ -3,15 +3,13 @@
  * with 400; the loader reports it at the offending line. One definition serves both.
  */
 import { ErrorCode } from './error-codes.js';
+import { privateKeyMatchesCertificate } from './formats/index.js';
 import type { FieldNaming, Rule, Violation } from './types.js';
+import { isPlainObject } from '../plain-object.js';
 
 type Body = Readonly<Record<string, unknown>>;
 
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
-
-function isObject(value: unknown): value is Body {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function violation(path: (string | number)[], message: string): Violation {
   return { path, message, code: ErrorCode.validationFailed };
@@ -76,11 +74,11 @@ export const upstreamTerminationDisallowsModules: Rule = {
     'With terminate_at `upstream`, modules that need access to the traffic (mutual_tls, policy) are refused.',
   check(body) {
     const termination = body.tls_termination;
-    if (!isObject(termination) || termination.terminate_at !== 'upstream') return [];
+    if (!isPlainObject(termination) || termination.terminate_at !== 'upstream') return [];
     return modulesNeedingTermination
       .filter((m) => {
         const module = body[m];
-        return isObject(module) && module.enabled !== false;
+        return isPlainObject(module) && module.enabled !== false;
       })
       .map((m) =>
         violation(
@@ -148,3 +146,25 @@ export const cloudAuthExactlyOne = exactlyOne(
   ['role', 'creds'],
   'auth',
 );
+
+/** A PEM private key must belong to the leaf (first) certificate of the PEM beside it. */
+export function privateKeyBelongsToCertificate(certificateField: string, keyField: string): Rule {
+  return {
+    name: 'private-key-belongs-to-certificate',
+    description: `${keyField} must be the private key of the first certificate of ${certificateField}.`,
+    check(body) {
+      const certificate = body[certificateField];
+      const key = body[keyField];
+      if (typeof certificate !== 'string' || typeof key !== 'string') return [];
+      if (privateKeyMatchesCertificate(key, certificate)) return [];
+      return [
+        {
+          path: [keyField],
+          message: 'the private key does not belong to the certificate (the first certificate of the chain)',
+          code: ErrorCode.invalidValue,
+          hint: `check that ${certificateField} and ${keyField} come from the same key pair`,
+        },
+      ];
+    },
+  };
+}

@@ -4,12 +4,9 @@
  * plain values (response names, references as bare ids). All driven by the field descriptors.
  */
 import type { Field, FieldType, Fields, RefTarget } from './types.js';
+import { isPlainObject } from '../plain-object.js';
 
 type Plain = Record<string, unknown>;
-
-function isPlainObject(value: unknown): value is Plain {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `{id, uri}` → `id`; anything else unchanged. */
 function refId(value: unknown): unknown {

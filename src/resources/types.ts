@@ -2,6 +2,7 @@
  * The vocabulary of resource descriptors. Every part of acctsync (loader, planner, applier, exporter,
  * emulator) learns what a kind looks like from these data, never from per-kind code.
  */
+import type { EventStem } from './event-types.js';
 
 /** A named value format with a validator in `formats/` (see `checkFormat`). */
 export type FormatName =
@@ -106,6 +107,8 @@ export interface Violation {
   readonly message: string;
   /** The `ERR_SVC_<n>` number the service answers with. */
   readonly code: number;
+  /** How to fix it, for the loader's report (the service has no such member). */
+  readonly hint?: string;
 }
 
 /** A cross-field rule: exclusivity, "exactly one of", dependent fields. */
@@ -215,7 +218,7 @@ export interface KindDescriptor {
     readonly claim?: { readonly space: string; readonly code: number };
   };
   /** Event type stem (`ip_policy` → `ip_policy_created.v0`), when the kind emits events. */
-  readonly eventStem?: string;
+  readonly eventStem?: EventStem;
   /** The member holding a token returned only by the create response. */
   readonly tokenField?: string;
   /**

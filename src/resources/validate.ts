@@ -8,6 +8,7 @@ import { checkFormat } from './format-check.js';
 import { byteLength, charLength } from './formats/index.js';
 import { descriptorOfId } from './registry.js';
 import type { Field, FieldNaming, FieldType, Fields, KindName, RefTarget, Rule, Violation } from './types.js';
+import { isPlainObject } from '../plain-object.js';
 
 /**
  * What the body is:
@@ -25,10 +26,6 @@ interface Context {
   readonly mode: BodyMode;
   readonly naming: FieldNaming;
   readonly out: Violation[];
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describeValue(value: unknown): string {

@@ -1,6 +1,6 @@
 /** `acctsync apply plan.json`: runs a reviewed plan, only if nothing changed since it was made. */
-import { executionFlags, executionUsage, runSettingsFrom } from '../../apply/flags.js';
-import { runApply } from '../../apply/run.js';
+import { executionFlags, executionUsage, runSettingsFrom } from '../apply-flags.js';
+import { runApply } from '../run-apply.js';
 import { checkSavedPlanCurrent, readSavedPlan } from '../../apply/saved-plan.js';
 import { UsageError } from '../../errors.js';
 import { parseCommandArgs } from '../args.js';

@@ -1,7 +1,7 @@
 /** `acctsync sync`: plan, check the guards, apply. `--dry-run` prints the plan exactly as `plan` does. */
-import { executionFlags, executionUsage, runSettingsFrom } from '../../apply/flags.js';
-import { runApply } from '../../apply/run.js';
 import { tokenFileView } from '../../apply/token-output.js';
+import { executionFlags, executionUsage, runSettingsFrom } from '../apply-flags.js';
+import { runApply } from '../run-apply.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { confirmDestruction, mustConfirm } from '../confirm.js';

@@ -1,7 +1,7 @@
 /** `acctsync watch`: the daemon. Reconciles on config changes and on an interval; see docs/watch.md. */
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
-import { runSettingsFrom } from '../../apply/flags.js';
+import { runSettingsFrom } from '../apply-flags.js';
 import { defaultGuardOptions, defaultParallelism } from '../../apply/index.js';
 import {
   ConfigError,

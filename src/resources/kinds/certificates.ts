@@ -1,5 +1,6 @@
 import { certPolicy, certStatus, describable, field, pemDerivedFields, readOnly, t } from '../fields.js';
 import { ErrorCode } from '../error-codes.js';
+import { privateKeyBelongsToCertificate } from '../rules.js';
 import type { KindDescriptor } from '../types.js';
 import { crud } from './common.js';
 
@@ -66,7 +67,7 @@ export const tlsCertificates: KindDescriptor = {
     subject_province: readOnly(t.string(), 'Subject ST of the leaf.'),
     subject_country: readOnly(t.string(), 'Subject C of the leaf.'),
   },
-  rules: [],
+  rules: [privateKeyBelongsToCertificate('certificate_pem', 'private_key_pem')],
   operations: crud,
   naturalKey: { fields: ['certificate_pem'] },
   serviceOwnedWhenSet: 'issued_at',

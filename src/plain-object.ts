@@ -1,4 +1,4 @@
-/** Small helpers over parsed JSON values. */
+/** The one test for a JSON object, shared by every stage that reads parsed YAML or JSON. */
 
 /** A JSON object (not null, not an array). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,9 +1,8 @@
 /** Command-line flags shared by `sync` and `apply`, and their conversion into run settings. */
-import type { Options } from '../cli/args.js';
+import { defaultGuardOptions, defaultParallelism } from '../apply/index.js';
 import { UsageError } from '../errors.js';
-import { defaultGuardOptions } from './guards.js';
-import { defaultParallelism } from './index.js';
-import type { RunSettings } from './run.js';
+import type { Options } from './args.js';
+import type { RunSettings } from './run-apply.js';
 
 export const executionFlags = {
   parallelism: { type: 'string' },

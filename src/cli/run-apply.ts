@@ -6,12 +6,16 @@
 import type { ApiClient } from '../api/index.js';
 import type { Plan } from '../plan/types.js';
 import type { DesiredState } from '../resources/index.js';
-import { checkGuards, type GuardOptions } from './guards.js';
-import { applyPlan } from './index.js';
-import { lineProgress, ttyProgress } from './progress.js';
-import { renderResultJson, renderResultText } from './render-result.js';
-import { fileTokenSink } from './token-output.js';
-import type { ApplyResult } from './types.js';
+import {
+  applyPlan,
+  checkGuards,
+  fileTokenSink,
+  lineProgress,
+  ttyProgress,
+  type ApplyResult,
+  type GuardOptions,
+} from '../apply/index.js';
+import { renderResultJson, renderResultText } from '../apply/render-result.js';
 
 /** What the command line decided. */
 export interface RunSettings {

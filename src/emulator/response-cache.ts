@@ -1,0 +1,105 @@
+/**
+ * The JSON text of each stored object's response, built on first read and dropped when the object,
+ * an object whose address it shows, one of its embedded children or a decorator input changes.
+ */
+import { descriptors, type KindDescriptor, type KindName } from '../resources/index.js';
+import type { StoredRecord } from './collection.js';
+import { storedKinds, type Store } from './store.js';
+
+/**
+ * What a decorator reads besides the record itself and the addresses of objects: the kinds whose
+ * every change can change its output (tunnel groups read the online sessions). A kind with a
+ * decorator that is not listed here is never cached.
+ */
+export type DecoratorInputs = Partial<Record<KindName, readonly KindName[]>>;
+
+export class ResponseCache {
+  readonly #store: Store;
+  /** id → the JSON text of its response. */
+  readonly #rendered = new Map<string, string>();
+  /** id → ids of the cached responses that showed its address (read through `noteRead`). */
+  readonly #readers = new Map<string, Set<string>>();
+  /** The ids whose address the rendering under way reads; undefined when nothing is cached. */
+  #reading: Set<string> | undefined;
+  /** kind → the kinds whose cached responses one of its changes invalidates (decorator inputs). */
+  readonly #dependentKinds = new Map<KindName, KindName[]>();
+  /** Kinds whose responses are cached. */
+  readonly #cacheable = new Set<KindName>();
+
+  /** `decorated`: the kinds with a decorator; `inputs`: what those decorators read. */
+  constructor(store: Store, decorated: ReadonlySet<KindName>, inputs: DecoratorInputs) {
+    this.#store = store;
+    for (const d of storedKinds) {
+      const read = Object.hasOwn(inputs, d.kind) ? inputs[d.kind] : undefined;
+      if (!decorated.has(d.kind) || read !== undefined) this.#cacheable.add(d.kind);
+      for (const input of read ?? []) {
+        const list = this.#dependentKinds.get(input) ?? [];
+        list.push(d.kind);
+        this.#dependentKinds.set(input, list);
+      }
+    }
+  }
+
+  /** Records that the rendering under way shows the address of `id`. */
+  noteRead(id: string): void {
+    this.#reading?.add(id);
+  }
+
+  /**
+   * The JSON text of `render()`, cached for stored objects of cacheable kinds. Every address the
+   * rendering reads is recorded, so that a change to that object drops this text.
+   */
+  json(d: KindDescriptor, record: StoredRecord, render: () => Record<string, unknown>): string {
+    const cached = this.#rendered.get(record.id);
+    if (cached !== undefined) return cached;
+    if (!this.#cacheable.has(d.kind) || this.#store.get(d.kind, record.id) !== record) {
+      return JSON.stringify(render());
+    }
+    const outer = this.#reading;
+    const reading = new Set<string>();
+    this.#reading = reading;
+    let text: string;
+    try {
+      text = JSON.stringify(render());
+    } finally {
+      this.#reading = outer;
+    }
+    for (const id of reading) {
+      outer?.add(id);
+      if (id === record.id) continue;
+      let readers = this.#readers.get(id);
+      if (readers === undefined) this.#readers.set(id, (readers = new Set()));
+      readers.add(record.id);
+    }
+    this.#rendered.set(record.id, text);
+    return text;
+  }
+
+  /**
+   * Drops the cached responses a change to `record` can make stale: its own, those that show its
+   * address, its ancestors' (which embed their children) and those of the kinds that read its kind.
+   */
+  changed(d: KindDescriptor, record: StoredRecord): void {
+    this.#drop(record.id);
+    let link = d.parent;
+    let parentId: unknown = link === undefined ? undefined : record.values[link.field];
+    for (let depth = 0; link !== undefined && typeof parentId === 'string' && depth < 8; depth++) {
+      this.#drop(parentId);
+      const parent = this.#store.get(link.kind, parentId);
+      const parentLink: KindDescriptor['parent'] = descriptors[link.kind].parent;
+      parentId = parentLink === undefined ? undefined : parent?.values[parentLink.field];
+      link = parentLink;
+    }
+    for (const kind of this.#dependentKinds.get(d.kind) ?? []) {
+      for (const other of this.#store.collection(kind).all()) this.#drop(other.id);
+    }
+  }
+
+  #drop(id: string): void {
+    this.#rendered.delete(id);
+    const readers = this.#readers.get(id);
+    if (readers === undefined) return;
+    this.#readers.delete(id);
+    for (const reader of readers) this.#rendered.delete(reader);
+  }
+}

@@ -1,0 +1,121 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+function* sourceFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourceFiles(path);
+    else if (entry.name.endsWith('.ts')) yield path;
+  }
+}
+
+/** Relative modules a file imports or re-exports, type-only ones included (they tie modules too). */
+function importedModules(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  const targets: string[] = [];
+  for (const statement of source.statements) {
+    const specifier =
+      ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)
+        ? statement.moduleSpecifier
+        : undefined;
+    if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith('.')) {
+      targets.push(resolve(dirname(file), specifier.text.replace(/\.js$/, '.ts')));
+    }
+  }
+  return targets;
+}
+
+export function importGraph(files: Map<string, string>): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const [file, text] of files)
+    graph.set(
+      file,
+      importedModules(file, text).filter((t) => files.has(t)),
+    );
+  return graph;
+}
+
+/** Every strongly connected group of more than one module, or a module importing itself (Tarjan). */
+export function cycles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of graph.get(node) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node)!, index.get(target)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const group: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        group.push(member);
+      } while (member !== node);
+      if (group.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(group.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+/** Cycles in files other engineers are changing now; to be broken once their work lands. */
+const pending = new Set(['src/export/document.ts src/export/index.ts']);
+
+describe('module structure', () => {
+  it('src/ has no import cycle', () => {
+    const files = new Map<string, string>();
+    for (const file of sourceFiles(join(root, 'src'))) files.set(file, readFileSync(file, 'utf8'));
+    const groups = cycles(importGraph(files)).map((group) => group.map((file) => relative(root, file)));
+    expect(groups.filter((group) => !pending.has(group.join(' ')))).toEqual([]);
+  });
+
+  it('finds a cycle through three modules, type-only imports and re-exports included', () => {
+    const files = new Map([
+      ['/r/a.ts', "import { b } from './b.js';"],
+      ['/r/b.ts', "import { c } from './c.js';"],
+      ['/r/c.ts', "export { a } from './a.js';"],
+      ['/r/d.ts', "import type { a } from './a.js';"],
+      ['/r/e.ts', "import { type d } from './d.js'; import { c } from './c.js';"],
+    ]);
+    files.set('/r/x.ts', "import { y } from './y.js';");
+    files.set('/r/y.ts', "import type { x } from './x.js';");
+    files.set('/r/z.ts', 'export const z = 1;');
+    expect(cycles(importGraph(files))).toEqual([
+      ['/r/a.ts', '/r/b.ts', '/r/c.ts'],
+      ['/r/x.ts', '/r/y.ts'],
+    ]);
+  });
+
+  it('only the CLI imports the CLI: the stages below it never reach up', () => {
+    const files = new Map<string, string>();
+    for (const file of sourceFiles(join(root, 'src'))) files.set(file, readFileSync(file, 'utf8'));
+    const cli = join(root, 'src', 'cli') + sep;
+    const upward = [...importGraph(files)].flatMap(([file, targets]) =>
+      file.startsWith(cli)
+        ? []
+        : targets
+            .filter((t) => t.startsWith(cli))
+            .map((t) => `${relative(root, file)} -> ${relative(root, t)}`),
+    );
+    expect(upward).toEqual([]);
+  });
+});
