@@ -5,7 +5,7 @@
  * (the old half of a replace carries the same key) are ignored.
  */
 import type { ApiClient } from '../api/index.js';
-import { parseMetadata } from '../plan/ownership.js';
+import { parseMetadata } from '../resources/ownership/marker.js';
 import { descriptorOf, type KindDescriptor } from '../resources/index.js';
 import { collectionPath, objectPath } from './build-request.js';
 import type { IdTable } from './ids.js';

@@ -12,7 +12,7 @@ import { declaredObjects, type DeclareContext, type DeclaredObject } from './obj
 import { findCycles, resolveReferences, uniqueObjects, type UncheckedReference } from './references.js';
 import { checkStructure } from './schema-check.js';
 import { checkObject } from './semantic.js';
-import { markedMetadata } from '../plan/marked-metadata.js';
+import { markedMetadata } from '../resources/ownership/marked-metadata.js';
 import {
   locate,
   readSource,

@@ -5,7 +5,7 @@
  * write-only secrets replaced by `{env: ...}` placeholders since the API never returns them.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { parseMetadata } from '../plan/ownership.js';
+import { parseMetadata } from '../resources/ownership/marker.js';
 import { serverFills, type Field, type FieldType, type Fields, type Rule } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 

@@ -19,15 +19,21 @@ import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveObject, LiveState } from './live.js';
 import { claimsOf } from './claims.js';
 import { refuseLookalikeCreates } from './lookalike.js';
-import { markedMetadata } from './marked-metadata.js';
+import { markedMetadata } from '../resources/ownership/marked-metadata.js';
 import { matchObjects, type Match } from './match.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from './normalize.js';
 import { orderOperations } from './order.js';
 import { checkProtection } from './protection.js';
 import { keyDeletesLast, keyInUseNote } from './key-in-use.js';
 import { provisioningNotes } from './provisioning-notes.js';
-import { cachedSecretHasher, secretMatches, type OwnershipMarker, type SecretHasher } from './ownership.js';
-import { hashKey, isPublicMaterial, maskChange, secretPaths, writeOnlyValues } from './secrets.js';
+import {
+  cachedSecretHasher,
+  secretMatches,
+  type OwnershipMarker,
+  type SecretHasher,
+} from '../resources/ownership/marker.js';
+import { hashKey, secretPaths, writeOnlyValues } from '../resources/ownership/secret-fields.js';
+import { isPublicMaterial, maskChange } from './secrets.js';
 import { sensitiveMask, type FieldChange, type ModuleChange, type Operation, type Plan } from './types.js';
 
 export interface BuildOptions {

@@ -7,8 +7,8 @@ import { descriptorOf, writableValues, type DesiredState, type FieldPath } from 
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson } from './canonical.js';
 import type { LiveState } from './live.js';
-import { hashSecret } from './ownership.js';
-import { secretPaths } from './secrets.js';
+import { hashSecret } from '../resources/ownership/marker.js';
+import { secretPaths } from '../resources/ownership/secret-fields.js';
 import { sensitiveMask } from './types.js';
 
 function sha256(text: string): string {

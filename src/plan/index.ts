@@ -20,7 +20,13 @@ export * from './types.js';
 export { buildPlan, type BuildOptions, type TokenFileView } from './build.js';
 export { fetchLiveState, kindsToFetch, type FetchOptions, type LiveObject, type LiveState } from './live.js';
 export { desiredFingerprint, liveFingerprint } from './fingerprint.js';
-export { formatMetadata, parseMetadata, hashSecret, newSalt, type OwnershipMarker } from './ownership.js';
+export {
+  formatMetadata,
+  parseMetadata,
+  hashSecret,
+  newSalt,
+  type OwnershipMarker,
+} from '../resources/ownership/marker.js';
 export { renderText, type TextOptions } from './render-text.js';
 export { renderJson } from './render-json.js';
 export { renderMarkdown, markdownLimit } from './render-markdown.js';

@@ -13,7 +13,7 @@ import {
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
-import { parseMetadata, type OwnershipMarker } from './ownership.js';
+import { parseMetadata, type OwnershipMarker } from '../resources/ownership/marker.js';
 import { isPlainObject } from '../plain-object.js';
 
 /** One live object as the API returned it, with its ownership marker read out of `metadata`. */

@@ -10,56 +10,9 @@ import {
   type FieldType,
   type Fields,
 } from '../resources/index.js';
-import { isPlainObject } from './canonical.js';
-import { secretMatches, type SecretHasher } from './ownership.js';
+import { isPlainObject } from '../plain-object.js';
+import { findFields } from '../resources/ownership/secret-fields.js';
 import { sensitiveMask, type FieldChange } from './types.js';
-
-/** A value found at a path of an object's values. */
-export interface PathValue {
-  readonly path: FieldPath;
-  readonly value: unknown;
-}
-
-/** Paths (and values) of the fields matching `select`, at any depth, that are set in `values`. */
-function findFields(
-  fields: Fields,
-  values: Readonly<Record<string, unknown>>,
-  select: (f: Fields[string]) => boolean,
-  path: FieldPath = [],
-): PathValue[] {
-  const out: PathValue[] = [];
-  for (const [name, f] of Object.entries(fields)) {
-    const value = values[name];
-    if (value === undefined || value === null) continue;
-    if (select(f)) out.push({ path: [...path, name], value });
-    else out.push(...findIn(f.type, value, select, [...path, name]));
-  }
-  return out;
-}
-
-function findIn(
-  type: FieldType,
-  value: unknown,
-  select: (f: Fields[string]) => boolean,
-  path: FieldPath,
-): PathValue[] {
-  if (type.type === 'object' && isPlainObject(value)) return findFields(type.fields, value, select, path);
-  if (type.type === 'module' && isPlainObject(value))
-    return findFields(type.module.fields, value, select, path);
-  if (type.type === 'list' && Array.isArray(value))
-    return value.flatMap((item, i) => findIn(type.items, item, select, [...path, i]));
-  return [];
-}
-
-/** Write-only values set in `values` (empty strings count as unset: that is how the service echoes them). */
-export function writeOnlyValues(fields: Fields, values: Readonly<Record<string, unknown>>): PathValue[] {
-  return findFields(fields, values, (f) => f.writeOnly === true).filter((p) => p.value !== '');
-}
-
-/** Paths of descriptor secrets set in `values`. */
-export function secretPaths(fields: Fields, values: Readonly<Record<string, unknown>>): FieldPath[] {
-  return findFields(fields, values, (f) => f.secret === true).map((p) => p.path);
-}
 
 /** The value at `path` in `values`, undefined when any step is missing. */
 function valueAt(values: unknown, path: FieldPath): unknown {
@@ -98,31 +51,6 @@ export function sensitiveValues(desired: DesiredState): string[] {
   const strings = values.flatMap(stringsIn);
   const lines = strings.flatMap((s) => s.split(/\r?\n/).map((line) => line.trim()));
   return [...new Set([...strings, ...lines.filter((line) => line.length >= minSecretLine)])];
-}
-
-/** The marker's name for a path: dotted (`oidc.client_secret`). */
-export function hashKey(path: FieldPath): string {
-  return path.join('.');
-}
-
-/**
- * Salted hashes of the write-only values, keyed by dotted path; empty when there are none. A hash
- * in `kept` that still matches its value is kept as it is (an earlier format is upgraded only when
- * the object is written anyway, not by a write of its own).
- */
-export function writeOnlyHashes(
-  salt: string,
-  values: readonly PathValue[],
-  hash: SecretHasher,
-  kept: Readonly<Record<string, string>> = {},
-): Record<string, string> {
-  return Object.fromEntries(
-    values.map((v) => {
-      const known = kept[hashKey(v.path)];
-      const keep = known !== undefined && secretMatches(hash, salt, known, v.value);
-      return [hashKey(v.path), keep ? known : hash(salt, v.value)];
-    }),
-  );
 }
 
 function startsWith(path: FieldPath, prefix: FieldPath): boolean {

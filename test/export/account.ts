@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../../src/api/index.js';
-import { formatMetadata } from '../../src/plan/ownership.js';
+import { formatMetadata } from '../../src/resources/ownership/marker.js';
 
 const pki = (name: string): string =>
   readFileSync(join(import.meta.dirname, '../fixtures/pki', name), 'utf8');

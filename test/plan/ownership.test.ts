@@ -6,7 +6,7 @@ import {
   hashSecret,
   parseMetadata,
   secretMatches,
-} from '../../src/plan/ownership.js';
+} from '../../src/resources/ownership/marker.js';
 
 const marker = { scope: 'prod', key: 'ip_policies/office' };
 

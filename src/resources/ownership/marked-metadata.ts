@@ -3,10 +3,10 @@
  * whether it fits the service's limit: shared by the planner and by `validate`, which knows the
  * scope and the key offline and so can refuse what `sync` would.
  */
-import { byteLength, charLength } from '../resources/formats/index.js';
-import type { KindDescriptor } from '../resources/index.js';
-import { formatMetadata, hashSecret, newSalt, type OwnershipMarker, type SecretHasher } from './ownership.js';
-import { writeOnlyHashes, writeOnlyValues } from './secrets.js';
+import { byteLength, charLength } from '../formats/index.js';
+import type { KindDescriptor } from '../index.js';
+import { formatMetadata, hashSecret, newSalt, type OwnershipMarker, type SecretHasher } from './marker.js';
+import { writeOnlyHashes, writeOnlyValues } from './secret-fields.js';
 
 function metadataLimit(d: KindDescriptor): { limit: number; measure: (s: string) => number; unit: string } {
   const type = d.fields.metadata?.type;

@@ -7,7 +7,7 @@
  * Reading strips the marker and gives back exactly what the user wrote.
  */
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
-import { isPlainObject } from '../plain-object.js';
+import { isPlainObject } from '../../plain-object.js';
 
 export const markerMember = 'acctsync';
 /** Member of the marker holding user metadata that is not a JSON object. */

@@ -1,0 +1,79 @@
+/**
+ * Where the write-only and secret fields of an object's values are, at any depth, and the salted
+ * hashes of the write-only ones the ownership marker keeps (the service never returns them).
+ */
+import type { FieldPath, FieldType, Fields } from '../index.js';
+import { isPlainObject } from '../../plain-object.js';
+import { secretMatches, type SecretHasher } from './marker.js';
+
+/** A value found at a path of an object's values. */
+export interface PathValue {
+  readonly path: FieldPath;
+  readonly value: unknown;
+}
+
+/** Paths (and values) of the fields matching `select`, at any depth, that are set in `values`. */
+export function findFields(
+  fields: Fields,
+  values: Readonly<Record<string, unknown>>,
+  select: (f: Fields[string]) => boolean,
+  path: FieldPath = [],
+): PathValue[] {
+  const out: PathValue[] = [];
+  for (const [name, f] of Object.entries(fields)) {
+    const value = values[name];
+    if (value === undefined || value === null) continue;
+    if (select(f)) out.push({ path: [...path, name], value });
+    else out.push(...findIn(f.type, value, select, [...path, name]));
+  }
+  return out;
+}
+
+function findIn(
+  type: FieldType,
+  value: unknown,
+  select: (f: Fields[string]) => boolean,
+  path: FieldPath,
+): PathValue[] {
+  if (type.type === 'object' && isPlainObject(value)) return findFields(type.fields, value, select, path);
+  if (type.type === 'module' && isPlainObject(value))
+    return findFields(type.module.fields, value, select, path);
+  if (type.type === 'list' && Array.isArray(value))
+    return value.flatMap((item, i) => findIn(type.items, item, select, [...path, i]));
+  return [];
+}
+
+/** Write-only values set in `values` (empty strings count as unset: that is how the service echoes them). */
+export function writeOnlyValues(fields: Fields, values: Readonly<Record<string, unknown>>): PathValue[] {
+  return findFields(fields, values, (f) => f.writeOnly === true).filter((p) => p.value !== '');
+}
+
+/** Paths of descriptor secrets set in `values`. */
+export function secretPaths(fields: Fields, values: Readonly<Record<string, unknown>>): FieldPath[] {
+  return findFields(fields, values, (f) => f.secret === true).map((p) => p.path);
+}
+
+/** The marker's name for a path: dotted (`oidc.client_secret`). */
+export function hashKey(path: FieldPath): string {
+  return path.join('.');
+}
+
+/**
+ * Salted hashes of the write-only values, keyed by dotted path; empty when there are none. A hash
+ * in `kept` that still matches its value is kept as it is (an earlier format is upgraded only when
+ * the object is written anyway, not by a write of its own).
+ */
+export function writeOnlyHashes(
+  salt: string,
+  values: readonly PathValue[],
+  hash: SecretHasher,
+  kept: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return Object.fromEntries(
+    values.map((v) => {
+      const known = kept[hashKey(v.path)];
+      const keep = known !== undefined && secretMatches(hash, salt, known, v.value);
+      return [hashKey(v.path), keep ? known : hash(salt, v.value)];
+    }),
+  );
+}
