@@ -9,7 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document } from 'yaml';
 import type { BaseEntry } from '../config/environment-base.js';
-import { configLayout, lifecycleMembers, type MapLayout } from '../config/layout.js';
+import { configLayout, lifecycleMembers, pinMember, type MapLayout } from '../config/layout.js';
 import { canonicalJson, canonicalValues, isPlainObject } from '../plan/canonical.js';
 import type { Field, Fields } from '../resources/index.js';
 import { commentPlaceholders, placeholderNotes } from './document.js';
@@ -74,6 +74,43 @@ function withoutDefaults(fields: Fields, item: Plain): Plain {
   return canonicalValues(fields, Object.fromEntries(kept));
 }
 
+/**
+ * Export pins each entry and nested item to its live id (for `--adopt`); an overlay describes
+ * objects this environment's scope already manages, which pair by their marker: no pins.
+ */
+function withoutPins(map: MapLayout, entry: Plain): Plain {
+  const kept: Plain = {};
+  for (const [key, value] of Object.entries(entry)) {
+    if (key === pinMember) continue;
+    const nested = map.children.some((c) => c.member === key);
+    kept[key] =
+      nested && Array.isArray(value)
+        ? (value as unknown[]).map((item) => (isPlainObject(item) ? withoutPin(item) : item))
+        : value;
+  }
+  return kept;
+}
+
+function withoutPin(item: Plain): Plain {
+  return Object.fromEntries(Object.entries(item).filter(([k]) => k !== pinMember));
+}
+
+/**
+ * A changed list of nested items, written whole: the items the base has first, in the base's order,
+ * then the account's others, so the reviewer reads the base's list plus what changed.
+ */
+function inBaseOrder(fields: Fields, base: unknown, live: unknown[]): unknown[] {
+  if (!Array.isArray(base)) return live;
+  const identity = (item: unknown): string =>
+    canonicalJson(isPlainObject(item) ? withoutDefaults(fields, item) : item);
+  const rank = new Map(base.map((item, i) => [identity(item), i] as const));
+  const at = (item: unknown): number => rank.get(identity(item)) ?? base.length;
+  return live
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => at(a.item) - at(b.item) || a.i - b.i)
+    .map(({ item }) => item);
+}
+
 /** The merge patch that turns `base` into `live` (members under `path` of an entry of `map`). */
 function mergePatch(map: MapLayout, base: Plain, live: Plain, path: readonly string[] = []): Plain {
   const patch: Plain = {};
@@ -95,7 +132,7 @@ function mergePatch(map: MapLayout, base: Plain, live: Plain, path: readonly str
     } else if (b === undefined) {
       patch[key] = l;
     } else if (child !== undefined) {
-      if (!sameItems(child.fields, b, l)) patch[key] = l;
+      if (!sameItems(child.fields, b, l)) patch[key] = Array.isArray(l) ? inBaseOrder(child.fields, b, l) : l;
     } else if (isPlainObject(b) && isPlainObject(l)) {
       const nested = mergePatch(map, b, l, [...path, key]);
       if (Object.keys(nested).length > 0) patch[key] = nested;
@@ -129,13 +166,13 @@ export function overlayDiff(base: ReadonlyMap<string, BaseEntry>, live: AccountE
       seen.add(key);
       const written = base.get(key);
       if (written === undefined) {
-        add(additions, map.key, entry.name, entry.values as Plain);
+        add(additions, map.key, entry.name, withoutPins(map, entry.values as Plain));
         placeholders.push(
           ...live.placeholders.filter((p) => p.path[0] === map.key && p.path[1] === entry.name),
         );
         continue;
       }
-      const changes = mergePatch(map, written.value, entry.values);
+      const changes = mergePatch(map, written.value, withoutPins(map, entry.values));
       if (Object.keys(changes).length > 0) add(patch, map.key, entry.name, changes);
     }
   }
