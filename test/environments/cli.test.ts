@@ -3,31 +3,19 @@
  * two emulators over HTTP, each environment reaching its own through its own variables.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { cliMain, useTwoAccounts } from './support/two-accounts.js';
 import { configRepository, readWorkflow, runJob, type Comment } from '../cli/support/github-actions.js';
-
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const main = join(repoRoot, 'dist/cli/main.js');
 
 let dir: string;
 let staging: RunningEmulator;
 let production: RunningEmulator;
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'acctsync-envs-cli-'));
-  cpSync(join(repoRoot, 'examples/environments'), join(dir, 'config'), { recursive: true });
-  staging = await startEmulator();
-  production = await startEmulator();
-});
-afterEach(async () => {
-  await staging.close();
-  await production.close();
-  rmSync(dir, { recursive: true, force: true });
+useTwoAccounts('acctsync-envs-cli-', (accounts) => {
+  ({ dir, staging, production } = accounts);
 });
 
 /** The CLI as CI runs it, with both environments' accounts in its variables; asynchronous, as the emulators answer from this process. */
@@ -39,7 +27,7 @@ function acctsync(args: string[]): Promise<{ status: number | null; stdout: stri
     GITHUB_STEP_SUMMARY: _s,
     ...base
   } = process.env;
-  const child = spawn(process.execPath, [main, ...args], {
+  const child = spawn(process.execPath, [cliMain, ...args], {
     cwd: dir,
     env: {
       ...base,

@@ -4,37 +4,23 @@
  * the other account alone.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { cliMain, useTwoAccounts } from '../environments/support/two-accounts.js';
 import { waitFor, type LogEntry } from './daemon-harness.js';
-
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const main = join(repoRoot, 'dist/cli/main.js');
 
 let dir: string;
 let staging: RunningEmulator;
 let production: RunningEmulator;
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'acctsync-watch-env-'));
-  cpSync(join(repoRoot, 'examples/environments'), join(dir, 'config'), { recursive: true });
-  staging = await startEmulator();
-  production = await startEmulator();
-});
-afterEach(async () => {
-  await staging.close();
-  await production.close();
-  rmSync(dir, { recursive: true, force: true });
+useTwoAccounts('acctsync-watch-env-', (accounts) => {
+  ({ dir, staging, production } = accounts);
 });
 
 /** The daemon with both accounts in its variables, as a deployment of one environment would not be. */
 function watch(args: string[], extraEnv: Record<string, string> = {}) {
   const { SVC_API_URL: _u, SVC_API_KEY: _k, ACCTSYNC_ENV: _e, ...base } = process.env;
-  const child = spawn(process.execPath, [main, 'watch', 'config', '--listen', '127.0.0.1:0', ...args], {
+  const child = spawn(process.execPath, [cliMain, 'watch', 'config', '--listen', '127.0.0.1:0', ...args], {
     cwd: dir,
     env: {
       ...base,
