@@ -27,7 +27,8 @@ function referenceMapper(rewrite: RewriteReference): ValueMapper {
       if (!type.many) return one(value, path);
       return Array.isArray(value) ? value.map((v, i) => one(v, [...path, i])) : value;
     },
-    refKey: (key, target, path) => rewrite(key, target, { path, atKey: true }),
+    key: (type, key, path) =>
+      type.keyRef === undefined ? key : rewrite(key, type.keyRef, { path, atKey: true }),
   };
   return mapper;
 }

@@ -4,7 +4,7 @@
  * bodies, export and the emulator all descend through here, so a new nesting type is taught once.
  */
 import type { FieldPath } from './state.js';
-import type { Field, FieldType, Fields, RefTarget, Rule } from './types.js';
+import type { Field, FieldType, Fields, Rule } from './types.js';
 import { isPlainObject } from '../plain-object.js';
 
 type Plain = Record<string, unknown>;
@@ -27,14 +27,19 @@ export function nestedFields(type: FieldType | undefined): Fields | undefined {
   return nestedObject(type)?.fields;
 }
 
+export type ListType = Extract<FieldType, { type: 'list' }>;
+export type MapType = Extract<FieldType, { type: 'map' }>;
+
 /** What a walk does where; a position it has no hook for keeps its value. */
 export interface ValueMapper {
   /** A nested object or module (usually: walk its members). */
   readonly object: (nested: NestedObject, value: Plain, path: FieldPath) => unknown;
   /** A value that does not nest: a string, a reference, a number, JSON. */
   readonly leaf?: (type: FieldType, value: unknown, path: FieldPath) => unknown;
-  /** The key of a map whose keys are references (weighted backends). */
-  readonly refKey?: (key: string, target: RefTarget, path: FieldPath) => string;
+  /** A list once its items are mapped (sorting an unordered one). */
+  readonly list?: (type: ListType, items: unknown[]) => unknown;
+  /** A map's key (a reference to rewrite, a header name to lower-case). */
+  readonly key?: (type: MapType, key: string, path: FieldPath) => string;
 }
 
 /**
@@ -53,9 +58,7 @@ export function mapValue(
   if (nested !== undefined) return isPlainObject(value) ? mapper.object(nested, value, path) : value;
   switch (type.type) {
     case 'list':
-      return Array.isArray(value)
-        ? value.map((item, i) => mapValue(type.items, item, mapper, [...path, i]))
-        : value;
+      return Array.isArray(value) ? mapItems(type, value, mapper, path) : value;
     case 'map':
       return isPlainObject(value) ? mapEntries(type, value, mapper, path) : value;
     default:
@@ -63,17 +66,16 @@ export function mapValue(
   }
 }
 
-function mapEntries(
-  type: Extract<FieldType, { type: 'map' }>,
-  value: Plain,
-  mapper: ValueMapper,
-  path: FieldPath,
-): Plain {
-  const { keyRef } = type;
-  const renameKey = mapper.refKey;
+function mapItems(type: ListType, value: readonly unknown[], mapper: ValueMapper, path: FieldPath): unknown {
+  const items = value.map((item, i) => mapValue(type.items, item, mapper, [...path, i]));
+  return mapper.list === undefined ? items : mapper.list(type, items);
+}
+
+function mapEntries(type: MapType, value: Plain, mapper: ValueMapper, path: FieldPath): Plain {
+  const { key } = mapper;
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => [
-      keyRef === undefined || renameKey === undefined ? k : renameKey(k, keyRef, [...path, k]),
+      key === undefined ? k : key(type, k, [...path, k]),
       mapValue(type.values, v, mapper, [...path, k]),
     ]),
   );
