@@ -38,7 +38,6 @@ export default tseslint.config(
       'src/emulator/index.ts',
       'src/plan/build.ts',
       'src/plan/match.ts',
-      'src/plan/order.ts',
       'src/resources/validate.ts',
       'src/watch/reconcile.ts',
     ],

@@ -6,9 +6,8 @@
 import {
   descriptorOf,
   descriptorOfId,
+  mapReferences,
   type FieldPath,
-  type FieldType,
-  type Fields,
   type KindName,
   type RefTarget,
 } from '../resources/index.js';
@@ -87,14 +86,14 @@ export function resolveReferences(
   const resolved = new Map<DeclaredObject, Record<string, unknown>>();
 
   for (const o of objects) {
-    const resolveOne = (target: RefTarget, value: unknown, path: FieldPath, atKey: boolean): unknown => {
-      if (typeof value !== 'string' || value === '') return value;
+    const resolveOne = (target: RefTarget, value: string, path: FieldPath, atKey: boolean): string => {
+      if (value === '') return value;
       const map = target.kinds.map(mapOfKind).find((m) => m !== undefined);
       const found = map ? byKey.get(`${map.key}/${value}`) : undefined;
       if (found && target.kinds.includes(found.descriptor.kind)) return found.key;
       const idKind = descriptorOfId(value)?.kind;
       if (idKind !== undefined && target.kinds.includes(idKind)) return value;
-      const finding = (message: string, hint?: string): unknown => {
+      const finding = (message: string, hint?: string): string => {
         out.push({ ...o.place(path), atKey, message, ...(hint ? { hint } : {}) });
         return value;
       };
@@ -135,52 +134,14 @@ export function resolveReferences(
           : `define it under ${map.key}, or use the id (${prefixes.join(', ')}) of one this config does not manage`,
       );
     };
-    resolved.set(o, resolveFields(o.fields, o.values, [], resolveOne));
+    resolved.set(
+      o,
+      mapReferences(o.fields, o.values, (ref, target, site) =>
+        resolveOne(target, ref, site.path, site.atKey),
+      ),
+    );
   }
   return resolved;
-}
-
-type Resolver = (target: RefTarget, value: unknown, path: FieldPath, atKey: boolean) => unknown;
-
-function resolveFields(
-  fields: Fields,
-  values: Record<string, unknown>,
-  path: FieldPath,
-  r: Resolver,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(values)) {
-    const f = fields[name];
-    out[name] = f === undefined ? value : resolveValue(f.type, value, [...path, name], r);
-  }
-  return out;
-}
-
-function resolveValue(type: FieldType, value: unknown, path: FieldPath, r: Resolver): unknown {
-  if (value === null || value === undefined) return value;
-  switch (type.type) {
-    case 'ref':
-      if (!type.many) return r(type.target, value, path, false);
-      return Array.isArray(value) ? value.map((v, i) => r(type.target, v, [...path, i], false)) : value;
-    case 'map': {
-      if (!isPlainObject(value)) return value;
-      const keyRef = type.keyRef;
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [
-          keyRef ? String(r(keyRef, k, [...path, k], true)) : k,
-          resolveValue(type.values, v, [...path, k], r),
-        ]),
-      );
-    }
-    case 'list':
-      return Array.isArray(value) ? value.map((v, i) => resolveValue(type.items, v, [...path, i], r)) : value;
-    case 'object':
-      return isPlainObject(value) ? resolveFields(type.fields, value, path, r) : value;
-    case 'module':
-      return isPlainObject(value) ? resolveFields(type.module.fields, value, path, r) : value;
-    default:
-      return value;
-  }
 }
 
 /** The map holding the backends (children of failover and weighted backends are its names). */

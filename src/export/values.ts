@@ -6,8 +6,18 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { parseMetadata } from '../resources/ownership/marker.js';
-import { serverFills, type Field, type FieldType, type Fields, type Rule } from '../resources/index.js';
-import { isPlainObject } from '../plain-object.js';
+import {
+  mapValue,
+  nestedObject,
+  plainReference,
+  refId,
+  serverFills,
+  type Field,
+  type FieldType,
+  type Fields,
+  type Rule,
+  type ValueMapper,
+} from '../resources/index.js';
 
 type Plain = Record<string, unknown>;
 type Path = readonly (string | number)[];
@@ -29,10 +39,6 @@ export interface ValueContext {
 export interface ConfigValues {
   readonly values: Plain;
   readonly placeholders: readonly Placeholder[];
-}
-
-function idOf(value: unknown): unknown {
-  return isPlainObject(value) && typeof value.id === 'string' ? value.id : value;
 }
 
 /** Converts the writable fields of `record`; `topLevel` marks an object's own fields (its `metadata`). */
@@ -88,17 +94,12 @@ function asString(value: unknown): string | undefined {
 function keep(f: Field, value: unknown, record: Plain, ctx: ValueContext): boolean {
   if (serverFills(f, record)) {
     if (f.type.type !== 'ref') return false;
-    const id = idOf(value);
+    const id = refId(value);
     return typeof id === 'string' && ctx.nameOf(id) !== undefined;
   }
-  if (f.type.type === 'object' || f.type.type === 'module') return true;
-  return f.default === undefined || !isDeepStrictEqual(plainForDefault(f.type, value), f.default);
-}
-
-/** Refs as ids, so a list of Refs compares with a default of `[]` like any list. */
-function plainForDefault(type: FieldType, value: unknown): unknown {
-  if (type.type === 'ref') return type.many && Array.isArray(value) ? value.map(idOf) : idOf(value);
-  return value;
+  if (nestedObject(f.type) !== undefined) return true;
+  // Refs as ids, so a list of Refs compares with a default of `[]` like any list.
+  return f.default === undefined || !isDeepStrictEqual(plainReference(f.type, value), f.default);
 }
 
 /**
@@ -115,7 +116,7 @@ function secretNeeded(name: string, f: Field, rules: readonly Rule[], record: Pl
 }
 
 function reference(value: unknown, ctx: ValueContext): unknown {
-  const id = idOf(value);
+  const id = refId(value);
   return typeof id === 'string' ? (ctx.nameOf(id) ?? id) : id;
 }
 
@@ -126,32 +127,10 @@ function convertValue(
   path: Path,
   placeholders: Placeholder[],
 ): unknown {
-  switch (type.type) {
-    case 'ref':
-      return type.many && Array.isArray(value) ? value.map((v) => reference(v, ctx)) : reference(value, ctx);
-    case 'map': {
-      if (!isPlainObject(value)) return value;
-      const keyRef = type.keyRef;
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [
-          keyRef === undefined ? k : String(reference(k, ctx)),
-          convertValue(type.values, v, ctx, [...path, k], placeholders),
-        ]),
-      );
-    }
-    case 'list':
-      return Array.isArray(value)
-        ? value.map((item, i) => convertValue(type.items, item, ctx, [...path, i], placeholders))
-        : value;
-    case 'object':
-      return isPlainObject(value)
-        ? convertFields(type.fields, type.rules ?? [], value, ctx, path, placeholders, false)
-        : value;
-    case 'module':
-      return isPlainObject(value)
-        ? convertFields(type.module.fields, type.module.rules, value, ctx, path, placeholders, false)
-        : value;
-    default:
-      return value;
-  }
+  const asConfig: ValueMapper = {
+    object: (nested, v, at) => convertFields(nested.fields, nested.rules, v, ctx, at, placeholders, false),
+    leaf: (t, v) => plainReference(t, v, (ref) => reference(ref, ctx)),
+    key: (map, key) => (map.keyRef === undefined ? key : String(reference(key, ctx))),
+  };
+  return mapValue(type, value, asConfig, path);
 }

@@ -4,7 +4,7 @@
  * sides of a diff go through the same functions, driven by the field descriptors.
  */
 import { parseCidr, parseSshPublicKey } from '../resources/formats/index.js';
-import type { FieldType, Fields } from '../resources/index.js';
+import { mapValue, type FieldType, type Fields, type ValueMapper } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 
 /** Re-exported for the modules that still import it from here. */
@@ -32,53 +32,40 @@ export function canonicalValues(fields: Fields, values: Plain): Plain {
   const out: Plain = {};
   for (const [name, value] of Object.entries(values)) {
     const f = fields[name];
-    out[name] = f === undefined ? value : canonicalValue(f.type, value);
+    out[name] = f === undefined ? value : mapValue(f.type, value, canonical);
   }
   return out;
 }
 
-function canonicalValue(type: FieldType, value: unknown): unknown {
-  if (value === null || value === undefined) return value;
-  switch (type.type) {
-    case 'string': {
-      if (typeof value !== 'string') return value;
-      if (type.format === 'cidr') {
-        const cidr = parseCidr(value);
-        return cidr.ok ? cidr.value.canonical : value;
-      }
-      if (type.format === 'ssh-public-key') {
-        // One key whatever its form (PEM or OpenSSH line) or comment: the service's identity.
-        const key = parseSshPublicKey(value);
-        return key.ok ? key.value.identity : value;
-      }
-      return value;
-    }
-    case 'list': {
-      if (!Array.isArray(value)) return value;
-      const items = value.map((item) => canonicalValue(type.items, item));
-      if (type.ordered) return items;
-      // Sorting by canonical JSON orders strings and objects alike, deterministically.
-      return items
-        .map((item) => [canonicalJson(item), item] as const)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([, item]) => item);
-    }
-    case 'map':
-      if (!isPlainObject(value)) return value;
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [
-          type.lowerCaseKeys ? k.toLowerCase() : k,
-          canonicalValue(type.values, v),
-        ]),
-      );
-    case 'object':
-      return isPlainObject(value) ? canonicalValues(type.fields, value) : value;
-    case 'module':
-      return isPlainObject(value) ? canonicalValues(type.module.fields, value) : value;
-    default:
-      return value;
+/** A string the service identifies by its meaning (a CIDR, an SSH key) in the form it compares by. */
+function canonicalString(type: FieldType, value: unknown): unknown {
+  if (type.type !== 'string' || typeof value !== 'string') return value;
+  if (type.format === 'cidr') {
+    const cidr = parseCidr(value);
+    return cidr.ok ? cidr.value.canonical : value;
   }
+  if (type.format === 'ssh-public-key') {
+    // One key whatever its form (PEM or OpenSSH line) or comment: the service's identity.
+    const key = parseSshPublicKey(value);
+    return key.ok ? key.value.identity : value;
+  }
+  return value;
 }
+
+/** An unordered list in one order: sorting by canonical JSON orders strings and objects alike. */
+function sortedItems(items: readonly unknown[]): unknown[] {
+  return items
+    .map((item) => [canonicalJson(item), item] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, item]) => item);
+}
+
+const canonical: ValueMapper = {
+  object: (nested, value) => canonicalValues(nested.fields, value),
+  leaf: canonicalString,
+  list: (type, items) => (type.ordered ? items : sortedItems(items)),
+  key: (type, key) => (type.lowerCaseKeys ? key.toLowerCase() : key),
+};
 
 /**
  * User metadata in canonical form: JSON objects with sorted members (the marker is written with

@@ -4,14 +4,14 @@
  * from the descriptors' parent links and module fields, never per kind, so that guards and
  * summaries count every object a delete removes and renderers can say "with 8 routes".
  */
-import { descriptorOf, managedDescriptors, type KindName } from '../resources/index.js';
+import { descriptorOf, managedDescriptors, moduleFields, type KindName } from '../resources/index.js';
 import { compare, type LiveObject } from './live.js';
 import type { Cascade, CascadedObject, Operation } from './types.js';
 
 /** Module members set on a live record (an edge's `mutual_tls`, a route's `oidc`). */
 function modulesOf(l: LiveObject): string[] {
-  return Object.entries(descriptorOf(l.kind).fields)
-    .filter(([name, f]) => f.type.type === 'module' && l.record[name] != null)
+  return moduleFields(descriptorOf(l.kind))
+    .filter(([name]) => l.record[name] != null)
     .map(([name]) => name);
 }
 

@@ -4,7 +4,7 @@
  * sides, a whole-module change when a module is added or removed.
  */
 import equal from 'fast-deep-equal';
-import type { FieldPath, Fields, KindDescriptor } from '../resources/index.js';
+import { nestedFields, type FieldPath, type Fields, type KindDescriptor } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import type { FieldChange } from './types.js';
 
@@ -18,12 +18,10 @@ function diffFields(fields: Fields, before: Plain, after: Plain, path: FieldPath
     const a = after[name];
     if (equal(b, a)) continue;
     const at = [...path, name];
-    const type = f.type;
-    const nested =
-      type.type === 'object' ? type.fields : type.type === 'module' ? type.module.fields : undefined;
+    const nested = nestedFields(f.type);
     if (nested && isPlainObject(b) && isPlainObject(a)) {
       out.push(...diffFields(nested, b, a, at));
-    } else if (type.type === 'module') {
+    } else if (f.type.type === 'module') {
       // A module is added or removed as a whole: no `before` when added, no `after` when removed.
       out.push({ path: at, ...(b == null ? {} : { before: b }), ...(a == null ? {} : { after: a }) });
     } else {

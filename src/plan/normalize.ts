@@ -6,6 +6,7 @@
  */
 import {
   mapReferences,
+  mapValue,
   serverFills,
   withDefaults,
   writableValues,
@@ -13,8 +14,8 @@ import {
   type Fields,
   type KindDescriptor,
   type RefTarget,
+  type ValueMapper,
 } from '../resources/index.js';
-import { isPlainObject } from '../plain-object.js';
 import { canonicalMetadata, canonicalValues } from './canonical.js';
 import type { LiveObject } from './live.js';
 
@@ -29,16 +30,12 @@ function withoutWriteOnly(fields: Fields, values: Plain): Plain {
   for (const [name, value] of Object.entries(values)) {
     const f = fields[name];
     if (f?.writeOnly) continue;
-    const type = f?.type;
-    out[name] =
-      type?.type === 'object' && isPlainObject(value)
-        ? withoutWriteOnly(type.fields, value)
-        : type?.type === 'module' && isPlainObject(value)
-          ? withoutWriteOnly(type.module.fields, value)
-          : value;
+    out[name] = f === undefined ? value : mapValue(f.type, value, writeOnlyDropped);
   }
   return out;
 }
+
+const writeOnlyDropped: ValueMapper = { object: (nested, value) => withoutWriteOnly(nested.fields, value) };
 
 /**
  * Drops server-filled members the desired object leaves unset: whatever the service chose is fine.

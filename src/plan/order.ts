@@ -8,26 +8,16 @@
  */
 import {
   descriptorOf,
+  findReferences,
   isObjectKey,
-  mapReferences,
   writableValues,
   type DesiredObject,
-  type Fields,
 } from '../resources/index.js';
 import { UserError } from '../errors.js';
 import type { ClaimSides } from './claims.js';
+import { firstCycle, topologicalOrder } from './dependency-graph.js';
 import { compare, type LiveObject } from './live.js';
 import type { Operation } from './types.js';
-
-/** Every reference inside plain values: keys or ids, as they are written there. */
-export function referencesIn(fields: Fields, values: Readonly<Record<string, unknown>>): string[] {
-  const out: string[] = [];
-  mapReferences(fields, { ...values }, (ref) => {
-    out.push(ref);
-    return ref;
-  });
-  return out;
-}
 
 export interface OrderContext {
   readonly desired: ReadonlyMap<string, DesiredObject>;
@@ -44,40 +34,25 @@ export interface Ordered {
   readonly blocked: string[];
 }
 
-const actionRank = { adopt: 0, create: 1, update: 2, delete: 3 } as const;
+/** How the rounds so far broke cycles: replaces made to delete first (swaps), updates split in two. */
+interface CycleBreaks {
+  readonly deleteFirst: Set<string>;
+  readonly swapped: Set<string>;
+  readonly split: Set<string>;
+}
 
 /**
  * Fills `dependsOn` and sorts `ops` topologically, ties broken by action then id. Cycles of claims
  * are broken as the module comment says; a `UserError` names the operations when none can be.
  */
 export function orderOperations(ops: readonly Operation[], ctx: OrderContext): Ordered {
-  const deleteFirst = new Set(ctx.deleteFirst);
-  const swapped = new Set<string>();
-  const split = new Set<string>();
+  const breaks: CycleBreaks = { deleteFirst: new Set(ctx.deleteFirst), swapped: new Set(), split: new Set() };
   for (;;) {
-    const current = ops.flatMap((op) => {
-      const interim = split.has(op.id) ? ctx.claims.get(op.id)?.interim : undefined;
-      const own = swapped.has(op.key) && op.replaces !== undefined ? withSwapReason(op) : op;
-      return interim === undefined ? [own] : [interim, own];
-    });
-    const { deps, blocked } = dependencies(current, ctx, deleteFirst, split);
+    const current = withBreaks(ops, ctx, breaks);
+    const { deps, blocked } = dependencies(current, ctx, breaks.deleteFirst, breaks.split);
     const cycle = firstCycle(current, deps);
     if (cycle === undefined) return { operations: topologicalOrder(current, deps), blocked };
-    let broken = false;
-    for (const op of cycle) {
-      const claims = ctx.claims.get(op.id)?.claims ?? [];
-      if (op.action !== 'create' || op.replaces === undefined || claims.length === 0) continue;
-      if (deleteFirst.has(op.key)) continue;
-      deleteFirst.add(op.key);
-      swapped.add(op.key);
-      broken = true;
-    }
-    for (const op of broken ? [] : cycle) {
-      if (ctx.claims.get(op.id)?.interim === undefined || split.has(op.id)) continue;
-      split.add(op.id);
-      broken = true;
-    }
-    if (!broken) {
+    if (!breakCycle(cycle, ctx, breaks)) {
       throw new UserError('no safe order: these operations each wait for another (nothing was changed)', {
         details: cycle.map((op) => op.id).sort(compare),
       });
@@ -85,9 +60,53 @@ export function orderOperations(ops: readonly Operation[], ctx: OrderContext): O
   }
 }
 
+/** The operations as broken so far: a split update after its releasing PATCH, a swap saying so. */
+function withBreaks(ops: readonly Operation[], ctx: OrderContext, breaks: CycleBreaks): Operation[] {
+  return ops.flatMap((op) => {
+    const interim = breaks.split.has(op.id) ? ctx.claims.get(op.id)?.interim : undefined;
+    const own = breaks.swapped.has(op.key) && op.replaces !== undefined ? withSwapReason(op) : op;
+    return interim === undefined ? [own] : [interim, own];
+  });
+}
+
+/**
+ * Records how to break `cycle`: its claiming replaces delete first; when it has none left, its
+ * updates that can release in a PATCH of their own are split. False when nothing can be done.
+ */
+function breakCycle(cycle: readonly Operation[], ctx: OrderContext, breaks: CycleBreaks): boolean {
+  let broken = false;
+  for (const op of cycle) {
+    const claims = ctx.claims.get(op.id)?.claims ?? [];
+    if (op.action !== 'create' || op.replaces === undefined || claims.length === 0) continue;
+    if (breaks.deleteFirst.has(op.key)) continue;
+    breaks.deleteFirst.add(op.key);
+    breaks.swapped.add(op.key);
+    broken = true;
+  }
+  for (const op of broken ? [] : cycle) {
+    if (ctx.claims.get(op.id)?.interim === undefined || breaks.split.has(op.id)) continue;
+    breaks.split.add(op.id);
+    broken = true;
+  }
+  return broken;
+}
+
 function withSwapReason(op: Operation): Operation {
   const why = 'the old object is deleted first: its unique value is briefly unclaimed (a swap)';
   return { ...op, reason: op.reason === undefined ? why : `${op.reason}; ${why}` };
+}
+
+/** The dependency sets being filled: an operation may wait only for another of the same plan. */
+class DependencySets {
+  readonly deps: Map<string, Set<string>>;
+
+  constructor(ops: readonly Operation[]) {
+    this.deps = new Map(ops.map((op) => [op.id, new Set<string>()]));
+  }
+
+  need(op: Operation, on: string | undefined): void {
+    if (on !== undefined && on !== op.id && this.deps.has(on)) this.deps.get(op.id)?.add(on);
+  }
 }
 
 /** The dependencies of each operation, and the deletes that will fail whatever the order. */
@@ -97,16 +116,66 @@ function dependencies(
   deleteFirstKeys: ReadonlySet<string>,
   split: ReadonlySet<string>,
 ): { deps: Map<string, Set<string>>; blocked: string[] } {
-  const byId = new Map(ops.map((op) => [op.id, op]));
-  const deps = new Map<string, Set<string>>(ops.map((op) => [op.id, new Set<string>()]));
-  const need = (op: Operation, on: string | undefined): void => {
-    if (on !== undefined && on !== op.id && byId.has(on)) deps.get(op.id)?.add(on);
-  };
+  const sets = new DependencySets(ops);
+  needWhatIsReferenced(ops, ctx, deleteFirstKeys, sets);
+  const blocked = needReferrersMovedOff(ops, ctx, deleteFirstKeys, sets);
+  needReleasesBeforeClaims(ops, ctx, split, sets);
+  return { deps: sets.deps, blocked };
+}
+
+/**
+ * A create or update waits for the creation of what it references and of its parent; a replace
+ * that deletes first waits for that delete.
+ */
+function needWhatIsReferenced(
+  ops: readonly Operation[],
+  ctx: OrderContext,
+  deleteFirstKeys: ReadonlySet<string>,
+  sets: DependencySets,
+): void {
+  for (const op of ops) {
+    if (op.action === 'delete' || op.interim === true) continue;
+    const o = ctx.desired.get(op.key);
+    if (o === undefined) continue;
+    const refs = findReferences(descriptorOf(o.kind).fields, o.fields).map((r) => r.ref);
+    if (o.parentKey !== undefined) refs.push(o.parentKey);
+    for (const ref of refs) if (isObjectKey(ref)) sets.need(op, `create ${ref}`);
+    if (op.action === 'create' && op.replaces !== undefined && deleteFirstKeys.has(op.key)) {
+      sets.need(op, ops.find((d) => d.action === 'delete' && d.replaces === op.key)?.id);
+    }
+  }
+}
+
+/** Who references what, built once: a delete asks for its target's referrers, not every object. */
+function referrersByTarget(live: readonly LiveObject[]): Map<string, LiveObject[]> {
+  const referrersOf = new Map<string, LiveObject[]>();
+  for (const referrer of live) {
+    const d = descriptorOf(referrer.kind);
+    const values = writableValues(d.fields, { ...referrer.record });
+    const targets = new Set(findReferences(d.fields, values).map((r) => r.ref));
+    // A child addresses its parent through its path (routes), or through a field (rules).
+    if (referrer.parentId !== undefined && d.parent !== undefined) targets.add(referrer.parentId);
+    for (const target of targets) {
+      if (target === referrer.id) continue;
+      const list = referrersOf.get(target);
+      if (list === undefined) referrersOf.set(target, [referrer]);
+      else list.push(referrer);
+    }
+  }
+  return referrersOf;
+}
+
+/**
+ * The delete that removes a live object: its own, or the delete of the ancestor the service
+ * deletes it with (a route with its edge), since such a child has no delete of its own.
+ */
+function deleteRemoving(
+  ops: readonly Operation[],
+  live: readonly LiveObject[],
+): (id: string) => string | undefined {
   const explicitDeletes = new Map(ops.filter((op) => op.action === 'delete').map((op) => [op.liveId, op.id]));
-  const liveById = new Map(ctx.live.map((l) => [l.id, l]));
-  // A child the service deletes with its parent (a route with its edge) has no delete of its own:
-  // whatever it references must wait for the parent's delete instead.
-  const deleteOf = (id: string): string | undefined => {
+  const liveById = new Map(live.map((l) => [l.id, l]));
+  return (id) => {
     for (
       let l = liveById.get(id);
       l !== undefined;
@@ -118,49 +187,35 @@ function dependencies(
     }
     return explicitDeletes.get(id);
   };
+}
+
+/**
+ * A delete waits for the new object of its replace (unless the replace deletes first), and for
+ * every referrer to be deleted or updated off it; a referrer this plan leaves alone blocks it.
+ */
+function needReferrersMovedOff(
+  ops: readonly Operation[],
+  ctx: OrderContext,
+  deleteFirstKeys: ReadonlySet<string>,
+  sets: DependencySets,
+): string[] {
+  const referrersOf = referrersByTarget(ctx.live);
+  const deleteOf = deleteRemoving(ops, ctx.live);
   const changeOf = new Map(
     ops.filter((op) => op.action === 'update' || op.action === 'adopt').map((op) => [op.liveId, op.id]),
   );
-
-  for (const op of ops) {
-    if (op.action === 'delete' || op.interim === true) continue;
-    const o = ctx.desired.get(op.key);
-    if (o === undefined) continue;
-    const refs = referencesIn(descriptorOf(o.kind).fields, o.fields);
-    if (o.parentKey !== undefined) refs.push(o.parentKey);
-    for (const ref of refs) if (isObjectKey(ref)) need(op, `create ${ref}`);
-    if (op.action === 'create' && op.replaces !== undefined && deleteFirstKeys.has(op.key)) {
-      need(op, ops.find((d) => d.action === 'delete' && d.replaces === op.key)?.id);
-    }
-  }
-
-  // Who references what, built once: a delete asks for its target's referrers, not every object.
-  const referrersOf = new Map<string, LiveObject[]>();
-  for (const referrer of ctx.live) {
-    const d = descriptorOf(referrer.kind);
-    const targets = new Set(referencesIn(d.fields, writableValues(d.fields, { ...referrer.record })));
-    // A child addresses its parent through its path (routes), or through a field (rules).
-    if (referrer.parentId !== undefined && d.parent !== undefined) targets.add(referrer.parentId);
-    for (const target of targets) {
-      if (target === referrer.id) continue;
-      const list = referrersOf.get(target);
-      if (list === undefined) referrersOf.set(target, [referrer]);
-      else list.push(referrer);
-    }
-  }
-
   const blocked: string[] = [];
   for (const op of ops) {
     if (op.action !== 'delete' || op.liveId === undefined) continue;
     const target = op.liveId;
     const deleteFirst = op.replaces !== undefined && deleteFirstKeys.has(op.replaces);
-    if (op.replaces !== undefined && !deleteFirst) need(op, `create ${op.replaces}`);
+    if (op.replaces !== undefined && !deleteFirst) sets.need(op, `create ${op.replaces}`);
     for (const referrer of referrersOf.get(target) ?? []) {
       const isChild = referrer.parentId === target && descriptorOf(referrer.kind).parent !== undefined;
       const gone = deleteOf(referrer.id);
       const moved = changeOf.get(referrer.id);
-      if (gone !== undefined) need(op, gone);
-      else if (moved !== undefined && !deleteFirst) need(op, moved);
+      if (gone !== undefined) sets.need(op, gone);
+      else if (moved !== undefined && !deleteFirst) sets.need(op, moved);
       else if (!isChild && moved === undefined) {
         blocked.push(
           `${op.key} (${target}) is still referenced by ${referrer.id}, which this plan does not change: its delete will fail until that reference is removed`,
@@ -168,9 +223,19 @@ function dependencies(
       }
     }
   }
+  return blocked;
+}
 
-  // A unique value is released before anyone claims it; an update split in two claims in its
-  // final PATCH what its first PATCH released.
+/**
+ * A unique value is released before anyone claims it; an update split in two claims in its final
+ * PATCH what its first PATCH released.
+ */
+function needReleasesBeforeClaims(
+  ops: readonly Operation[],
+  ctx: OrderContext,
+  split: ReadonlySet<string>,
+  sets: DependencySets,
+): void {
   const sidesOf = (op: Operation): ClaimSides | undefined => {
     if (op.interim === true) {
       const sides = ctx.claims.get(`update ${op.key}`);
@@ -188,131 +253,7 @@ function dependencies(
     }
   }
   for (const op of ops) {
-    if (split.has(op.id)) need(op, `release ${op.key}`);
-    for (const key of sidesOf(op)?.claims ?? []) for (const r of releasers.get(key) ?? []) need(op, r);
-  }
-
-  return { deps, blocked };
-}
-
-/** The operations of one cycle of `deps` (a strongly connected component), or undefined. */
-function firstCycle(
-  ops: readonly Operation[],
-  deps: ReadonlyMap<string, ReadonlySet<string>>,
-): Operation[] | undefined {
-  const byId = new Map(ops.map((op) => [op.id, op]));
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  let found: string[] | undefined;
-  const visit = (id: string): void => {
-    index.set(id, index.size);
-    low.set(id, index.get(id) ?? 0);
-    stack.push(id);
-    onStack.add(id);
-    for (const next of deps.get(id) ?? []) {
-      if (found !== undefined) return;
-      if (!index.has(next)) {
-        visit(next);
-        low.set(id, Math.min(low.get(id) ?? 0, low.get(next) ?? 0));
-      } else if (onStack.has(next)) low.set(id, Math.min(low.get(id) ?? 0, index.get(next) ?? 0));
-    }
-    if (found !== undefined || low.get(id) !== index.get(id)) return;
-    const component: string[] = [];
-    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-      onStack.delete(top);
-      component.push(top);
-      if (top === id) break;
-    }
-    if (component.length > 1) found = component;
-  };
-  for (const op of ops) if (found === undefined && !index.has(op.id)) visit(op.id);
-  return found?.flatMap((id) => {
-    const op = byId.get(id);
-    return op === undefined ? [] : [op];
-  });
-}
-
-const rankOf = (op: Operation): number => actionRank[op.action];
-
-/** Whether `a` should start before `b` when both are ready: by action, then by id. */
-function before(a: Operation, b: Operation): boolean {
-  return rankOf(a) - rankOf(b) < 0 || (rankOf(a) === rankOf(b) && compare(a.id, b.id) < 0);
-}
-
-/**
- * Kahn's algorithm with a binary heap of ready operations: linear in operations and dependencies
- * (times a log), and deterministic: among ready operations the lowest (action, id) goes first.
- */
-function topologicalOrder(
-  ops: readonly Operation[],
-  deps: ReadonlyMap<string, ReadonlySet<string>>,
-): Operation[] {
-  const waiting = new Map<string, number>();
-  const dependants = new Map<string, string[]>();
-  for (const op of ops) {
-    const own = deps.get(op.id) ?? new Set<string>();
-    waiting.set(op.id, own.size);
-    for (const d of own) {
-      const list = dependants.get(d);
-      if (list === undefined) dependants.set(d, [op.id]);
-      else list.push(op.id);
-    }
-  }
-  const byId = new Map(ops.map((op) => [op.id, op]));
-  const ready = new ReadyHeap(before);
-  for (const op of ops) if (waiting.get(op.id) === 0) ready.push(op);
-  const ordered: Operation[] = [];
-  for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
-    ordered.push({ ...next, dependsOn: [...(deps.get(next.id) ?? [])].sort(compare) });
-    for (const d of dependants.get(next.id) ?? []) {
-      const left = (waiting.get(d) ?? 0) - 1;
-      waiting.set(d, left);
-      const op = byId.get(d);
-      if (left === 0 && op !== undefined) ready.push(op);
-    }
-  }
-  if (ordered.length < ops.length) {
-    const stuck = ops.filter((op) => (waiting.get(op.id) ?? 0) > 0).map((op) => op.id);
-    throw new Error(`dependency cycle among ${stuck.join(', ')}`);
-  }
-  return ordered;
-}
-
-/** A binary min-heap by `before`. */
-class ReadyHeap<T> {
-  readonly #items: T[] = [];
-  constructor(private readonly less: (a: T, b: T) => boolean) {}
-
-  push(item: T): void {
-    const a = this.#items;
-    a.push(item);
-    for (let i = a.length - 1; i > 0;) {
-      const parent = (i - 1) >> 1;
-      if (!this.less(a[i]!, a[parent]!)) break;
-      [a[i], a[parent]] = [a[parent]!, a[i]!];
-      i = parent;
-    }
-  }
-
-  pop(): T | undefined {
-    const a = this.#items;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length > 0 && last !== undefined) {
-      a[0] = last;
-      for (let i = 0; ;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && this.less(a[l]!, a[m]!)) m = l;
-        if (r < a.length && this.less(a[r]!, a[m]!)) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m]!, a[i]!];
-        i = m;
-      }
-    }
-    return top;
+    if (split.has(op.id)) sets.need(op, `release ${op.key}`);
+    for (const key of sidesOf(op)?.claims ?? []) for (const r of releasers.get(key) ?? []) sets.need(op, r);
   }
 }

@@ -7,6 +7,7 @@ import {
   descriptorOf,
   isObjectKey,
   mapReferenceValue,
+  nestedFields,
   type FieldPath,
   type FieldType,
   type Fields,
@@ -37,12 +38,6 @@ function refName(names: ReadonlyMap<string, string>, ref: string, target: RefTar
   const key = names.get(ref) ?? ref;
   if (isObjectKey(key)) return key;
   return `${ref} (unmanaged ${target.kinds.map((k) => descriptorOf(k).title).join(' or ')})`;
-}
-
-function nestedFields(type: FieldType | undefined): Fields | undefined {
-  if (type?.type === 'object') return type.fields;
-  if (type?.type === 'module') return type.module.fields;
-  return undefined;
 }
 
 /** What a reviewer recognises a certificate or a public key by; undefined for other values. */

@@ -5,6 +5,7 @@
  */
 import {
   descriptorOf,
+  nestedFields,
   type DesiredState,
   type FieldPath,
   type FieldType,
@@ -113,8 +114,7 @@ export function isPublicMaterial(fields: Fields, path: FieldPath): boolean {
   let type: FieldType | undefined;
   for (const name of path) {
     type = current?.[String(name)]?.type;
-    current =
-      type?.type === 'object' ? type.fields : type?.type === 'module' ? type.module.fields : undefined;
+    current = nestedFields(type);
   }
   return type?.type === 'string' && type.format !== undefined && publicFormats.has(type.format);
 }

@@ -11,7 +11,7 @@
  *     structuralDiff(descriptor, undefined, desired) // create: every member is `create`
  */
 import equal from 'fast-deep-equal';
-import type { FieldType, Fields, KindDescriptor } from '../resources/index.js';
+import { nestedFields, type FieldType, type KindDescriptor } from '../resources/index.js';
 import { isPlainObject } from './canonical.js';
 
 type Plain = Readonly<Record<string, unknown>>;
@@ -41,13 +41,6 @@ export interface StructuralDiff {
   readonly changes: readonly DiffNode[];
   /** Top-level members present on both sides and equal. */
   readonly unchanged: number;
-}
-
-/** The field types a member descends into, or undefined for a leaf. */
-function nestedFields(type: FieldType | undefined): Fields | undefined {
-  if (type?.type === 'object') return type.fields;
-  if (type?.type === 'module') return type.module.fields;
-  return undefined;
 }
 
 function leaf(name: string, before: unknown, after: unknown): DiffNode {

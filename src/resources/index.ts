@@ -6,6 +6,8 @@ export * from './event-types.js';
 export { validateBody, type BodyMode } from './validate.js';
 export { checkFormat } from './format-check.js';
 export * from './shape.js';
+export * from './walk.js';
+export * from './references.js';
 export * from './state.js';
 export { tunnelSessionCommands, type TunnelSessionCommand } from './kinds/sessions.js';
 export * from './identity.js';

@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { planFor } from '../../src/plan/index.js';
-import { referencesIn } from '../../src/plan/order.js';
 import {
   descriptorOf,
+  findReferences,
   isObjectKey,
   managedDescriptors,
   type DesiredObject,
@@ -40,7 +40,7 @@ function closure(o: DesiredObject): DesiredState {
   const visit = (x: DesiredObject) => {
     if (keep.has(x.key)) return;
     keep.add(x.key);
-    const refs = referencesIn(descriptorOf(x.kind).fields, x.fields);
+    const refs = findReferences(descriptorOf(x.kind).fields, x.fields).map((r) => r.ref);
     if (x.parentKey !== undefined) refs.push(x.parentKey);
     for (const r of refs) {
       const target = isObjectKey(r) ? byKey.get(r) : undefined;

@@ -2,8 +2,8 @@
  * Where the write-only and secret fields of an object's values are, at any depth, and the salted
  * hashes of the write-only ones the ownership marker keeps (the service never returns them).
  */
-import type { FieldPath, FieldType, Fields } from '../index.js';
-import { isPlainObject } from '../../plain-object.js';
+import type { Field, FieldPath, Fields } from '../index.js';
+import { visitFields } from '../walk.js';
 import { secretMatches, type SecretHasher } from './marker.js';
 
 /** A value found at a path of an object's values. */
@@ -16,31 +16,15 @@ export interface PathValue {
 export function findFields(
   fields: Fields,
   values: Readonly<Record<string, unknown>>,
-  select: (f: Fields[string]) => boolean,
-  path: FieldPath = [],
+  select: (f: Field) => boolean,
 ): PathValue[] {
-  const out: PathValue[] = [];
-  for (const [name, f] of Object.entries(fields)) {
-    const value = values[name];
-    if (value === undefined || value === null) continue;
-    if (select(f)) out.push({ path: [...path, name], value });
-    else out.push(...findIn(f.type, value, select, [...path, name]));
-  }
-  return out;
-}
-
-function findIn(
-  type: FieldType,
-  value: unknown,
-  select: (f: Fields[string]) => boolean,
-  path: FieldPath,
-): PathValue[] {
-  if (type.type === 'object' && isPlainObject(value)) return findFields(type.fields, value, select, path);
-  if (type.type === 'module' && isPlainObject(value))
-    return findFields(type.module.fields, value, select, path);
-  if (type.type === 'list' && Array.isArray(value))
-    return value.flatMap((item, i) => findIn(type.items, item, select, [...path, i]));
-  return [];
+  const found: PathValue[] = [];
+  visitFields(fields, values, ({ field, value, path }) => {
+    if (!select(field)) return true;
+    found.push({ path, value });
+    return false;
+  });
+  return found;
 }
 
 /** Write-only values set in `values` (empty strings count as unset: that is how the service echoes them). */

@@ -1,0 +1,127 @@
+/**
+ * The graph side of ordering: finding a cycle among operations' dependencies, and the one
+ * deterministic topological order once there is none.
+ */
+import { compare } from './live.js';
+import type { Operation } from './types.js';
+
+/** What each operation waits for, by operation id. */
+export type Dependencies = ReadonlyMap<string, ReadonlySet<string>>;
+
+const actionRank = { adopt: 0, create: 1, update: 2, delete: 3 } as const;
+
+/** The operations of one cycle of `deps` (a strongly connected component), or undefined. */
+export function firstCycle(ops: readonly Operation[], deps: Dependencies): Operation[] | undefined {
+  const byId = new Map(ops.map((op) => [op.id, op]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  let found: string[] | undefined;
+  const visit = (id: string): void => {
+    index.set(id, index.size);
+    low.set(id, index.get(id) ?? 0);
+    stack.push(id);
+    onStack.add(id);
+    for (const next of deps.get(id) ?? []) {
+      if (found !== undefined) return;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(id, Math.min(low.get(id) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) low.set(id, Math.min(low.get(id) ?? 0, index.get(next) ?? 0));
+    }
+    if (found !== undefined || low.get(id) !== index.get(id)) return;
+    const component: string[] = [];
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+      onStack.delete(top);
+      component.push(top);
+      if (top === id) break;
+    }
+    if (component.length > 1) found = component;
+  };
+  for (const op of ops) if (found === undefined && !index.has(op.id)) visit(op.id);
+  return found?.flatMap((id) => {
+    const op = byId.get(id);
+    return op === undefined ? [] : [op];
+  });
+}
+
+const rankOf = (op: Operation): number => actionRank[op.action];
+
+/** Whether `a` should start before `b` when both are ready: by action, then by id. */
+function before(a: Operation, b: Operation): boolean {
+  return rankOf(a) - rankOf(b) < 0 || (rankOf(a) === rankOf(b) && compare(a.id, b.id) < 0);
+}
+
+/**
+ * Kahn's algorithm with a binary heap of ready operations: linear in operations and dependencies
+ * (times a log), and deterministic: among ready operations the lowest (action, id) goes first.
+ */
+export function topologicalOrder(ops: readonly Operation[], deps: Dependencies): Operation[] {
+  const waiting = new Map<string, number>();
+  const dependants = new Map<string, string[]>();
+  for (const op of ops) {
+    const own = deps.get(op.id) ?? new Set<string>();
+    waiting.set(op.id, own.size);
+    for (const d of own) {
+      const list = dependants.get(d);
+      if (list === undefined) dependants.set(d, [op.id]);
+      else list.push(op.id);
+    }
+  }
+  const byId = new Map(ops.map((op) => [op.id, op]));
+  const ready = new ReadyHeap(before);
+  for (const op of ops) if (waiting.get(op.id) === 0) ready.push(op);
+  const ordered: Operation[] = [];
+  for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
+    ordered.push({ ...next, dependsOn: [...(deps.get(next.id) ?? [])].sort(compare) });
+    for (const d of dependants.get(next.id) ?? []) {
+      const left = (waiting.get(d) ?? 0) - 1;
+      waiting.set(d, left);
+      const op = byId.get(d);
+      if (left === 0 && op !== undefined) ready.push(op);
+    }
+  }
+  if (ordered.length < ops.length) {
+    const stuck = ops.filter((op) => (waiting.get(op.id) ?? 0) > 0).map((op) => op.id);
+    throw new Error(`dependency cycle among ${stuck.join(', ')}`);
+  }
+  return ordered;
+}
+
+/** A binary min-heap by `before`. */
+class ReadyHeap<T> {
+  readonly #items: T[] = [];
+  constructor(private readonly less: (a: T, b: T) => boolean) {}
+
+  push(item: T): void {
+    const a = this.#items;
+    a.push(item);
+    for (let i = a.length - 1; i > 0;) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(a[i]!, a[parent]!)) break;
+      [a[i], a[parent]] = [a[parent]!, a[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): T | undefined {
+    const a = this.#items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last !== undefined) {
+      a[0] = last;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && this.less(a[l]!, a[m]!)) m = l;
+        if (r < a.length && this.less(a[r]!, a[m]!)) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m]!, a[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
