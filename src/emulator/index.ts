@@ -9,9 +9,9 @@ import { Account } from './account.js';
 import { bootstrap } from './bootstrap.js';
 import { CertificateJobs } from './certificate-jobs.js';
 import { controlRoutes } from './control.js';
-import { decoratorInputs, decorators } from './decorators.js';
 import { FaultSwitch, type FaultOptions } from './faults.js';
 import { IdGenerator } from './ids.js';
+import { kindBehaviour } from './kind-behaviour.js';
 import { loadSnapshot, restore, SaveQueue, snapshot, type Snapshot } from './persistence.js';
 import { newToken } from './platform.js';
 import { RateLimiter } from './rate-limit.js';
@@ -91,7 +91,7 @@ function openAccount(
   ca: EmulatorCa,
   state: Snapshot | undefined,
 ): OpenAccount {
-  const account = new Account({ origin, ids: new IdGenerator(now), now, decorators, decoratorInputs });
+  const account = new Account({ origin, ids: new IdGenerator(now), now, behaviour: kindBehaviour });
   const certificateJobs = new CertificateJobs(account, ca, options.certDelayMs ?? DEFAULT_CERT_DELAY_MS);
   account.lifecycle = certificateJobs;
   if (state !== undefined) {
