@@ -1,8 +1,10 @@
 /**
- * What the emulator does for one kind beyond what its descriptor says: the only place a kind's
- * name decides emulator behaviour. A kind without an entry gets plain CRUD from its descriptor;
- * behaviour keyed by data (a field's presence or format, a parent link, a token field) lives with
- * the generic code instead.
+ * What the emulator does for one kind beyond what its descriptor says, keyed by the kind's name:
+ * the generic CRUD, routes and rendering look here and nowhere else for a kind's special case. A
+ * kind without an entry gets plain CRUD from its descriptor; behaviour keyed by data (a field's
+ * presence or format, a parent link, a token field) lives with the generic code instead. The
+ * service's own processes still name the kinds they work on (the TLS certificates it issues, the
+ * subscriptions it delivers events to, the bootstrap API key).
  */
 import type { KindDescriptor, KindName } from '../resources/index.js';
 import type { Decoration } from './account.js';
