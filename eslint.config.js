@@ -35,7 +35,6 @@ export default tseslint.config(
       'src/config/load.ts',
       'src/config/schema-check.ts',
       'src/config/schema.ts',
-      'src/emulator/index.ts',
       'src/plan/build.ts',
       'src/plan/match.ts',
       'src/resources/validate.ts',

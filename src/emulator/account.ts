@@ -9,12 +9,24 @@ import type { Collection, StoredRecord } from './collection.js';
 import type { IdGenerator } from './ids.js';
 import type { Agent, Delivery, Lifecycle, Located, Principal } from './model.js';
 import { renderFields, type UriResolver } from './render.js';
-import { ResponseCache, type DecoratorInputs } from './response-cache.js';
+import { ResponseCache } from './response-cache.js';
 import { Store, storedKinds, stringOf } from './store.js';
 import { ApiKeyTokens } from './token-auth.js';
 
 /** Adds computed members to a kind's responses (tunnel group `tunnels`, event source `uri`). */
 export type Decorator = (out: Record<string, unknown>, record: StoredRecord, account: Account) => void;
+
+/**
+ * A kind's response members computed at read time: `add` computes them; `reads` lists the kinds
+ * whose every change can change them (responses are cached until one does).
+ */
+export interface Decoration {
+  readonly reads: readonly KindName[];
+  readonly add: Decorator;
+}
+
+/** What the account needs of a kind's emulator behaviour (`kind-behaviour.ts`). */
+export type RenderBehaviour = Readonly<Partial<Record<KindName, { readonly decorate?: Decoration }>>>;
 
 /** Children embedded in their parent's record (`routes` of an HTTPS edge), by parent kind. */
 const embeddedChildren = new Map<KindName, Array<{ child: KindDescriptor; member: string }>>();
@@ -37,7 +49,7 @@ export class Account implements UriResolver {
   readonly #store = new Store();
   readonly #tokens = new ApiKeyTokens();
   readonly #responses: ResponseCache;
-  readonly #decorators: Partial<Record<KindName, Decorator>>;
+  readonly #behaviour: RenderBehaviour;
   lifecycle: Lifecycle = { written: () => undefined, removed: () => undefined };
   /** Called after every change, so that persistence can schedule a save. */
   onChange: () => void = () => undefined;
@@ -46,15 +58,17 @@ export class Account implements UriResolver {
     origin: string;
     ids: IdGenerator;
     now: () => Date;
-    decorators: Partial<Record<KindName, Decorator>>;
-    decoratorInputs?: DecoratorInputs;
+    /** Passed in rather than imported: its hooks read the account, which must not import them. */
+    behaviour: RenderBehaviour;
   }) {
     this.origin = options.origin;
     this.ids = options.ids;
     this.now = options.now;
-    this.#decorators = options.decorators;
-    const decorated = new Set(Object.keys(options.decorators) as KindName[]);
-    this.#responses = new ResponseCache(this.#store, decorated, options.decoratorInputs ?? {});
+    this.#behaviour = options.behaviour;
+    this.#responses = new ResponseCache(
+      this.#store,
+      (kind) => options.behaviour[kind]?.decorate?.reads ?? [],
+    );
   }
 
   timestamp(): string {
@@ -96,7 +110,7 @@ export class Account implements UriResolver {
     for (const { child, member } of embeddedChildren.get(d.kind) ?? []) {
       out[member] = this.childrenOf(record.id, child).map((c) => this.render(child, c));
     }
-    this.#decorators[d.kind]?.(out, record, this);
+    this.#behaviour[d.kind]?.decorate?.add(out, record, this);
     return out;
   }
 

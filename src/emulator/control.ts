@@ -11,7 +11,7 @@ import { badRequest, notFound } from './failure.js';
 import { parseFaults, type FaultOptions } from './faults.js';
 import { isPlainObject } from '../plain-object.js';
 import type { Route } from './router.js';
-import { connectAgent, patchAgent } from './sessions.js';
+import { connectAgent, patchAgent } from './agents.js';
 import type { EmulatorStats } from './stats.js';
 
 /** What the control surface changes outside the account. */

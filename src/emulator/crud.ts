@@ -22,6 +22,7 @@ import { deriveModule, deriveValues } from './derive.js';
 import { publishWrite } from './events.js';
 import { ApiFailure, badRequest, fromViolations, notFound } from './failure.js';
 import { isPlainObject } from '../plain-object.js';
+import { locate } from './locate.js';
 import { pageOf } from './paging.js';
 import { collectReferences } from './references.js';
 
@@ -67,16 +68,6 @@ function assertRules(
   );
   const failure = fromViolations(d.rules.flatMap((rule) => rule.check(judged, 'read')));
   if (failure) throw failure;
-}
-
-/** The object a path names; 404 also when it lives under another parent than the path says. */
-export function locate(call: Call, d: KindDescriptor): Located {
-  const id = call.params.id ?? '';
-  const record = call.account.collection(d.kind).get(id);
-  if (record === undefined) throw notFound();
-  if (d.parent?.via === 'path' && record.values[d.parent.field] !== call.params[d.parent.field])
-    throw notFound();
-  return { d, record };
 }
 
 /** A value as stored once written: defaults filled inside it. */
@@ -148,8 +139,8 @@ export function getHandler(d: KindDescriptor): Handler {
 }
 
 /**
- * Clients may echo the path's ids inside a PATCH body (gaps.md): accepted when equal, dropped
- * before validation; a different value is an unknown field like any other.
+ * Clients may echo the path's ids (its own, its parent's) inside a PATCH body (gaps.md): accepted
+ * when equal, dropped before validation; a different value is an unknown field like any other.
  */
 function withoutPathEcho(
   body: Record<string, unknown>,
@@ -157,8 +148,7 @@ function withoutPathEcho(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
-    const pathValue = key === 'id' ? params.id : key === 'edge_id' ? params.edge_id : undefined;
-    if (pathValue !== undefined && value === pathValue) continue;
+    if (Object.hasOwn(params, key) && value === params[key]) continue;
     Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;

@@ -1,42 +1,20 @@
 /**
  * What the service computes when an object is written: owner and token, PEM-derived members,
- * certificate management status, assigned names, lower-cased headers, SAML read-only members.
- * Keyed by data (a field's presence or format) where the behaviour is shared, by kind where the
- * spec gives one kind a behaviour of its own.
+ * certificate management status, SAML read-only members, keyed by data (a field's presence or
+ * format); then what the spec gives one kind alone, from its entry in `kind-behaviour.ts`.
  */
-import { ErrorCode, type KindDescriptor, type KindName, type ModuleDescriptor } from '../resources/index.js';
-import { regions } from '../resources/fields.js';
+import { ErrorCode, type KindDescriptor, type ModuleDescriptor } from '../resources/index.js';
 import { moduleFields } from '../resources/registry.js';
 import { isDeepStrictEqual } from 'node:util';
-import type { Account } from './account.js';
-import type { Principal } from './model.js';
+import type { DeriveContext } from './derive-context.js';
 import { hashToken } from './token-auth.js';
 import { derivePem } from './derive-pem.js';
 import { ApiFailure, badRequest } from './failure.js';
+import { kindBehaviour } from './kind-behaviour.js';
 import { isPlainObject } from '../plain-object.js';
-import {
-  acmeChallengeTarget,
-  cnameTarget,
-  isPlatformSubdomain,
-  newToken,
-  nsTargets,
-  tcpAddress,
-} from './platform.js';
+import { newToken } from './platform.js';
 import { samlSigningCertificatePem } from './saml-certificate.js';
 import { isServiceIssued } from './service-issued.js';
-
-/** The write being derived. */
-export interface DeriveContext {
-  readonly account: Account;
-  readonly principal: Principal;
-  /** The `uri` of the object being written (module read-only members derive from it). */
-  readonly uri: string;
-  /** The members written by this request (response names); on create, every member. */
-  readonly written: Readonly<Record<string, unknown>>;
-  readonly creating: boolean;
-  /** The stored members before an update; undefined on create. */
-  readonly before?: Readonly<Record<string, unknown>>;
-}
 
 /** Defaults the owner to the caller; only admins may name another owner, who must exist. */
 function deriveOwner(values: Record<string, unknown>, ctx: DeriveContext): void {
@@ -133,39 +111,6 @@ export function deriveModule(
   moduleDerivers[module.name]?.(value, ownerUri);
 }
 
-/** Behaviour the spec gives one kind. */
-const kindDerivers: Partial<Record<KindName, (values: Record<string, unknown>, ctx: DeriveContext) => void>> =
-  {
-    http_response_backends(values) {
-      // The spec: response header names come back lower-case.
-      if (isPlainObject(values.headers)) {
-        values.headers = Object.fromEntries(
-          Object.entries(values.headers).map(([k, v]) => [k.toLowerCase(), v]),
-        );
-      }
-    },
-    reserved_addrs(values, ctx) {
-      if (ctx.creating) values.addr = tcpAddress(String(values.region));
-    },
-    reserved_domains(values, ctx) {
-      if (!ctx.creating) return;
-      const domain = String(values.domain);
-      const platform = isPlatformSubdomain(domain);
-      values.cname_target = platform ? null : cnameTarget();
-      // Only wildcard custom domains need the ACME challenge delegated to issue certificates.
-      values.acme_challenge_cname_target =
-        !platform && domain.startsWith('*.') && isPlainObject(values.certificate_management_policy)
-          ? acmeChallengeTarget()
-          : null;
-    },
-    agent_ingresses(values, ctx) {
-      if (!ctx.creating) return;
-      const domain = String(values.domain);
-      values.ns_targets = nsTargets;
-      values.region_domains = regions.map((r) => `tunnel.${r}.${domain}`);
-    },
-  };
-
 /**
  * Computes the service-owned members of `values` in place. Returns the plain token when the kind
  * hands one out (create only); only its hash is kept.
@@ -179,7 +124,7 @@ export function deriveValues(
   if (ctx.creating && 'owner_id' in d.fields) deriveOwner(values, ctx);
   if (ctx.creating) derivePem(d, values);
   if ('certificate_management_policy' in d.fields) deriveCertificateManagement(values, ctx);
-  kindDerivers[d.kind]?.(values, ctx);
+  kindBehaviour[d.kind]?.derive?.(values, ctx);
   for (const [name, module] of moduleFields(d)) {
     const value = values[name];
     if (isPlainObject(value) && name in ctx.written) deriveModule(module, value, ctx.uri);

@@ -1,10 +1,11 @@
 /** Event sources: the `sources` of a subscription, managed one by one under it. */
-import { descriptors, ErrorCode, validateBody } from '../resources/index.js';
+import { descriptors, ErrorCode, validateBody, type KindDescriptor } from '../resources/index.js';
 import type { Account } from './account.js';
 import type { Call, Handler } from './call.js';
 import type { StoredRecord } from './collection.js';
 import { publishWrite } from './events.js';
 import { ApiFailure, fromViolations, notFound } from './failure.js';
+import { apiRoute, type Route } from './router.js';
 
 const subscriptions = descriptors.event_subscriptions;
 const sourcesKind = descriptors.event_sources;
@@ -37,7 +38,7 @@ function changeSources(account: Account, record: StoredRecord, sources: Source[]
   publishWrite(account, subscriptions, 'updated', account.render(subscriptions, record));
 }
 
-export const createSource: Handler = (call) => {
+const createSource: Handler = (call) => {
   const record = subscriptionOf(call);
   const failure = fromViolations(validateBody(sourcesKind.fields, sourcesKind.rules, call.body, 'create'));
   if (failure) throw failure;
@@ -50,7 +51,7 @@ export const createSource: Handler = (call) => {
   return { status: 201, body: render(call.account, record.id, { type }) };
 };
 
-export const listSources: Handler = (call) => {
+const listSources: Handler = (call) => {
   const record = subscriptionOf(call);
   return {
     status: 200,
@@ -68,19 +69,19 @@ function sourceOf(call: Call): { record: StoredRecord; source: Source } {
   return { record, source };
 }
 
-export const getSource: Handler = (call) => {
+const getSource: Handler = (call) => {
   const { record, source } = sourceOf(call);
   return { status: 200, body: render(call.account, record.id, source) };
 };
 
-export const updateSource: Handler = (call) => {
+const updateSource: Handler = (call) => {
   const { record, source } = sourceOf(call);
   const failure = fromViolations(validateBody(sourcesKind.fields, sourcesKind.rules, call.body, 'update'));
   if (failure) throw failure;
   return { status: 200, body: render(call.account, record.id, source) };
 };
 
-export const deleteSource: Handler = (call) => {
+const deleteSource: Handler = (call) => {
   const { record, source } = sourceOf(call);
   changeSources(
     call.account,
@@ -89,3 +90,15 @@ export const deleteSource: Handler = (call) => {
   );
   return { status: 204 };
 };
+
+/** The routes of event sources, addressed by their type under their subscription. */
+export function eventSourceRoutes(d: KindDescriptor): Route[] {
+  const item = `${d.path}/{${d.pathKey ?? 'id'}}`;
+  return [
+    apiRoute('POST', d.path, createSource),
+    apiRoute('GET', d.path, listSources),
+    apiRoute('GET', item, getSource),
+    apiRoute('PATCH', item, updateSource),
+    apiRoute('DELETE', item, deleteSource),
+  ];
+}

@@ -63,3 +63,27 @@ export function injectedStatus(faults: FaultOptions, random: () => number): 500 
   if ((faults.error429 ?? 0) > random()) return 429;
   return undefined;
 }
+
+/** The faults in force and their dice: the control surface replaces both at once. */
+export class FaultSwitch {
+  #faults: FaultOptions;
+  #dice: () => number;
+
+  constructor(faults: FaultOptions) {
+    this.#faults = faults;
+    this.#dice = faultDice(faults);
+  }
+
+  get current(): FaultOptions {
+    return this.#faults;
+  }
+
+  set(faults: FaultOptions): void {
+    this.#faults = faults;
+    this.#dice = faultDice(faults);
+  }
+
+  roll(): number {
+    return this.#dice();
+  }
+}

@@ -3,20 +3,19 @@
  * `account-api.md` and `gaps.md` on a local port, plus a control surface under `/_emulator/`.
  */
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { descriptors, withDefaults } from '../resources/index.js';
 import { Account } from './account.js';
-import { hashToken } from './token-auth.js';
+import { bootstrap } from './bootstrap.js';
 import { CertificateJobs } from './certificate-jobs.js';
 import { controlRoutes } from './control.js';
-import { decoratorInputs, decorators } from './decorators.js';
-import { faultDice, type FaultOptions } from './faults.js';
+import { FaultSwitch, type FaultOptions } from './faults.js';
 import { IdGenerator } from './ids.js';
-import { loadSnapshot, restore, SaveQueue, snapshot } from './persistence.js';
+import { kindBehaviour } from './kind-behaviour.js';
+import { loadSnapshot, restore, SaveQueue, snapshot, type Snapshot } from './persistence.js';
 import { newToken } from './platform.js';
 import { RateLimiter } from './rate-limit.js';
-import { Router } from './router.js';
+import { Router, type Route } from './router.js';
 import { apiRoutes } from './routes.js';
 import { requestListener } from './server.js';
 import { EmulatorCa } from './x509.js';
@@ -71,94 +70,78 @@ function originOf(address: AddressInfo): string {
   return `http://${host}:${address.port}`;
 }
 
-/** The API's routes, then the control surface's. */
-function routerOf(control: Iterable<Parameters<Router['add']>[0]>): Router {
-  const router = new Router();
-  for (const route of apiRoutes()) router.add(route);
-  for (const route of control) router.add(route);
-  return router;
-}
-
-/** Starts an emulator; resolves once it accepts connections. */
-export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const now = options.now ?? (() => new Date());
-  const state = options.dataFile === undefined ? undefined : await loadSnapshot(options.dataFile);
-  let faults: FaultOptions = options.faults ?? {};
-  let dice = faultDice(faults);
-  const setFaults = (f: FaultOptions): void => {
-    faults = f;
-    dice = faultDice(f);
-  };
-  const stats = new RequestStats();
-  const ca = await EmulatorCa.create(now());
-
+/** An HTTP server listening on the options' host and port (a free one by default). */
+async function listen(options: EmulatorOptions): Promise<Server> {
   const server = createServer({ keepAliveTimeout: 5_000 });
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await once(server, 'listening');
-  const account = new Account({
-    origin: originOf(server.address() as AddressInfo),
-    ids: new IdGenerator(now),
-    now,
-    decorators,
-    decoratorInputs,
-  });
+  return server;
+}
+
+interface OpenAccount {
+  readonly account: Account;
+  readonly certificateJobs: CertificateJobs;
+}
+
+/** The account served at `origin`, with its certificate jobs, restored from `state` when given. */
+function openAccount(
+  origin: string,
+  now: () => Date,
+  options: EmulatorOptions,
+  ca: EmulatorCa,
+  state: Snapshot | undefined,
+): OpenAccount {
+  const account = new Account({ origin, ids: new IdGenerator(now), now, behaviour: kindBehaviour });
   const certificateJobs = new CertificateJobs(account, ca, options.certDelayMs ?? DEFAULT_CERT_DELAY_MS);
   account.lifecycle = certificateJobs;
   if (state !== undefined) {
     restore(account, state);
     certificateJobs.resume();
   }
+  return { account, certificateJobs };
+}
 
-  const router = routerOf(
-    controlRoutes({
-      getFaults: () => faults,
-      setFaults,
-      stats: () => stats.snapshot(),
-      resetStats: () => stats.reset(),
-      certificateJobs,
-    }),
-  );
+/** The API's routes, then the control surface's. */
+function routerOf(control: Iterable<Route>): Router {
+  const router = new Router();
+  for (const route of apiRoutes()) router.add(route);
+  for (const route of control) router.add(route);
+  return router;
+}
 
-  const token = options.token ?? newToken();
-  const adminUserId = bootstrap(account, token);
+/**
+ * Saves the account to the data file after every change; undefined without a data file. The first
+ * save happens before anyone can change the account: a data file that cannot be written
+ * (permissions, a full disk) stops the start instead of losing every later change.
+ */
+async function startSaving(account: Account, options: EmulatorOptions): Promise<SaveQueue | undefined> {
+  if (options.dataFile === undefined) return undefined;
+  const saves = new SaveQueue(options.dataFile, () => JSON.stringify(snapshot(account)), {
+    ...(options.onSaveError === undefined ? {} : { onError: options.onSaveError }),
+  });
+  account.onChange = () => saves.schedule();
+  saves.schedule();
+  await saves.flush();
+  return saves;
+}
 
-  const saves =
-    options.dataFile === undefined
-      ? undefined
-      : new SaveQueue(options.dataFile, () => JSON.stringify(snapshot(account)), {
-          ...(options.onSaveError === undefined ? {} : { onError: options.onSaveError }),
-        });
-  if (saves !== undefined) {
-    account.onChange = () => saves.schedule();
-    // The first save happens before anyone can change the account: a data file that cannot be
-    // written (permissions, a full disk) stops the start instead of losing every later change.
-    saves.schedule();
-    try {
-      await saves.flush();
-    } catch (err) {
-      certificateJobs.close();
-      server.close();
-      throw err;
-    }
-  }
-  server.on(
-    'request',
-    requestListener({
-      account,
-      router,
-      stats,
-      faults: () => faults,
-      rateLimiter:
-        options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute),
-      random: () => dice(),
-    }),
-  );
+/** What a started emulator is made of, for its handle. */
+interface EmulatorParts extends OpenAccount {
+  readonly server: Server;
+  readonly token: string;
+  readonly adminUserId: string;
+  readonly faults: FaultSwitch;
+  readonly stats: RequestStats;
+  readonly saves: SaveQueue | undefined;
+}
 
+function runningEmulator(parts: EmulatorParts): RunningEmulator {
+  const { server, account, certificateJobs, faults, stats, saves } = parts;
   return {
     url: account.origin,
-    token,
-    adminUserId,
-    setFaults,
+    token: parts.token,
+    adminUserId: parts.adminUserId,
+    setFaults: (f) => faults.set(f),
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     async close() {
@@ -172,34 +155,47 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-/**
- * Makes sure an admin user exists and that `token` is an API key of it. The account keeps one
- * bootstrap key: a loaded account whose bootstrap key has another token gets that key re-keyed to
- * `token`, so that restarts of `serve --data` do not pile up keys.
- */
-function bootstrap(account: Account, token: string): string {
-  let admin = [...account.principals.values()].find((p) => p.kind === 'user' && p.admin);
-  if (admin === undefined) {
-    admin = { id: account.ids.next('usr_'), kind: 'user', admin: true };
-    account.principals.set(admin.id, admin);
+/** Starts an emulator; resolves once it accepts connections. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const now = options.now ?? (() => new Date());
+  const state = options.dataFile === undefined ? undefined : await loadSnapshot(options.dataFile);
+  const faults = new FaultSwitch(options.faults ?? {});
+  const stats = new RequestStats();
+  const ca = await EmulatorCa.create(now());
+  const server = await listen(options);
+  const opened = openAccount(originOf(server.address() as AddressInfo), now, options, ca, state);
+  const { account, certificateJobs } = opened;
+  const router = routerOf(
+    controlRoutes({
+      getFaults: () => faults.current,
+      setFaults: (f) => faults.set(f),
+      stats: () => stats.snapshot(),
+      resetStats: () => stats.reset(),
+      certificateJobs,
+    }),
+  );
+  const token = options.token ?? newToken();
+  const adminUserId = bootstrap(account, token);
+  let saves: SaveQueue | undefined;
+  try {
+    saves = await startSaving(account, options);
+  } catch (err) {
+    certificateJobs.close();
+    server.close();
+    throw err;
   }
-  if (account.apiKeyOfToken(token) !== undefined) return admin.id;
-  const d = descriptors.api_keys;
-  const hidden = { token_hash: hashToken(token), bootstrap: true };
-  const existing = account
-    .collection('api_keys')
-    .all()
-    .find((r) => r.hidden.bootstrap === true);
-  if (existing !== undefined) {
-    account.remove(d, existing);
-    account.insert(d, { ...existing, hidden });
-    return admin.id;
-  }
-  account.insert(d, {
-    id: account.ids.next(d.idPrefix ?? 'ak_'),
-    created_at: account.timestamp(),
-    values: withDefaults(d.fields, { description: 'bootstrap key', owner_id: admin.id }),
-    hidden,
-  });
-  return admin.id;
+  const rateLimiter =
+    options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
+  server.on(
+    'request',
+    requestListener({
+      account,
+      router,
+      stats,
+      faults: () => faults.current,
+      rateLimiter,
+      random: () => faults.roll(),
+    }),
+  );
+  return runningEmulator({ ...opened, server, token, adminUserId, faults, stats, saves });
 }

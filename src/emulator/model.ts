@@ -52,6 +52,9 @@ export interface Delivery {
 export const updateStates = ['available', 'none', 'disabled', 'updating', 'updated'] as const;
 export type UpdateState = (typeof updateStates)[number];
 
+/** How an agent's tunnel session connects, by the kind of its credential. */
+export type SessionTransport = 'svc/v2' | 'ssh';
+
 /** A command an agent received, and what became of it. */
 export interface AgentCommand {
   readonly command: string;

@@ -6,13 +6,6 @@ import { descriptors, type KindDescriptor, type KindName } from '../resources/in
 import type { StoredRecord } from './collection.js';
 import { storedKinds, type Store } from './store.js';
 
-/**
- * What a decorator reads besides the record itself and the addresses of objects: the kinds whose
- * every change can change its output (tunnel groups read the online sessions). A kind with a
- * decorator that is not listed here is never cached.
- */
-export type DecoratorInputs = Partial<Record<KindName, readonly KindName[]>>;
-
 export class ResponseCache {
   readonly #store: Store;
   /** id → the JSON text of its response. */
@@ -23,16 +16,15 @@ export class ResponseCache {
   #reading: Set<string> | undefined;
   /** kind → the kinds whose cached responses one of its changes invalidates (decorator inputs). */
   readonly #dependentKinds = new Map<KindName, KindName[]>();
-  /** Kinds whose responses are cached. */
-  readonly #cacheable = new Set<KindName>();
 
-  /** `decorated`: the kinds with a decorator; `inputs`: what those decorators read. */
-  constructor(store: Store, decorated: ReadonlySet<KindName>, inputs: DecoratorInputs) {
+  /**
+   * `readsOf(kind)`: the kinds whose every change can change the kind's read-time members besides
+   * the record itself and the addresses it shows (tunnel groups read the online sessions).
+   */
+  constructor(store: Store, readsOf: (kind: KindName) => readonly KindName[]) {
     this.#store = store;
     for (const d of storedKinds) {
-      const read = Object.hasOwn(inputs, d.kind) ? inputs[d.kind] : undefined;
-      if (!decorated.has(d.kind) || read !== undefined) this.#cacheable.add(d.kind);
-      for (const input of read ?? []) {
+      for (const input of readsOf(d.kind)) {
         const list = this.#dependentKinds.get(input) ?? [];
         list.push(d.kind);
         this.#dependentKinds.set(input, list);
@@ -46,13 +38,13 @@ export class ResponseCache {
   }
 
   /**
-   * The JSON text of `render()`, cached for stored objects of cacheable kinds. Every address the
-   * rendering reads is recorded, so that a change to that object drops this text.
+   * The JSON text of `render()`, cached for stored objects. Every address the rendering reads is
+   * recorded, so that a change to that object drops this text.
    */
   json(d: KindDescriptor, record: StoredRecord, render: () => Record<string, unknown>): string {
     const cached = this.#rendered.get(record.id);
     if (cached !== undefined) return cached;
-    if (!this.#cacheable.has(d.kind) || this.#store.get(d.kind, record.id) !== record) {
+    if (this.#store.get(d.kind, record.id) !== record) {
       return JSON.stringify(render());
     }
     const outer = this.#reading;

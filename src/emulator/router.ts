@@ -17,6 +17,16 @@ export interface Route {
   readonly api: boolean;
 }
 
+/** An operation of the account API; every method but GET changes state. */
+export function apiRoute(
+  method: string,
+  pattern: string,
+  handler: Handler,
+  query: readonly string[] = [],
+): Route {
+  return { method, pattern, handler, query, write: method !== 'GET', api: true };
+}
+
 interface Node {
   readonly literals: Map<string, Node>;
   param?: Node;

@@ -1,15 +1,9 @@
 /**
  * The API's routes, generated from the descriptors: the standard operations each kind declares,
- * module endpoints for each module member, and the few endpoints the spec gives their own shape
- * (event sources, tunnel session commands).
+ * module endpoints for each module member, and the endpoints a kind's entry in `kind-behaviour.ts`
+ * adds (event sources, tunnel session commands).
  */
-import {
-  allDescriptors,
-  moduleFields,
-  tunnelSessionCommands,
-  type KindDescriptor,
-} from '../resources/index.js';
-import type { Handler } from './call.js';
+import { allDescriptors, moduleFields, type KindDescriptor } from '../resources/index.js';
 import {
   createHandler,
   deleteHandler,
@@ -20,49 +14,37 @@ import {
   modulePutHandler,
   updateHandler,
 } from './crud.js';
-import { createSource, deleteSource, getSource, listSources, updateSource } from './event-sources.js';
+import { kindBehaviour } from './kind-behaviour.js';
 import { pagingParameters } from './paging.js';
-import type { Route } from './router.js';
-import { commandHandler } from './sessions.js';
+import { apiRoute, type Route } from './router.js';
 
-function api(method: string, pattern: string, handler: Handler, query: readonly string[] = []): Route {
-  return { method, pattern, handler, query, write: method !== 'GET', api: true };
-}
-
-function kindRoutes(d: KindDescriptor): Route[] {
-  if (d.idPrefix === undefined) {
-    // Event sources: kept inside their subscription, addressed by type.
-    const item = `${d.path}/{${d.pathKey ?? 'id'}}`;
-    return [
-      api('POST', d.path, createSource),
-      api('GET', d.path, listSources),
-      api('GET', item, getSource),
-      api('PATCH', item, updateSource),
-      api('DELETE', item, deleteSource),
-    ];
-  }
+/** The operations the descriptor declares and its module endpoints, for a kind stored by id. */
+function standardRoutes(d: KindDescriptor): Route[] {
   const item = `${d.path}/{id}`;
   const ops = d.operations;
   const routes: Route[] = [];
-  if (ops.create) routes.push(api('POST', d.path, createHandler(d)));
+  if (ops.create) routes.push(apiRoute('POST', d.path, createHandler(d)));
   if (ops.list && d.listMember !== undefined)
-    routes.push(api('GET', d.path, listHandler(d, d.listMember), pagingParameters));
-  if (ops.get) routes.push(api('GET', item, getHandler(d)));
-  if (ops.update) routes.push(api('PATCH', item, updateHandler(d)));
-  if (ops.delete) routes.push(api('DELETE', item, deleteHandler(d)));
+    routes.push(apiRoute('GET', d.path, listHandler(d, d.listMember), pagingParameters));
+  if (ops.get) routes.push(apiRoute('GET', item, getHandler(d)));
+  if (ops.update) routes.push(apiRoute('PATCH', item, updateHandler(d)));
+  if (ops.delete) routes.push(apiRoute('DELETE', item, deleteHandler(d)));
   for (const [name] of moduleFields(d)) {
     const path = `${item}/${name}`;
     routes.push(
-      api('PUT', path, modulePutHandler(d, name)),
-      api('GET', path, moduleGetHandler(d, name)),
-      api('DELETE', path, moduleDeleteHandler(d, name)),
+      apiRoute('PUT', path, modulePutHandler(d, name)),
+      apiRoute('GET', path, moduleGetHandler(d, name)),
+      apiRoute('DELETE', path, moduleDeleteHandler(d, name)),
     );
   }
-  if (d.kind === 'tunnel_sessions') {
-    for (const command of tunnelSessionCommands)
-      routes.push(api('POST', `${item}/${command}`, commandHandler(command)));
-  }
   return routes;
+}
+
+function kindRoutes(d: KindDescriptor): Route[] {
+  // Objects without an id of their own live inside another record (event sources in their
+  // subscription): the generic handlers cannot store them, so their kind's own routes serve them.
+  const standard = d.idPrefix === undefined ? [] : standardRoutes(d);
+  return [...standard, ...(kindBehaviour[d.kind]?.routes?.(d) ?? [])];
 }
 
 /** Every route of the account API. */

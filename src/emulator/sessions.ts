@@ -1,15 +1,22 @@
 /**
- * Simulated agents and their tunnel sessions. The control surface connects agents; the API lists
- * online sessions and commands them, following the spec's state table for `update`.
+ * Tunnel sessions of simulated agents (`agents.ts` connects them): the API lists online sessions
+ * and commands them, following the spec's state table for `update`.
  */
-import { descriptors, ErrorCode, tunnelSessionCommands, type KindDescriptor } from '../resources/index.js';
+import {
+  descriptors,
+  ErrorCode,
+  tunnelSessionCommands,
+  type KindDescriptor,
+  type TunnelSessionCommand,
+} from '../resources/index.js';
 import type { Account } from './account.js';
 import type { Handler } from './call.js';
 import type { StoredRecord } from './collection.js';
-import { locate } from './crud.js';
+import { locate } from './locate.js';
 import { publish } from './events.js';
 import { ApiFailure, badRequest, notFound } from './failure.js';
-import { updateStates, type Agent, type UpdateState } from './model.js';
+import type { Agent, SessionTransport } from './model.js';
+import { apiRoute, type Route } from './router.js';
 import { isPlainObject } from '../plain-object.js';
 
 const sessionKind: KindDescriptor = descriptors.tunnel_sessions;
@@ -18,15 +25,9 @@ function major(version: string): string {
   return version.split('.')[0] ?? '';
 }
 
-/** The next minor version of the same major: what an available update installs. */
-function nextMinor(version: string): string {
-  const [maj = '3', min = '0'] = version.split('.');
-  return `${maj}.${Number(min) + 1}.0`;
-}
-
-function startSession(account: Account, agent: Agent): StoredRecord {
+/** Starts the agent's session over `transport` (the agent's credential decides which). */
+export function startSession(account: Account, agent: Agent, transport: SessionTransport): StoredRecord {
   const id = account.ids.next(sessionKind.idPrefix ?? 'ts_');
-  const credentialKind = account.find(agent.credential_id)?.d.kind;
   const record: StoredRecord = {
     id,
     values: {
@@ -37,7 +38,7 @@ function startSession(account: Account, agent: Agent): StoredRecord {
       os: agent.os,
       region: agent.region,
       started_at: account.timestamp(),
-      transport: credentialKind === 'ssh_credentials' ? 'ssh' : 'svc/v2',
+      transport,
     },
     hidden: { agent_id: agent.id, labels: agent.labels },
   };
@@ -58,88 +59,6 @@ function endSession(account: Account, agent: Agent): void {
   agent.session_id = null;
   publish(account, 'agent_session_stop.v0', out);
 }
-
-function stringMember(body: Record<string, unknown>, name: string, fallback: string): string {
-  const value = body[name] ?? fallback;
-  if (typeof value !== 'string')
-    throw badRequest(ErrorCode.invalidValue, `${name} must be a string`, { field: name });
-  return value;
-}
-
-/** Connects a simulated agent: `POST /_emulator/agents`. */
-export const connectAgent: Handler = ({ account, body }) => {
-  if (!isPlainObject(body)) throw badRequest(ErrorCode.invalidValue, 'the body must be a JSON object');
-  const allowed = [
-    'credential_id',
-    'os',
-    'agent_version',
-    'update_version',
-    'region',
-    'labels',
-    'ip',
-    'metadata',
-    'update',
-  ];
-  const unknown = Object.keys(body).find((k) => !allowed.includes(k));
-  if (unknown !== undefined)
-    throw badRequest(ErrorCode.unknownField, `unknown field ${unknown}`, { field: unknown });
-  const credentialId = stringMember(body, 'credential_id', '');
-  const credential = account.find(credentialId);
-  if (credential === undefined || !['credentials', 'ssh_credentials'].includes(credential.d.kind)) {
-    throw badRequest(ErrorCode.badReference, `credential_id: no tunnel or SSH credential ${credentialId}`, {
-      field: 'credential_id',
-    });
-  }
-  const labels = body.labels ?? {};
-  if (!isPlainObject(labels) || Object.values(labels).some((v) => typeof v !== 'string')) {
-    throw badRequest(ErrorCode.invalidValue, 'labels must be a map of strings', { field: 'labels' });
-  }
-  const update = stringMember(body, 'update', 'none');
-  if (!(updateStates as readonly string[]).includes(update)) {
-    throw badRequest(ErrorCode.invalidValue, `update must be one of ${updateStates.join(', ')}`, {
-      field: 'update',
-    });
-  }
-  const agentVersion = stringMember(body, 'agent_version', '3.18.0');
-  const agent: Agent = {
-    id: account.ids.next('agt_'),
-    credential_id: credentialId,
-    os: stringMember(body, 'os', 'linux'),
-    agent_version: agentVersion,
-    update_version: stringMember(body, 'update_version', nextMinor(agentVersion)),
-    region: stringMember(body, 'region', 'us'),
-    labels: labels as Record<string, string>,
-    ip: stringMember(body, 'ip', '203.0.113.10'),
-    metadata: stringMember(body, 'metadata', ''),
-    update: update as UpdateState,
-    status: 'online',
-    session_id: null,
-    sessions: [],
-    commands: [],
-  };
-  account.agents.set(agent.id, agent);
-  const session = startSession(account, agent);
-  return { status: 201, body: { agent, session: account.render(sessionKind, session) } };
-};
-
-/** Changes a simulated agent's update state (an update finishing): `PATCH /_emulator/agents/{id}`. */
-export const patchAgent: Handler = ({ account, params, body }) => {
-  const agent = account.agents.get(params.id ?? '');
-  if (agent === undefined) throw notFound();
-  if (!isPlainObject(body)) throw badRequest(ErrorCode.invalidValue, 'the body must be a JSON object');
-  const unknown = Object.keys(body).find((k) => k !== 'update');
-  if (unknown !== undefined)
-    throw badRequest(ErrorCode.unknownField, `unknown field ${unknown}`, { field: unknown });
-  const update = body.update;
-  if (typeof update !== 'string' || !(updateStates as readonly string[]).includes(update)) {
-    throw badRequest(ErrorCode.invalidValue, `update must be one of ${updateStates.join(', ')}`, {
-      field: 'update',
-    });
-  }
-  agent.update = update as UpdateState;
-  account.onChange();
-  return { status: 200, body: agent };
-};
 
 /** Why an update command is refused, per the spec's state table; undefined when it proceeds. */
 function updateRefusal(agent: Agent): string | undefined {
@@ -165,7 +84,7 @@ function refuse(agent: Agent, command: string, sessionId: string, at: string, re
 }
 
 /** `POST /tunnel_sessions/{id}/<command>` with `{}`. */
-export function commandHandler(command: (typeof tunnelSessionCommands)[number]): Handler {
+function commandHandler(command: TunnelSessionCommand): Handler {
   return (call) => {
     const { account } = call;
     const { record } = locate(call, sessionKind);
@@ -186,7 +105,8 @@ export function commandHandler(command: (typeof tunnelSessionCommands)[number]):
         agent.agent_version = agent.update_version;
         agent.update = 'none';
       }
-      startSession(account, agent);
+      // The agent reconnects with the same credential, so over the same transport.
+      startSession(account, agent, record.values.transport as SessionTransport);
     } else if (command === 'stop') {
       endSession(account, agent);
       agent.status = 'stopped';
@@ -214,4 +134,9 @@ export function matchingSessions(account: Account, labels: unknown): string[] {
     .map((s) => s.id);
 }
 
-export { tunnelSessionCommands };
+/** The commands of a tunnel session, each its own endpoint. */
+export function sessionCommandRoutes(d: KindDescriptor): Route[] {
+  return tunnelSessionCommands.map((command) =>
+    apiRoute('POST', `${d.path}/{id}/${command}`, commandHandler(command)),
+  );
+}

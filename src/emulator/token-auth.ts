@@ -18,10 +18,13 @@ export class ApiKeyTokens {
   /** Bearer token → its hash, for tokens that named an API key (memory only, never saved). */
   readonly #hashes = new Map<string, string>();
 
-  /** Adds (`delta` 1) or drops (-1) the token of a stored API key. */
+  /**
+   * Adds (`delta` 1) or drops (-1) the token of a stored API key: of the kinds whose create hands
+   * out a token, the one clients authenticate with (tunnel credentials' tokens are for agents).
+   */
   index(d: KindDescriptor, record: StoredRecord, delta: 1 | -1): void {
     const tokenHash = record.hidden.token_hash;
-    if (d.kind !== 'api_keys' || typeof tokenHash !== 'string') return;
+    if (d.authenticatesClient !== true || typeof tokenHash !== 'string') return;
     if (delta > 0) this.#keyIds.set(tokenHash, record.id);
     else this.#keyIds.delete(tokenHash);
   }
