@@ -24,13 +24,13 @@ export const managedDescriptors: readonly KindDescriptor[] = managed;
 export type KindDescriptorToRegister = Omit<KindDescriptor, 'kind'> & { readonly kind: string };
 
 /**
- * Adds a kind beside the built-in ones, for as long as the returned function is not called: every
- * stage that reads the registry when it runs (planner, applier, an emulator started afterwards)
- * handles it like a built-in kind. Refuses a name or id prefix already taken.
+ * Adds a kind beside the built-in ones until `unregister` is called: every stage that reads the
+ * registry when it runs (planner, applier, an emulator started afterwards) handles it like a
+ * built-in kind. Refuses a name or id prefix already taken.
  */
 export function registerKind(descriptor: KindDescriptorToRegister): {
   readonly descriptor: KindDescriptor;
-  unregister(): void;
+  readonly unregister: () => void;
 } {
   const kind = descriptor.kind as RegisteredKindName;
   if (registered.has(kind)) throw new Error(`kind ${kind} is already registered`);
@@ -43,14 +43,19 @@ export function registerKind(descriptor: KindDescriptorToRegister): {
   if (d.idPrefix !== undefined) byPrefix.set(d.idPrefix, d);
   return {
     descriptor: d,
-    unregister() {
+    unregister: () => {
       if (registered.get(kind) !== d) return;
       registered.delete(kind);
-      all.splice(all.indexOf(d), 1);
-      if (managed.includes(d)) managed.splice(managed.indexOf(d), 1);
+      drop(all, d);
+      drop(managed, d);
       if (d.idPrefix !== undefined) byPrefix.delete(d.idPrefix);
     },
   };
+}
+
+function drop(list: KindDescriptor[], d: KindDescriptor): void {
+  const at = list.indexOf(d);
+  if (at >= 0) list.splice(at, 1);
 }
 
 export function descriptorOf(kind: KindName): KindDescriptor {
