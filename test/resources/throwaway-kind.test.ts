@@ -127,36 +127,22 @@ describe('the emulator serves a registered kind', () => {
   });
 
   it('answers 400 to what its descriptor forbids', async () => {
-    const refused = async (path: string, method: string, body: unknown, code: number, msg: RegExp) => {
+    const refused = async (method: string, path: string, body: unknown, code: number, msg: RegExp) => {
       const answer = await call(method, path, body);
       expect(answer.status, JSON.stringify(answer.body)).toBe(400);
       expect(answer.body.error_code).toBe(`ERR_SVC_${code}`);
       expect(answer.body.msg).toMatch(msg);
     };
-    await refused(
-      '/widgets',
-      'POST',
-      { label: 'x', colour: 'red' },
-      ErrorCode.unknownField,
-      /unknown field colour/,
-    );
-    await refused('/widgets', 'POST', { size: 1 }, ErrorCode.validationFailed, /label/);
-    await refused('/widgets', 'POST', { label: 'x', size: 101 }, ErrorCode.invalidValue, /size/);
-    await refused(
-      '/widgets',
-      'POST',
-      { label: 'x', ip_policy_id: 'ipp_missing' },
-      ErrorCode.badReference,
-      /does not exist/,
-    );
+    const badCreates: Array<[Record<string, unknown>, number, RegExp]> = [
+      [{ label: 'x', colour: 'red' }, ErrorCode.unknownField, /unknown field colour/],
+      [{ size: 1 }, ErrorCode.validationFailed, /label/],
+      [{ label: 'x', size: 101 }, ErrorCode.invalidValue, /size/],
+      [{ label: 'x', ip_policy_id: 'ipp_missing' }, ErrorCode.badReference, /does not exist/],
+    ];
+    for (const [body, code, msg] of badCreates) await refused('POST', '/widgets', body, code, msg);
     const id = (await call('POST', '/widgets', { label: 'kept' })).body.id as string;
-    await refused(
-      `/widgets/${id}`,
-      'PATCH',
-      { shape: 'square' },
-      ErrorCode.unknownField,
-      /cannot be changed after creation/,
-    );
+    const immutable = /cannot be changed after creation/;
+    await refused('PATCH', `/widgets/${id}`, { shape: 'square' }, ErrorCode.unknownField, immutable);
     expect((await call('DELETE', `/widgets/${id}`)).status).toBe(204);
   });
 });
