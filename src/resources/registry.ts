@@ -1,4 +1,4 @@
-/** The kinds known now: the built-in table and those registered at run time, with lookups by name and id. */
+/** The registry every stage reads kinds from: lookups by name and by id, and `registerKind`. */
 import { descriptors } from './builtin-kinds.js';
 import { ownFields } from './own-fields.js';
 import type { FieldType, KindDescriptor, KindName, ModuleDescriptor, RegisteredKindName } from './types.js';
