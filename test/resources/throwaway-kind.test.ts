@@ -26,12 +26,13 @@ import { startHarness, syncState, withFields, type Harness } from '../apply/harn
 import { callEmulator } from '../emulator/harness.js';
 
 let widgets: KindDescriptor;
-let unregister: () => void;
+let parts: KindDescriptor;
+const unregister: Array<() => void> = [];
 let h: Harness;
 
 beforeAll(async () => {
   // Registered before the emulator starts: it builds its routes and collections from the registry.
-  ({ descriptor: widgets, unregister } = registerKind({
+  const registeredWidgets = registerKind({
     kind: 'widgets',
     title: 'widget',
     path: '/widgets',
@@ -51,13 +52,37 @@ beforeAll(async () => {
     operations: crud,
     config: { key: 'widgets' },
     hasCreatedAt: true,
-  }));
+  });
+  widgets = registeredWidgets.descriptor;
+  // A child the service deletes with its widget, written inside the widget's entry.
+  const registeredParts = registerKind({
+    kind: 'widget_parts',
+    title: 'widget part',
+    path: '/widget_parts',
+    listMember: 'widget_parts',
+    idPrefix: 'wdp_',
+    fields: {
+      ...describable(),
+      sku: field(t.string(), 'The part number.', { required: true }),
+      widget: ref(refTo(widgets.kind), 'widget_id', 'The widget it belongs to.', 'immutable', {
+        required: true,
+        nullable: false,
+      }),
+    },
+    rules: [],
+    operations: crud,
+    parent: { kind: widgets.kind, via: 'field', field: 'widget' },
+    config: { key: 'widgets', nestedIn: { parentKind: widgets.kind, member: 'parts' } },
+    hasCreatedAt: true,
+  });
+  parts = registeredParts.descriptor;
+  unregister.push(registeredParts.unregister, registeredWidgets.unregister);
   h = await startHarness();
 });
 
 afterAll(async () => {
   await h.close();
-  unregister();
+  for (const drop of unregister) drop();
 });
 
 const call = (method: string, path: string, body?: unknown) => callEmulator(h.emulator, method, path, body);
@@ -166,7 +191,7 @@ describe('the reconciler manages a registered kind', () => {
   const shown = async (desired: DesiredState) =>
     renderText((await planFor(desired, h.client)).plan, { color: false });
 
-  it('creates, updates, replaces and deletes it as the config changes', async () => {
+  it('creates, updates, replaces and deletes it, with its children, as the config changes', async () => {
     const desired: DesiredState = {
       scope: 'throwaway',
       objects: [
@@ -217,12 +242,36 @@ describe('the reconciler manages a registered kind', () => {
     expect(replaced[0].id).not.toBe(live[0].id);
     expect(await plan(reshaped)).toEqual([]);
 
-    const removed = { ...reshaped, objects: reshaped.objects.filter((o) => o.kind !== widgets.kind) };
-    expect((await plan(removed)).map((op) => [op.action, op.key, op.liveId, op.reason_code])).toEqual([
-      ['delete', 'widgets/main', replaced[0].id, 'delete_because_removed_from_config'],
+    const gear = {
+      ...object(parts.kind, 'widgets/main/parts/gear', { sku: 'g-1', widget: 'widgets/main' }),
+      name: 'gear',
+      parentKey: 'widgets/main',
+    };
+    const withPart = { ...reshaped, objects: [...reshaped.objects, gear] };
+    expect((await plan(withPart)).map((op) => [op.action, op.key])).toEqual([
+      ['create', 'widgets/main/parts/gear'],
+    ]);
+    await syncState(h, withPart);
+    const part = (await call('GET', '/widget_parts')).body.widget_parts[0];
+    expect(part).toMatchObject({ sku: 'g-1', widget: { id: replaced[0].id } });
+
+    const removed = {
+      ...withPart,
+      objects: withPart.objects.filter((o) => o.key.startsWith('ip_policies/')),
+    };
+    const deletes = await plan(removed);
+    expect(deletes).toMatchObject([
+      {
+        action: 'delete',
+        key: 'widgets/main',
+        liveId: replaced[0].id,
+        reason_code: 'delete_because_removed_from_config',
+        cascade: { objects: [{ kind: parts.kind, id: part.id, key: 'widgets/main/parts/gear' }] },
+      },
     ]);
     await syncState(h, removed);
     expect((await call('GET', '/widgets')).body.widgets).toEqual([]);
+    expect((await call('GET', `/widget_parts/${part.id}`)).status).toBe(404);
     expect(await plan(removed)).toEqual([]);
   });
 });
