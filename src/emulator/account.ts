@@ -28,13 +28,18 @@ export interface Decoration {
 /** What the account needs of a kind's emulator behaviour (`kind-behaviour.ts`). */
 export type RenderBehaviour = Readonly<Partial<Record<KindName, { readonly decorate?: Decoration }>>>;
 
+type EmbeddedChildren = Map<KindName, Array<{ child: KindDescriptor; member: string }>>;
+
 /** Children embedded in their parent's record (`routes` of an HTTPS edge), by parent kind. */
-const embeddedChildren = new Map<KindName, Array<{ child: KindDescriptor; member: string }>>();
-for (const d of storedKinds) {
-  if (d.parent?.embeddedAs === undefined) continue;
-  const list = embeddedChildren.get(d.parent.kind) ?? [];
-  list.push({ child: d, member: d.parent.embeddedAs });
-  embeddedChildren.set(d.parent.kind, list);
+function embeddedChildren(): EmbeddedChildren {
+  const out: EmbeddedChildren = new Map();
+  for (const d of storedKinds()) {
+    if (d.parent?.embeddedAs === undefined) continue;
+    const list = out.get(d.parent.kind) ?? [];
+    list.push({ child: d, member: d.parent.embeddedAs });
+    out.set(d.parent.kind, list);
+  }
+  return out;
 }
 
 export class Account implements UriResolver {
@@ -47,6 +52,7 @@ export class Account implements UriResolver {
   /** Simulated agents, by id. */
   readonly agents = new Map<string, Agent>();
   readonly #store = new Store();
+  readonly #embedded = embeddedChildren();
   readonly #tokens = new ApiKeyTokens();
   readonly #responses: ResponseCache;
   readonly #behaviour: RenderBehaviour;
@@ -107,7 +113,7 @@ export class Account implements UriResolver {
     out.uri = this.uriOf(record.id);
     if (d.hasCreatedAt) out.created_at = record.created_at;
     Object.assign(out, renderFields(d.fields, record.values, this, true));
-    for (const { child, member } of embeddedChildren.get(d.kind) ?? []) {
+    for (const { child, member } of this.#embedded.get(d.kind) ?? []) {
       out[member] = this.childrenOf(record.id, child).map((c) => this.render(child, c));
     }
     this.#behaviour[d.kind]?.decorate?.add(out, record, this);

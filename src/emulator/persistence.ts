@@ -6,7 +6,7 @@
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
-import { descriptors, isKindName } from '../resources/index.js';
+import { descriptorOf, isKindName } from '../resources/index.js';
 import type { Account } from './account.js';
 import type { StoredRecord } from './collection.js';
 import type { Agent, Delivery, Principal } from './model.js';
@@ -84,7 +84,7 @@ export function restore(account: Account, state: Snapshot): void {
   for (const p of state.principals) account.principals.set(p.id, p);
   for (const { kind, ...record } of state.records) {
     if (!isKindName(kind)) throw new Error(`saved state has an unknown kind ${kind}`);
-    account.insert(descriptors[kind], { ...record });
+    account.insert(descriptorOf(kind), { ...record });
   }
   for (const agent of state.agents) account.agents.set(agent.id, agent);
   account.deliveries.push(...state.deliveries);

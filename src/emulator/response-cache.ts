@@ -2,7 +2,7 @@
  * The JSON text of each stored object's response, built on first read and dropped when the object,
  * an object whose address it shows, one of its embedded children or a decorator input changes.
  */
-import { descriptors, type KindDescriptor, type KindName } from '../resources/index.js';
+import { descriptorOf, type KindDescriptor, type KindName } from '../resources/index.js';
 import type { StoredRecord } from './collection.js';
 import { storedKinds, type Store } from './store.js';
 
@@ -23,7 +23,7 @@ export class ResponseCache {
    */
   constructor(store: Store, readsOf: (kind: KindName) => readonly KindName[]) {
     this.#store = store;
-    for (const d of storedKinds) {
+    for (const d of storedKinds()) {
       for (const input of readsOf(d.kind)) {
         const list = this.#dependentKinds.get(input) ?? [];
         list.push(d.kind);
@@ -78,7 +78,7 @@ export class ResponseCache {
     for (let depth = 0; link !== undefined && typeof parentId === 'string' && depth < 8; depth++) {
       this.#drop(parentId);
       const parent = this.#store.get(link.kind, parentId);
-      const parentLink: KindDescriptor['parent'] = descriptors[link.kind].parent;
+      const parentLink: KindDescriptor['parent'] = descriptorOf(link.kind).parent;
       parentId = parentLink === undefined ? undefined : parent?.values[parentLink.field];
       link = parentLink;
     }

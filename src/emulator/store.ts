@@ -6,8 +6,8 @@
 import {
   claimKeys,
   claimScope,
+  allDescriptors,
   descriptorOfId,
-  descriptors,
   ErrorCode,
   type KindDescriptor,
   type KindName,
@@ -17,10 +17,13 @@ import { ApiFailure } from './failure.js';
 import type { Located } from './model.js';
 import { collectReferences } from './references.js';
 
-/** Kinds whose objects are stored by id (event sources live inside their subscription). */
-export const storedKinds = (Object.values(descriptors) as KindDescriptor[]).filter(
-  (d) => d.idPrefix !== undefined,
-);
+/**
+ * Kinds whose objects are stored by id (event sources live inside their subscription), read from
+ * the registry when an emulator starts so that a kind registered before then is served.
+ */
+export function storedKinds(): KindDescriptor[] {
+  return allDescriptors.filter((d) => d.idPrefix !== undefined);
+}
 
 /** A path parameter or scope from a stored value (always a string id). */
 export function stringOf(value: unknown): string {
@@ -28,6 +31,8 @@ export function stringOf(value: unknown): string {
 }
 
 export class Store {
+  /** The kinds registered when the store was made: it serves those and no others. */
+  readonly #kinds = storedKinds();
   readonly #collections = new Map<KindName, Collection>();
   /** target id → ids of the objects referencing it. */
   readonly #referrers = new Map<string, Set<string>>();
@@ -35,7 +40,7 @@ export class Store {
   readonly #naturalKeys = new Map<string, string>();
 
   constructor() {
-    for (const d of storedKinds) this.#collections.set(d.kind, new Collection());
+    for (const d of this.#kinds) this.#collections.set(d.kind, new Collection());
   }
 
   collection(kind: KindName): Collection {
@@ -106,7 +111,7 @@ export class Store {
 
   /** Every stored object, for persistence. */
   *records(): Generator<Located> {
-    for (const d of storedKinds) for (const record of this.collection(d.kind).all()) yield { d, record };
+    for (const d of this.#kinds) for (const record of this.collection(d.kind).all()) yield { d, record };
   }
 
   #index(d: KindDescriptor, record: StoredRecord, delta: 1 | -1): void {

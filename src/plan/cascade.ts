@@ -16,10 +16,8 @@ function modulesOf(l: LiveObject): string[] {
 }
 
 /** Kinds whose objects the service deletes with a parent of `kind`. */
-const childKinds = new Map<KindName, KindName[]>();
-for (const d of managedDescriptors) {
-  if (d.parent === undefined) continue;
-  childKinds.set(d.parent.kind, [...(childKinds.get(d.parent.kind) ?? []), d.kind]);
+function childKinds(kind: KindName): KindName[] {
+  return managedDescriptors.filter((d) => d.parent?.kind === kind).map((d) => d.kind);
 }
 
 /** Live objects by parent id, for walking down from a deleted object. */
@@ -41,7 +39,7 @@ export function indexChildren(objects: readonly LiveObject[]): ChildIndex {
  * (then id): the same children in the same order whatever order the account created them in.
  */
 function descendants(parent: LiveObject, index: ChildIndex): LiveObject[] {
-  const kinds = childKinds.get(parent.kind) ?? [];
+  const kinds = childKinds(parent.kind);
   const children = (index.get(parent.id) ?? [])
     .filter((c) => kinds.includes(c.kind))
     .sort((a, b) => compare(a.marker?.key ?? '', b.marker?.key ?? '') || compare(a.id, b.id));

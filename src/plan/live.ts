@@ -45,7 +45,11 @@ export interface FetchOptions {
   readonly signal?: AbortSignal;
 }
 
-const kindOrder = new Map(managedDescriptors.map((d, i) => [d.kind, i]));
+/** Each managed kind's place in descriptor order, read when used: registered kinds count too. */
+function kindOrder(): (kind: KindName) => number {
+  const order = new Map(managedDescriptors.map((d, i) => [d.kind, i]));
+  return (kind) => order.get(kind) ?? managedDescriptors.length;
+}
 
 /**
  * The managed kinds a plan may touch. With deletes on, any managed kind may hold an object marked
@@ -63,7 +67,8 @@ export function kindsToFetch(desired: DesiredState, options: FetchOptions = {}):
 }
 
 function sortKinds(kinds: Iterable<KindName>): KindName[] {
-  return [...new Set(kinds)].sort((a, b) => (kindOrder.get(a) ?? 99) - (kindOrder.get(b) ?? 99));
+  const order = kindOrder();
+  return [...new Set(kinds)].sort((a, b) => order(a) - order(b));
 }
 
 /** The request that lists `d`: its own collection, or its parent's when embedded there. */
@@ -122,10 +127,11 @@ export async function readLiveState(
       return objectsOf(via, records, new Set(wanted));
     }),
   );
+  const order = kindOrder();
   const objects = results
     .flat()
     .filter((o) => !isServiceOwned(descriptorOf(o.kind), o.record))
-    .sort((a, b) => (kindOrder.get(a.kind) ?? 99) - (kindOrder.get(b.kind) ?? 99) || compare(a.id, b.id));
+    .sort((a, b) => order(a.kind) - order(b.kind) || compare(a.id, b.id));
   return { kinds, objects };
 }
 

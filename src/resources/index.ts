@@ -1,6 +1,8 @@
 /** Resource kinds as data: descriptors, their rules, the shared validator and shape conversions. */
 export * from './types.js';
+export * from './builtin-kinds.js';
 export * from './registry.js';
+export { pickFields } from './own-fields.js';
 export * from './error-codes.js';
 export * from './event-types.js';
 export { validateBody, type BodyMode } from './validate.js';

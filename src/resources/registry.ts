@@ -1,100 +1,72 @@
-/** Every kind, keyed by name. The mapped type makes a missing descriptor a compile error. */
-import {
-  httpResponseBackends,
-  failoverBackends,
-  tunnelGroupBackends,
-  weightedBackends,
-} from './kinds/backends.js';
-import { agentIngresses, certificateAuthorities, tlsCertificates } from './kinds/certificates.js';
-import { apiKeys, credentials, sshCredentials } from './kinds/credentials.js';
-import { httpsEdgeRoutes, httpsEdges, tlsEdges } from './kinds/edges.js';
-import { eventDestinations, eventSources, eventSubscriptions } from './kinds/events.js';
-import { ipPolicies, ipPolicyRules, ipRestrictions } from './kinds/ip.js';
-import { endpointConfigurations, reservedAddrs, reservedDomains } from './kinds/reserved.js';
-import { tunnelSessions } from './kinds/sessions.js';
-import type { Field, FieldType, Fields, KindDescriptor, KindName, ModuleDescriptor } from './types.js';
+/** The registry every stage reads kinds from: lookups by name and by id, and `registerKind`. */
+import { descriptors } from './builtin-kinds.js';
+import { ownFields } from './own-fields.js';
+import type { FieldType, KindDescriptor, KindName, ModuleDescriptor, RegisteredKindName } from './types.js';
 
 /**
- * A copy of a field table, and of every table nested in it, without a prototype: callers look
- * fields up by names that come from user input (`fields[name]`), and `constructor` or `__proto__`
- * must then be unknown fields, not members of `Object.prototype`.
+ * The kinds known now: the built-in table first, then those `registerKind` added, in registration
+ * order. The lists below are kept current in place, so read them when used: a copy taken at module
+ * load misses a kind registered later.
  */
-function ownFields(fields: Fields): Fields {
-  const out = Object.create(null) as Record<string, Field>;
-  for (const [name, f] of Object.entries(fields)) out[name] = { ...f, type: ownType(f.type) };
-  return out;
-}
+const registered = new Map<KindName, KindDescriptor>(
+  Object.entries(descriptors) as [KindName, KindDescriptor][],
+);
+const all: KindDescriptor[] = [...registered.values()];
+const managed: KindDescriptor[] = all.filter((d) => d.config !== undefined);
+const byPrefix = new Map(all.flatMap((d) => (d.idPrefix === undefined ? [] : [[d.idPrefix, d] as const])));
 
-function ownType(type: FieldType): FieldType {
-  switch (type.type) {
-    case 'object':
-      return { ...type, fields: ownFields(type.fields) };
-    case 'module':
-      return { ...type, module: { ...type.module, fields: ownFields(type.module.fields) } };
-    case 'list':
-      return { ...type, items: ownType(type.items) };
-    case 'map':
-      return { ...type, values: ownType(type.values) };
-    default:
-      return type;
-  }
-}
-
-/** The fields of `fields` that `keep` accepts, as a table without a prototype like the others. */
-export function pickFields(fields: Fields, keep: (name: string, f: Field) => boolean): Fields {
-  const out = Object.create(null) as Record<string, Field>;
-  for (const [name, f] of Object.entries(fields)) if (keep(name, f)) out[name] = f;
-  return out;
-}
-
-function described<K extends KindName>(kind: K, d: KindDescriptor): KindDescriptor & { readonly kind: K } {
-  return { ...d, kind, fields: ownFields(d.fields) };
-}
-
-export const descriptors: { readonly [K in KindName]-?: KindDescriptor & { readonly kind: K } } = {
-  api_keys: described('api_keys', apiKeys),
-  credentials: described('credentials', credentials),
-  ssh_credentials: described('ssh_credentials', sshCredentials),
-  ip_policies: described('ip_policies', ipPolicies),
-  ip_policy_rules: described('ip_policy_rules', ipPolicyRules),
-  ip_restrictions: described('ip_restrictions', ipRestrictions),
-  reserved_addrs: described('reserved_addrs', reservedAddrs),
-  reserved_domains: described('reserved_domains', reservedDomains),
-  endpoint_configurations: described('endpoint_configurations', endpointConfigurations),
-  http_response_backends: described('http_response_backends', httpResponseBackends),
-  failover_backends: described('failover_backends', failoverBackends),
-  tunnel_group_backends: described('tunnel_group_backends', tunnelGroupBackends),
-  weighted_backends: described('weighted_backends', weightedBackends),
-  tls_edges: described('tls_edges', tlsEdges),
-  https_edges: described('https_edges', httpsEdges),
-  https_edge_routes: described('https_edge_routes', httpsEdgeRoutes),
-  agent_ingresses: described('agent_ingresses', agentIngresses),
-  certificate_authorities: described('certificate_authorities', certificateAuthorities),
-  tls_certificates: described('tls_certificates', tlsCertificates),
-  event_destinations: described('event_destinations', eventDestinations),
-  event_subscriptions: described('event_subscriptions', eventSubscriptions),
-  event_sources: described('event_sources', eventSources),
-  tunnel_sessions: described('tunnel_sessions', tunnelSessions),
-};
-
-export const allDescriptors: readonly KindDescriptor[] = Object.values(descriptors);
+export const allDescriptors: readonly KindDescriptor[] = all;
 
 /** Kinds users write in the desired-state YAML, in the order the config documents them. */
-export const managedDescriptors: readonly KindDescriptor[] = allDescriptors.filter(
-  (d) => d.config !== undefined,
-);
+export const managedDescriptors: readonly KindDescriptor[] = managed;
+
+/** A kind that is not built in, described in full, for `registerKind`. */
+export type KindDescriptorToRegister = Omit<KindDescriptor, 'kind'> & { readonly kind: string };
+
+/**
+ * Adds a kind beside the built-in ones until `unregister` is called: every stage that reads the
+ * registry when it runs (planner, applier, an emulator started afterwards) handles it like a
+ * built-in kind. Refuses a name or id prefix already taken.
+ */
+export function registerKind(descriptor: KindDescriptorToRegister): {
+  readonly descriptor: KindDescriptor;
+  readonly unregister: () => void;
+} {
+  const kind = descriptor.kind as RegisteredKindName;
+  if (registered.has(kind)) throw new Error(`kind ${kind} is already registered`);
+  if (descriptor.idPrefix !== undefined && byPrefix.has(descriptor.idPrefix))
+    throw new Error(`id prefix ${descriptor.idPrefix} is already taken`);
+  const d: KindDescriptor = { ...descriptor, kind, fields: ownFields(descriptor.fields) };
+  registered.set(kind, d);
+  all.push(d);
+  if (d.config !== undefined) managed.push(d);
+  if (d.idPrefix !== undefined) byPrefix.set(d.idPrefix, d);
+  return {
+    descriptor: d,
+    unregister: () => {
+      if (registered.get(kind) !== d) return;
+      registered.delete(kind);
+      drop(all, d);
+      drop(managed, d);
+      if (d.idPrefix !== undefined) byPrefix.delete(d.idPrefix);
+    },
+  };
+}
+
+function drop(list: KindDescriptor[], d: KindDescriptor): void {
+  const at = list.indexOf(d);
+  if (at >= 0) list.splice(at, 1);
+}
 
 export function descriptorOf(kind: KindName): KindDescriptor {
-  return descriptors[kind];
+  const d = registered.get(kind);
+  if (d === undefined) throw new Error(`kind ${kind} is not registered`);
+  return d;
 }
 
 export function isKindName(value: string): value is KindName {
-  return Object.hasOwn(descriptors, value);
+  return registered.has(value as KindName);
 }
-
-const byPrefix = new Map(
-  allDescriptors.flatMap((d) => (d.idPrefix === undefined ? [] : [[d.idPrefix, d] as const])),
-);
 
 /** The kind an id belongs to, from its prefix (`ipp_...` → IP policies); undefined for foreign ids. */
 export function descriptorOfId(id: string): KindDescriptor | undefined {

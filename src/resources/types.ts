@@ -131,7 +131,8 @@ export interface ModuleDescriptor {
   readonly rules: readonly Rule[];
 }
 
-export type KindName =
+/** The kinds this build describes; `descriptors` holds one for each. */
+export type BuiltInKindName =
   | 'api_keys'
   | 'credentials'
   | 'ssh_credentials'
@@ -155,6 +156,11 @@ export type KindName =
   | 'event_subscriptions'
   | 'event_sources'
   | 'tunnel_sessions';
+
+/** A kind registered at run time beside the built-in ones (see `registerKind`). */
+export type RegisteredKindName = string & { readonly registeredKind: true };
+
+export type KindName = BuiltInKindName | RegisteredKindName;
 
 /** Where a kind lives in the desired-state YAML. */
 export interface ConfigPlacement {

@@ -7,7 +7,9 @@ import type { ReconcileRecord } from './loop.js';
 import type { WatchMode } from './types.js';
 
 /** The kinds as the config names them (`backends` holds four API kinds), each once. */
-const configKinds = [...new Set(allDescriptors.flatMap((d) => (d.config ? [d.config.key] : [])))];
+function configKinds(): string[] {
+  return [...new Set(allDescriptors.flatMap((d) => (d.config ? [d.config.key] : [])))];
+}
 
 /**
  * Reconciles run from well under a second (nothing to do) to minutes (a large first sync under a
@@ -68,7 +70,7 @@ export class WatchMetrics {
     // Labels exist from the start so that rate() and alerts see zeros, not missing series.
     for (const result of ['success', 'invalid_config', 'refused', 'failed'])
       this.#reconciles.inc({ result }, 0);
-    for (const kind of configKinds) this.#drifted.set({ kind }, 0);
+    for (const kind of configKinds()) this.#drifted.set({ kind }, 0);
     this.#drift.inc(0);
     this.#lastSuccess.set(0);
     this.#ready.set(0);
@@ -92,7 +94,7 @@ export class WatchMetrics {
     this.#ready.set(record.result.status === 'success' ? 1 : 0);
     // A config that failed to load never reached the API: what it last found still stands.
     if (record.result.status !== 'invalid_config') {
-      const found = new Map<string, number>(configKinds.map((kind) => [kind, 0]));
+      const found = new Map<string, number>(configKinds().map((kind) => [kind, 0]));
       for (const event of record.result.drift ?? []) found.set(event.kind, (found.get(event.kind) ?? 0) + 1);
       for (const [kind, count] of found) this.#drifted.set({ kind }, count);
     }
