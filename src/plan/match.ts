@@ -25,6 +25,13 @@ export interface Match {
   readonly adoptedBy?: 'pin' | 'natural key';
 }
 
+/** A match whose object exists. */
+export type Paired = Match & { readonly live: LiveObject };
+
+export function isPaired(m: Match): m is Paired {
+  return m.live !== undefined;
+}
+
 /** A marked live object no desired object claims. */
 export interface Orphan {
   readonly live: LiveObject;
