@@ -36,7 +36,6 @@ export default tseslint.config(
       'src/config/schema-check.ts',
       'src/config/schema.ts',
       'src/emulator/index.ts',
-      'src/plan/match.ts',
       'src/plan/order.ts',
       'src/resources/validate.ts',
       'src/watch/reconcile.ts',
