@@ -24,8 +24,7 @@ export default tseslint.config(
   },
   {
     // House style: no function in src/ over 80 lines. The files listed still have one, each in an
-    // area another change is reworking (buildPlan's decomposition among them); remove a file from
-    // the list once its long functions are split.
+    // area another change is reworking; remove a file from the list once its long functions are split.
     files: ['src/**/*.ts'],
     ignores: [
       'src/config/layers.ts',
