@@ -3,19 +3,19 @@
  * can before the first write (guards, a well-formed dependency graph, matching scopes), then runs
  * operations in dependency order, independent ones concurrently.
  */
-import { ApiError, NetworkError, TimeoutError, type ApiClient } from '../api/index.js';
+import type { ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { isKeyDelete } from '../plan/key-in-use.js';
 import type { Operation, Plan } from '../plan/types.js';
 import type { DesiredState } from '../resources/index.js';
-import { PlanMismatchError } from './build-request.js';
 import { executeOperation, type OperationContext } from './execute-op.js';
 import { checkGuards, defaultGuardOptions, type GuardOptions } from './guards.js';
 import { IdTable } from './ids.js';
 import { silentProgress, type ApplyProgress } from './progress.js';
 import { checkGraph, runSchedule, type TaskOutcome } from './schedule.js';
 import type { TokenSink } from './token-output.js';
-import type { ApplyResult, OperationFailure, OperationResult } from './types.js';
+import { applyResultOf, resultOf, type RunRecord } from './operation-result.js';
+import type { ApplyResult } from './types.js';
 
 export type * from './types.js';
 export { checkGuards, defaultGuardOptions, type GuardOptions } from './guards.js';
@@ -45,75 +45,12 @@ export interface ApplyOptions {
   readonly signal?: AbortSignal;
 }
 
-function failureOf(err: unknown): OperationFailure {
-  if (err instanceof ApiError) {
-    return {
-      errorCode: err.errorCode,
-      msg: err.msg,
-      status: err.status,
-      request: `${err.method} ${err.path}`,
-    };
-  }
-  if (err instanceof NetworkError || err instanceof TimeoutError) {
-    return { errorCode: err.code, msg: err.message, request: `${err.method} ${err.path}` };
-  }
-  if (err instanceof PlanMismatchError) return { errorCode: 'ERR_ACCTSYNC_PLAN', msg: err.message };
-  // Something on this machine, not the API, failed the operation: the token file could not be written.
-  if (err instanceof UserError) return { errorCode: 'ERR_ACCTSYNC_LOCAL', msg: err.message };
-  return { errorCode: 'ERR_ACCTSYNC_INTERNAL', msg: err instanceof Error ? err.message : String(err) };
-}
-
-/** A 401 once this run deleted an API key: most likely the key acctsync was running with. */
-function keyGoneHint(failure: OperationFailure, deletedKeys: readonly string[]): OperationFailure {
-  if (failure.status !== 401 || deletedKeys.length === 0) return failure;
-  return {
-    ...failure,
-    msg: `${failure.msg} (this run deleted API key ${deletedKeys.join(', ')}: probably the key acctsync was running with; use another key)`,
-  };
-}
-
-function resultOf(
-  op: Operation,
-  outcome: TaskOutcome | undefined,
-  extra: Partial<OperationResult>,
-  deletedKeys: readonly string[] = [],
-): OperationResult {
-  const base = {
-    id: op.id,
-    action: op.action,
-    kind: op.kind,
-    key: op.key,
-    ...(op.liveId === undefined ? {} : { objectId: op.liveId }),
-  };
-  if (outcome === undefined || outcome.status === 'not-attempted') {
-    return {
-      ...base,
-      status: 'not-attempted',
-      ...(outcome?.blockedBy === undefined ? {} : { blockedBy: outcome.blockedBy }),
-    };
-  }
-  if (outcome.status === 'failed')
-    return {
-      ...base,
-      ...extra,
-      status: 'failed',
-      failure: keyGoneHint(failureOf(outcome.error), deletedKeys),
-    };
-  return { ...base, ...extra, status: 'done' };
-}
-
 /**
- * Executes `plan`, taking request values (secrets included) from `desired`.
- * @throws {UserError} before any request when a guard refuses or the plan does not fit `desired`
- * @returns what happened to each operation; `status: 'failed'` when any operation did not finish
+ * Refuses, before any request, a plan that cannot run against `desired`: another scope, a
+ * malformed dependency graph, a guard, or a parallelism that is not a count.
+ * @returns the parallelism to run with
  */
-export async function applyPlan(
-  plan: Plan,
-  desired: DesiredState,
-  client: ApiClient,
-  options: ApplyOptions = {},
-): Promise<ApplyResult> {
-  const startedAt = performance.now();
+function checkRunnable(plan: Plan, desired: DesiredState, options: ApplyOptions): number {
   if (plan.scope !== desired.scope) {
     throw new UserError(`the plan is for scope '${plan.scope}' but the config's scope is '${desired.scope}'`);
   }
@@ -128,29 +65,71 @@ export async function applyPlan(
   const parallelism = options.parallelism ?? defaultParallelism;
   if (!Number.isInteger(parallelism) || parallelism < 1)
     throw new UserError(`parallelism must be a whole number of at least 1, not ${parallelism}`);
+  return parallelism;
+}
 
+/** `sink`, noting in `saved` the key of each token it wrote. */
+function recordingSink(sink: TokenSink | undefined, saved: string[]): TokenSink | undefined {
+  if (sink === undefined) return undefined;
+  return {
+    save: async (key, entry) => {
+      await sink.save(key, entry);
+      saved.push(key);
+    },
+  };
+}
+
+/** The scheduler's task: executes one operation, reporting its start and end and recording them. */
+function operationTask(
+  ctx: OperationContext,
+  progress: ApplyProgress,
+  run: RunRecord,
+): (op: Operation) => Promise<void> {
+  return async (op) => {
+    const started = performance.now();
+    progress.started(op);
+    const durationMs = (): number => Math.round(performance.now() - started);
+    try {
+      const outcome = await executeOperation(ctx, op);
+      if (isKeyDelete(op)) run.deletedKeys.push(op.key);
+      run.extras.set(op.id, { ...outcome, durationMs: durationMs() });
+      progress.finished(resultOf(op, { status: 'done' }, run.extras.get(op.id) ?? {}));
+    } catch (error) {
+      run.extras.set(op.id, { durationMs: durationMs() });
+      progress.finished(
+        resultOf(op, { status: 'failed', error }, run.extras.get(op.id) ?? {}, run.deletedKeys),
+      );
+      throw error;
+    }
+  };
+}
+
+/**
+ * Executes `plan`, taking request values (secrets included) from `desired`.
+ * @throws {UserError} before any request when a guard refuses or the plan does not fit `desired`
+ * @returns what happened to each operation; `status: 'failed'` when any operation did not finish
+ */
+export async function applyPlan(
+  plan: Plan,
+  desired: DesiredState,
+  client: ApiClient,
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
+  const run: RunRecord = {
+    extras: new Map(),
+    deletedKeys: [],
+    tokensSaved: [],
+    startedAt: performance.now(),
+  };
+  const parallelism = checkRunnable(plan, desired, options);
   const progress = options.progress ?? silentProgress;
-  const tokensSaved: string[] = [];
-  const tokens: TokenSink | undefined =
-    options.tokens === undefined
-      ? undefined
-      : {
-          save: async (key, entry) => {
-            await options.tokens?.save(key, entry);
-            tokensSaved.push(key);
-          },
-        };
   const ctx: OperationContext = {
     client,
     scope: plan.scope,
     ids: new IdTable(plan),
     desired: new Map(desired.objects.map((o) => [o.key, o])),
-    tokens,
+    tokens: recordingSink(options.tokens, run.tokensSaved),
   };
-  const extras = new Map<string, Partial<OperationResult>>();
-  const deletedKeys: string[] = [];
-  const started = new Map<string, number>();
-
   let outcomes: Map<string, TaskOutcome>;
   try {
     outcomes = await runSchedule(
@@ -160,37 +139,10 @@ export async function applyPlan(
         continueOnError: options.continueOnError ?? false,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },
-      async (op) => {
-        started.set(op.id, performance.now());
-        progress.started(op);
-        const durationMs = (): number => Math.round(performance.now() - (started.get(op.id) ?? 0));
-        try {
-          const outcome = await executeOperation(ctx, op);
-          if (isKeyDelete(op)) deletedKeys.push(op.key);
-          extras.set(op.id, { ...outcome, durationMs: durationMs() });
-          progress.finished(resultOf(op, { status: 'done' }, extras.get(op.id) ?? {}));
-        } catch (error) {
-          extras.set(op.id, { durationMs: durationMs() });
-          progress.finished(resultOf(op, { status: 'failed', error }, extras.get(op.id) ?? {}, deletedKeys));
-          throw error;
-        }
-      },
+      operationTask(ctx, progress, run),
     );
   } finally {
     progress.end();
   }
-
-  const operations = plan.operations.map((op) =>
-    resultOf(op, outcomes.get(op.id), extras.get(op.id) ?? {}, deletedKeys),
-  );
-  const count = (status: OperationResult['status']): number =>
-    operations.filter((r) => r.status === status).length;
-  const counts = { done: count('done'), failed: count('failed'), notAttempted: count('not-attempted') };
-  return {
-    status: counts.failed === 0 && counts.notAttempted === 0 ? 'succeeded' : 'failed',
-    operations,
-    counts,
-    durationMs: Math.round(performance.now() - startedAt),
-    tokensSaved,
-  };
+  return applyResultOf(plan, outcomes, run);
 }

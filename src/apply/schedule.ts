@@ -2,6 +2,7 @@
  * Runs a dependency graph of tasks with bounded concurrency. It knows nothing about the API: it
  * decides only what may start, and when the run stops.
  */
+import { IndexHeap } from './index-heap.js';
 
 /** A node of the graph: an id and the ids that must succeed before it starts. */
 export interface Task {
@@ -73,48 +74,65 @@ export function checkGraph(tasks: readonly Task[]): void {
   }
 }
 
-/** A binary min-heap of task indexes: ready tasks start in plan order. */
-class IndexHeap {
-  readonly #items: number[] = [];
+/** The graph as the scheduler walks it, by task index. */
+interface IndexedGraph {
+  /** waiting[i]: distinct dependencies of task i not done yet. */
+  readonly waiting: number[];
+  /** dependants[i]: distinct tasks that wait for task i. */
+  readonly dependants: readonly (readonly number[])[];
+  /** Tasks waiting for nothing, by plan position. */
+  readonly ready: IndexHeap;
+}
 
-  get size(): number {
-    return this.#items.length;
+function indexGraph(tasks: readonly Task[]): IndexedGraph {
+  const n = tasks.length;
+  const indexOf = new Map<string, number>();
+  for (let i = 0; i < n; i++) indexOf.set((tasks[i] as Task).id, i);
+  const waiting = new Array<number>(n).fill(0);
+  const dependants: number[][] = Array.from({ length: n }, () => []);
+  const ready = new IndexHeap();
+  for (let i = 0; i < n; i++) {
+    const deps = new Set((tasks[i] as Task).dependsOn);
+    waiting[i] = deps.size;
+    for (const d of deps) (dependants[indexOf.get(d) as number] as number[]).push(i);
+    if (deps.size === 0) ready.push(i);
   }
+  return { waiting, dependants, ready };
+}
 
-  push(value: number): void {
-    const items = this.#items;
-    let i = items.length;
-    items.push(value);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const p = items[parent] as number;
-      if (p <= value) break;
-      items[i] = p;
-      i = parent;
+/**
+ * Settles every task that can no longer run because `failed` did not succeed: its dependants,
+ * theirs, and so on. Each names as `blockedBy` its first dependency (in its own order) that had
+ * not succeeded when it was settled, going through them in plan order until all are settled.
+ */
+function blockDependants(
+  tasks: readonly Task[],
+  graph: IndexedGraph,
+  outcomes: Map<string, TaskOutcome>,
+  failed: number,
+): void {
+  const affected = new Set<number>();
+  const stack = [failed];
+  while (stack.length > 0) {
+    for (const d of graph.dependants[stack.pop() as number] as readonly number[]) {
+      if (affected.has(d) || outcomes.has((tasks[d] as Task).id)) continue;
+      affected.add(d);
+      stack.push(d);
     }
-    items[i] = value;
   }
-
-  /** The smallest index; the heap must not be empty. */
-  pop(): number {
-    const items = this.#items;
-    const top = items[0] as number;
-    const last = items.pop() as number;
-    const n = items.length;
-    if (n > 0) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= n) break;
-        const r = l + 1;
-        const c = r < n && (items[r] as number) < (items[l] as number) ? r : l;
-        if ((items[c] as number) >= last) break;
-        items[i] = items[c] as number;
-        i = c;
-      }
-      items[i] = last;
+  let left = [...affected].sort((a, b) => a - b);
+  while (left.length > 0) {
+    const still: number[] = [];
+    for (const i of left) {
+      const task = tasks[i] as Task;
+      const by = task.dependsOn.find((d) => {
+        const o = outcomes.get(d);
+        return o !== undefined && o.status !== 'done';
+      });
+      if (by === undefined) still.push(i);
+      else outcomes.set(task.id, { status: 'not-attempted', blockedBy: by });
     }
-    return top;
+    left = still;
   }
 }
 
@@ -134,55 +152,13 @@ export async function runSchedule<T extends Task>(
 ): Promise<Map<string, TaskOutcome>> {
   checkGraph(tasks);
   const outcomes = new Map<string, TaskOutcome>();
-  const n = tasks.length;
-  const indexOf = new Map<string, number>();
-  for (let i = 0; i < n; i++) indexOf.set((tasks[i] as T).id, i);
-  // waiting[i]: distinct dependencies of task i not done yet; dependants[i]: distinct tasks that wait for i.
-  const waiting = new Array<number>(n).fill(0);
-  const dependants: number[][] = Array.from({ length: n }, () => []);
-  const ready = new IndexHeap();
-  for (let i = 0; i < n; i++) {
-    const deps = new Set((tasks[i] as T).dependsOn);
-    waiting[i] = deps.size;
-    for (const d of deps) (dependants[indexOf.get(d) as number] as number[]).push(i);
-    if (deps.size === 0) ready.push(i);
-  }
+  const graph = indexGraph(tasks);
+  const { waiting, dependants, ready } = graph;
   let running = 0;
   let stopped = false;
   let finished = false;
 
   return new Promise((resolve) => {
-    /**
-     * Settles every task that can no longer run because `failed` did not succeed: its dependants,
-     * theirs, and so on. Each names as `blockedBy` its first dependency (in its own order) that had
-     * not succeeded when it was settled, going through them in plan order until all are settled.
-     */
-    const block = (failed: number): void => {
-      const affected = new Set<number>();
-      const stack = [failed];
-      while (stack.length > 0) {
-        for (const d of dependants[stack.pop() as number] as number[]) {
-          if (affected.has(d) || outcomes.has((tasks[d] as T).id)) continue;
-          affected.add(d);
-          stack.push(d);
-        }
-      }
-      let left = [...affected].sort((a, b) => a - b);
-      while (left.length > 0) {
-        const still: number[] = [];
-        for (const i of left) {
-          const task = tasks[i] as T;
-          const by = task.dependsOn.find((d) => {
-            const o = outcomes.get(d);
-            return o !== undefined && o.status !== 'done';
-          });
-          if (by === undefined) still.push(i);
-          else outcomes.set(task.id, { status: 'not-attempted', blockedBy: by });
-        }
-        left = still;
-      }
-    };
-
     const pump = (): void => {
       if (finished) return;
       if (options.signal?.aborted) stopped = true;
@@ -209,14 +185,14 @@ export async function runSchedule<T extends Task>(
       running--;
       outcomes.set((tasks[i] as T).id, outcome);
       if (outcome.status === 'done') {
-        for (const d of dependants[i] as number[]) {
+        for (const d of dependants[i] as readonly number[]) {
           const left = (waiting[d] as number) - 1;
           waiting[d] = left;
           if (left === 0) ready.push(d);
         }
       } else {
         if (!options.continueOnError) stopped = true;
-        block(i);
+        blockDependants(tasks, graph, outcomes, i);
       }
       pump();
     };

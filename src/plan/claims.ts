@@ -6,6 +6,7 @@
 import { claimKeys, descriptorOf, type DesiredObject, type KindDescriptor } from '../resources/index.js';
 import type { LiveObject } from './live.js';
 import { resolvedFields, type ResolveRef } from './normalize.js';
+import { desiredParentId } from './parents.js';
 import type { Operation } from './types.js';
 
 /** What one operation takes and frees, as claim keys (see `claimKeys`). */
@@ -24,13 +25,6 @@ export interface ClaimInputs {
   readonly desiredByKey: ReadonlyMap<string, DesiredObject>;
   readonly liveById: ReadonlyMap<string, LiveObject>;
   readonly resolve: ResolveRef;
-}
-
-/** The id of the parent that scopes a desired object's claims (a key when the parent is new). */
-function desiredScope(d: KindDescriptor, o: DesiredObject, resolve: ResolveRef): string | undefined {
-  const link = d.parent;
-  const ref = link?.via === 'field' ? o.fields[link.field] : o.parentKey;
-  return typeof ref === 'string' ? resolve(ref, { kinds: [], readShape: 'id' }) : undefined;
 }
 
 const minus = (a: readonly string[], b: readonly string[]): string[] => {
@@ -80,7 +74,9 @@ export function claimsOf(ops: readonly Operation[], inputs: ClaimInputs): Map<st
     const o = op.action === 'delete' ? undefined : inputs.desiredByKey.get(op.key);
     const values = o === undefined ? undefined : resolvedFields(d, o, inputs.resolve);
     const wanted =
-      o === undefined || values === undefined ? [] : claimKeys(d, values, desiredScope(d, o, inputs.resolve));
+      o === undefined || values === undefined
+        ? []
+        : claimKeys(d, values, desiredParentId(d, o, inputs.resolve));
     const claims = op.action === 'create' ? wanted : minus(wanted, held);
     const releases = op.action === 'delete' ? held : op.action === 'create' ? [] : minus(held, wanted);
     if (claims.length === 0 && releases.length === 0) continue;

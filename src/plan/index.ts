@@ -11,13 +11,15 @@ import {
   type SecretSpans,
 } from '../config/index.js';
 import type { DesiredState } from '../resources/index.js';
-import { buildPlan, type TokenFileView } from './build.js';
+import { buildPlan } from './build.js';
+import type { TokenFileView } from './steps/token-capture.js';
 import { fetchLiveState, type LiveState } from './live.js';
 import { sensitiveValues } from './secrets.js';
 import type { Plan } from './types.js';
 
 export * from './types.js';
-export { buildPlan, type BuildOptions, type TokenFileView } from './build.js';
+export { buildPlan, type BuildOptions } from './build.js';
+export type { TokenFileView } from './steps/token-capture.js';
 export { fetchLiveState, kindsToFetch, type FetchOptions, type LiveObject, type LiveState } from './live.js';
 export { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 export {

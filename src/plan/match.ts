@@ -25,6 +25,13 @@ export interface Match {
   readonly adoptedBy?: 'pin' | 'natural key';
 }
 
+/** A match whose object exists. */
+export type Paired = Match & { readonly live: LiveObject };
+
+export function isPaired(m: Match): m is Paired {
+  return m.live !== undefined;
+}
+
 /** A marked live object no desired object claims. */
 export interface Orphan {
   readonly live: LiveObject;
@@ -55,59 +62,89 @@ function parentIdOf(o: DesiredObject, matchedIds: ReadonlyMap<string, string>): 
   return isObjectKey(ref) ? matchedIds.get(ref) : ref;
 }
 
-export function matchObjects(desired: DesiredState, live: LiveState, options: MatchOptions): Matching {
+/** The live objects as pairing sees them: this scope's marked ones by kind and key, and the unmarked. */
+interface LiveIndex {
+  readonly byMarker: ReadonlyMap<string, readonly LiveObject[]>;
+  readonly unmarked: readonly LiveObject[];
+  readonly byId: ReadonlyMap<string, LiveObject>;
+}
+
+function indexLive(live: LiveState, scope: string): LiveIndex {
   const byMarker = new Map<string, LiveObject[]>();
   const unmarked: LiveObject[] = [];
   for (const o of live.objects) {
     if (o.marker === undefined) unmarked.push(o);
-    else if (o.marker.scope === options.scope) {
+    else if (o.marker.scope === scope) {
       const k = `${o.kind} ${o.marker.key}`;
       byMarker.set(k, [...(byMarker.get(k) ?? []), o]);
     }
   }
+  return { byMarker, unmarked, byId: new Map(live.objects.map((l) => [l.id, l])) };
+}
 
-  const sorted = [...desired.objects].sort((a, b) => compare(a.key, b.key));
-  const claimed = new Set<LiveObject>();
-  const matchedIds = new Map<string, string>();
-  const found = new Map<DesiredObject, LiveObject>();
-  for (const o of sorted) {
-    const live = byMarker.get(`${o.kind} ${o.key}`)?.[0];
-    if (live === undefined) continue;
-    found.set(o, live);
-    claimed.add(live);
-    matchedIds.set(o.key, live.id);
+/** The pairs found so far, each live object taken at most once. */
+class Pairing {
+  readonly found = new Map<DesiredObject, LiveObject>();
+  readonly claimed = new Set<LiveObject>();
+  /** Live ids by desired key: what a child's parent reference resolves to. */
+  readonly matchedIds = new Map<string, string>();
+  readonly adopted = new Map<DesiredObject, 'pin' | 'natural key'>();
+  readonly pinnedBy = new Map<LiveObject, string>();
+
+  pair(o: DesiredObject, l: LiveObject, adoptedBy?: 'pin' | 'natural key'): void {
+    this.found.set(o, l);
+    this.claimed.add(l);
+    this.matchedIds.set(o.key, l.id);
+    if (adoptedBy !== undefined) this.adopted.set(o, adoptedBy);
   }
+}
 
-  const adopted = new Map<DesiredObject, 'pin' | 'natural key'>();
-  const pinErrors: string[] = [];
-  const liveById = new Map(live.objects.map((l) => [l.id, l]));
-  const pinnedBy = new Map<LiveObject, string>();
+function pairByMarker(sorted: readonly DesiredObject[], index: LiveIndex, pairing: Pairing): void {
   for (const o of sorted) {
-    if (found.has(o) || o.pin === undefined || o.pin === newObjectPin) continue;
-    const l = liveById.get(o.pin);
-    if (l === undefined) {
-      pinErrors.push(`${o.key}: no ${descriptorOf(o.kind).title} with id ${o.pin} exists`);
-      continue;
-    }
+    const live = index.byMarker.get(`${o.kind} ${o.key}`)?.[0];
+    if (live !== undefined) pairing.pair(o, live);
+  }
+}
+
+/** Why the object pinned by `o` cannot be paired with it, if it cannot. */
+function pinProblem(
+  o: DesiredObject,
+  l: LiveObject,
+  pairing: Pairing,
+  options: MatchOptions,
+): string | undefined {
+  if (l.kind !== o.kind)
+    return `${o.pin} is a ${descriptorOf(l.kind).title}, not a ${descriptorOf(o.kind).title}`;
+  if (pairing.claimed.has(l))
+    return `${o.pin} is already paired with ${pairing.pinnedBy.get(l) ?? l.marker?.key ?? 'another entry'}`;
+  if (l.marker !== undefined && l.marker.scope !== options.scope)
+    return `${o.pin} is managed by scope ${l.marker.scope}`;
+  if (l.marker === undefined && !options.adopt)
+    return `${o.pin} is not managed yet: run with --adopt to take it over`;
+  return undefined;
+}
+
+/** @throws {UserError} listing every pin that cannot be paired */
+function pairByPin(
+  sorted: readonly DesiredObject[],
+  index: LiveIndex,
+  pairing: Pairing,
+  options: MatchOptions,
+): void {
+  const pinErrors: string[] = [];
+  for (const o of sorted) {
+    if (pairing.found.has(o) || o.pin === undefined || o.pin === newObjectPin) continue;
+    const l = index.byId.get(o.pin);
     const problem =
-      l.kind !== o.kind
-        ? `${o.pin} is a ${descriptorOf(l.kind).title}, not a ${descriptorOf(o.kind).title}`
-        : claimed.has(l)
-          ? `${o.pin} is already paired with ${pinnedBy.get(l) ?? l.marker?.key ?? 'another entry'}`
-          : l.marker !== undefined && l.marker.scope !== options.scope
-            ? `${o.pin} is managed by scope ${l.marker.scope}`
-            : l.marker === undefined && !options.adopt
-              ? `${o.pin} is not managed yet: run with --adopt to take it over`
-              : undefined;
-    if (problem !== undefined) {
+      l === undefined
+        ? `no ${descriptorOf(o.kind).title} with id ${o.pin} exists`
+        : pinProblem(o, l, pairing, options);
+    if (l === undefined || problem !== undefined) {
       pinErrors.push(`${o.key}: ${problem}`);
       continue;
     }
-    found.set(o, l);
-    claimed.add(l);
-    pinnedBy.set(l, o.key);
-    matchedIds.set(o.key, l.id);
-    if (l.marker === undefined) adopted.set(o, 'pin');
+    pairing.pair(o, l, l.marker === undefined ? 'pin' : undefined);
+    pairing.pinnedBy.set(l, o.key);
   }
   if (pinErrors.length > 0) {
     throw new UserError('the config pins ids that cannot be paired', {
@@ -117,32 +154,50 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
       ],
     });
   }
+}
 
-  // Parents before children: a child's natural key is unique only within its (matched) parent.
-  const notes: string[] = [];
-  const unmatched = sorted.filter((o) => !found.has(o) && o.pin === undefined);
-  const byDepth = [...unmatched].sort(
-    (a, b) => Number(a.parentKey !== undefined) - Number(b.parentKey !== undefined),
-  );
-  // Unmarked objects by kind and natural identity, computed once (an identity may parse a PEM).
-  const byIdentity = new Map<string, LiveObject[]>();
+/** Unmarked objects by kind and natural identity, computed once (an identity may parse a PEM). */
+function byIdentity(unmarked: readonly LiveObject[]): Map<string, LiveObject[]> {
+  const out = new Map<string, LiveObject[]>();
   for (const l of unmarked) {
     const identity = naturalIdentity(descriptorOf(l.kind), l.record, l.parentId);
     if (identity === undefined) continue;
     const slot = `${l.kind} ${identity}`;
-    const list = byIdentity.get(slot);
-    if (list === undefined) byIdentity.set(slot, [l]);
+    const list = out.get(slot);
+    if (list === undefined) out.set(slot, [l]);
     else list.push(l);
   }
+  return out;
+}
+
+/**
+ * Pairs the objects left with unmarked ones of the same natural key when adopting, and returns the
+ * notes on those it did not (not adopting, or several candidates).
+ */
+function pairByNaturalKey(
+  sorted: readonly DesiredObject[],
+  index: LiveIndex,
+  pairing: Pairing,
+  adopt: boolean,
+): string[] {
+  const notes: string[] = [];
+  // Parents before children: a child's natural key is unique only within its (matched) parent.
+  const unmatched = sorted.filter((o) => !pairing.found.has(o) && o.pin === undefined);
+  const byDepth = [...unmatched].sort(
+    (a, b) => Number(a.parentKey !== undefined) - Number(b.parentKey !== undefined),
+  );
+  const candidatesBy = byIdentity(index.unmarked);
   for (const o of byDepth) {
     const d = descriptorOf(o.kind);
-    const identity = naturalIdentity(d, o.fields, parentIdOf(o, matchedIds));
+    const identity = naturalIdentity(d, o.fields, parentIdOf(o, pairing.matchedIds));
     if (identity === undefined) continue;
-    const candidates = (byIdentity.get(`${o.kind} ${identity}`) ?? []).filter((l) => !claimed.has(l));
+    const candidates = (candidatesBy.get(`${o.kind} ${identity}`) ?? []).filter(
+      (l) => !pairing.claimed.has(l),
+    );
     const by = d.naturalKey ? d.naturalKey.fields.join(' and ') : 'description';
     const [only] = candidates;
     if (only === undefined) continue;
-    if (!options.adopt) {
+    if (!adopt) {
       notes.push(
         `${o.key}: an unmanaged ${d.title} with the same ${by} exists (${candidates.map((c) => c.id).join(', ')}); ` +
           'run with --adopt to take it over instead of creating a new one',
@@ -152,26 +207,19 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
         `${o.key}: not adopted: ${candidates.length} unmanaged ${d.title}s have the same ${by} (${candidates.map((c) => c.id).join(', ')})`,
       );
     } else {
-      found.set(o, only);
-      adopted.set(o, 'natural key');
-      claimed.add(only);
-      matchedIds.set(o.key, only.id);
+      pairing.pair(o, only, 'natural key');
     }
   }
+  return notes;
+}
 
-  const matches = sorted.map((o): Match => {
-    const l = found.get(o);
-    const by = adopted.get(o);
-    if (l === undefined) return { desired: o, adopted: false };
-    return by === undefined
-      ? { desired: o, live: l, adopted: false }
-      : { desired: o, live: l, adopted: true, adoptedBy: by };
-  });
+/** This scope's marked objects no desired object took, by key then id. */
+function orphansOf(index: LiveIndex, pairing: Pairing): Orphan[] {
   const orphans: Orphan[] = [];
-  for (const group of byMarker.values()) {
+  for (const group of index.byMarker.values()) {
     for (const l of group) {
-      if (claimed.has(l)) continue;
-      const duplicate = group.some((other) => claimed.has(other));
+      if (pairing.claimed.has(l)) continue;
+      const duplicate = group.some((other) => pairing.claimed.has(other));
       orphans.push(
         duplicate
           ? { live: l, reason: 'a duplicate of the managed object', reasonCode: 'delete_because_duplicate' }
@@ -179,9 +227,32 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
       );
     }
   }
-  orphans.sort(
+  return orphans.sort(
     (a, b) => compare(a.live.marker?.key ?? '', b.live.marker?.key ?? '') || compare(a.live.id, b.live.id),
   );
-  const unmanaged = unmarked.filter((l) => !claimed.has(l));
-  return { matches, orphans, notes, unmanaged };
+}
+
+function matchOf(o: DesiredObject, pairing: Pairing): Match {
+  const l = pairing.found.get(o);
+  const by = pairing.adopted.get(o);
+  if (l === undefined) return { desired: o, adopted: false };
+  return by === undefined
+    ? { desired: o, live: l, adopted: false }
+    : { desired: o, live: l, adopted: true, adoptedBy: by };
+}
+
+/** @throws {UserError} when an `id:` pin cannot be paired */
+export function matchObjects(desired: DesiredState, live: LiveState, options: MatchOptions): Matching {
+  const index = indexLive(live, options.scope);
+  const sorted = [...desired.objects].sort((a, b) => compare(a.key, b.key));
+  const pairing = new Pairing();
+  pairByMarker(sorted, index, pairing);
+  pairByPin(sorted, index, pairing, options);
+  const notes = pairByNaturalKey(sorted, index, pairing, options.adopt);
+  return {
+    matches: sorted.map((o) => matchOf(o, pairing)),
+    orphans: orphansOf(index, pairing),
+    notes,
+    unmanaged: index.unmarked.filter((l) => !pairing.claimed.has(l)),
+  };
 }

@@ -3,6 +3,7 @@
  * whole config tree, plan against the live account, check the same guards (never forced), apply.
  * Expected failures come back as results, so the loop can count, report and back off.
  */
+import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
 import {
   applyPlan,
@@ -12,9 +13,9 @@ import {
   type ApplyResult,
   type GuardOptions,
 } from '../apply/index.js';
-import { loadDesiredState, renderDiagnostic } from '../config/index.js';
+import { loadDesiredState, renderDiagnostic, type Diagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
-import { planFor } from '../plan/index.js';
+import { planFor, type Operation, type Plan } from '../plan/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { configKindOf, driftEventsOf, type DriftEvent } from './drift.js';
 import type { ReconcileContext, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
@@ -57,6 +58,146 @@ function appliedOf(result: ApplyResult): ReconcileResult['applied'] {
     .map((op) => ({ kind: configKindOf(op.kind), action: op.action }));
 }
 
+/** What a reconcile reports when the tree fails to load: nothing changes, the account stays as it is. */
+function invalidConfigResult(
+  diagnostics: readonly Diagnostic[],
+  lastGood: LastGood | undefined,
+): ReconcileResult {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const kept =
+    lastGood === undefined
+      ? 'no config has been applied yet'
+      : `keeping the desired state last applied at ${lastGood.reconciledAt.toISOString()} (${lastGood.state.objects.length} objects)`;
+  return {
+    status: 'invalid_config',
+    planned: 0,
+    applied: [],
+    reason: `the config failed to load (${errors} ${errors === 1 ? 'error' : 'errors'}); nothing was changed, ${kept}`,
+    details: diagnostics.map((d) => renderDiagnostic(d)),
+  };
+}
+
+/** The whole tree's desired state under the daemon's scope, or why it failed to load. */
+async function loadDesired(
+  settings: ReconcileSettings,
+  log: Logger,
+): Promise<{ readonly desired: DesiredState } | { readonly diagnostics: readonly Diagnostic[] }> {
+  const loaded = await loadDesiredState([...settings.paths], {
+    env: settings.env,
+    cwd: settings.cwd,
+    ...(settings.environment === undefined ? {} : { environment: settings.environment }),
+  });
+  if (!loaded.ok) return { diagnostics: loaded.diagnostics };
+  for (const warning of loaded.warnings)
+    log.warn({ diagnostic: renderDiagnostic(warning) }, 'config warning');
+  return {
+    desired: settings.scope === undefined ? loaded.state : { ...loaded.state, scope: settings.scope },
+  };
+}
+
+/** The plan against the live account, or the reconcile's result when planning failed. */
+async function planOrFailure(
+  desired: DesiredState,
+  settings: ReconcileSettings,
+  signal: AbortSignal,
+): Promise<{ readonly plan: Plan } | { readonly failure: ReconcileResult }> {
+  try {
+    const { plan } = await planFor(desired, settings.client, {
+      adopt: settings.adopt,
+      noDelete: settings.noDelete,
+      configPaths: settings.paths,
+      ...(settings.environment === undefined ? {} : { environment: settings.environment }),
+      signal,
+    });
+    return { plan };
+  } catch (err) {
+    // A UserError here is the config's (a metadata value the ownership marker pushes over the limit).
+    const status = err instanceof UserError ? 'invalid_config' : 'failed';
+    return {
+      failure: {
+        status,
+        planned: 0,
+        applied: [],
+        reason: `planning failed: ${message(err)}`,
+        details: userDetails(err),
+      },
+    };
+  }
+}
+
+/** Reports (and logs) the drift among `drifted`, with what the apply, if any, reverted. */
+function driftReporter(
+  drifted: readonly Operation[],
+  log: Logger,
+  observe: boolean,
+): (applied?: ApplyResult) => DriftEvent[] {
+  return (applied) => {
+    const events = driftEventsOf(drifted, applied);
+    for (const event of events)
+      log.warn(
+        { drift: event },
+        `drift: ${event.key} differs from the config${event.reverted ? '; reverted' : observe ? '; observing, not reverted' : '; not reverted'}`,
+      );
+    return events;
+  };
+}
+
+/** The guards' refusal of `plan`, if they refuse it. */
+function guardRefusal(
+  plan: Plan,
+  desired: DesiredState,
+  guards: GuardOptions,
+): { error: unknown } | undefined {
+  try {
+    checkGuards(plan, desired, guards);
+    return undefined;
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** Applies `plan`, logging each operation as it finishes. */
+async function applyLogged(
+  plan: Plan,
+  desired: DesiredState,
+  settings: ReconcileSettings,
+  guards: GuardOptions,
+  { log, signal }: ReconcileContext,
+): Promise<ApplyResult> {
+  const tokens = settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
+  return applyPlan(plan, desired, settings.client, {
+    parallelism: settings.parallelism,
+    continueOnError: settings.continueOnError,
+    guards,
+    signal,
+    ...(tokens === undefined ? {} : { tokens }),
+    progress: {
+      started() {},
+      finished: (op) =>
+        log[op.status === 'done' ? 'info' : 'error']({ operation: op.id }, describeResult(op)),
+      end() {},
+    },
+  });
+}
+
+/** What a reconcile reports when some operations failed or were not attempted. */
+function incompleteApplyResult(
+  result: ApplyResult,
+  planned: number,
+  drift: readonly DriftEvent[],
+  aborted: boolean,
+): ReconcileResult {
+  const { failed, notAttempted } = result.counts;
+  return {
+    status: 'failed',
+    planned,
+    applied: appliedOf(result),
+    drift,
+    reason: `${failed} operations failed and ${notAttempted} were not attempted${aborted ? ' (the daemon is stopping)' : ''}`,
+    details: result.operations.filter((op) => op.status !== 'done').map(describeResult),
+  };
+}
+
 /**
  * Builds the reconcile step. It keeps the last good desired state (the last one reconciled
  * successfully): when the tree fails to load (a broken or half-written file), the step plans nothing
@@ -67,92 +208,46 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
   const guards: GuardOptions = { ...settings.guards, force: false };
   const observe = settings.mode === 'observe';
 
-  return async ({ log, signal }: ReconcileContext): Promise<ReconcileResult> => {
-    const loaded = await loadDesiredState([...settings.paths], {
-      env: settings.env,
-      cwd: settings.cwd,
-      ...(settings.environment === undefined ? {} : { environment: settings.environment }),
-    });
-    if (!loaded.ok) {
-      const errors = loaded.diagnostics.filter((d) => d.severity === 'error').length;
-      const kept =
-        lastGood === undefined
-          ? 'no config has been applied yet'
-          : `keeping the desired state last applied at ${lastGood.reconciledAt.toISOString()} (${lastGood.state.objects.length} objects)`;
-      return {
-        status: 'invalid_config',
-        planned: 0,
-        applied: [],
-        reason: `the config failed to load (${errors} ${errors === 1 ? 'error' : 'errors'}); nothing was changed, ${kept}`,
-        details: loaded.diagnostics.map((d) => renderDiagnostic(d)),
-      };
-    }
-    for (const warning of loaded.warnings)
-      log.warn({ diagnostic: renderDiagnostic(warning) }, 'config warning');
-    const desired: DesiredState =
-      settings.scope === undefined ? loaded.state : { ...loaded.state, scope: settings.scope };
+  return async (ctx: ReconcileContext): Promise<ReconcileResult> => {
+    const { log, signal } = ctx;
+    const loaded = await loadDesired(settings, log);
+    if ('diagnostics' in loaded) return invalidConfigResult(loaded.diagnostics, lastGood);
+    const { desired } = loaded;
+    const planning = await planOrFailure(desired, settings, signal);
+    if ('failure' in planning) return planning.failure;
+    const { plan } = planning;
+    const planned = plan.operations.length;
     const succeeded = (
-      fingerprint: string,
-      planned: number,
       applied: ReconcileResult['applied'],
       drift: readonly DriftEvent[],
     ): ReconcileResult => {
-      lastGood = { state: desired, fingerprint, reconciledAt: new Date() };
+      lastGood = { state: desired, fingerprint: plan.desiredFingerprint, reconciledAt: new Date() };
       return { status: 'success', planned, applied, ...(drift.length === 0 ? {} : { drift }) };
     };
-
-    let plan;
-    try {
-      ({ plan } = await planFor(desired, settings.client, {
-        adopt: settings.adopt,
-        noDelete: settings.noDelete,
-        configPaths: settings.paths,
-        ...(settings.environment === undefined ? {} : { environment: settings.environment }),
-        signal,
-      }));
-    } catch (err) {
-      // A UserError here is the config's (a metadata value the ownership marker pushes over the limit).
-      const status = err instanceof UserError ? 'invalid_config' : 'failed';
-      return {
-        status,
-        planned: 0,
-        applied: [],
-        reason: `planning failed: ${message(err)}`,
-        details: userDetails(err),
-      };
-    }
-    const planned = plan.operations.length;
-    const fingerprint = plan.desiredFingerprint;
-    if (planned === 0) return succeeded(fingerprint, 0, [], []);
+    if (planned === 0) return succeeded([], []);
     log.info({ summary: plan.summary, notes: plan.notes }, 'plan has changes');
     // With the config unchanged since the account last equalled it, every difference was made by
     // hand. Observing, the account never equals the config on purpose: every difference counts.
-    const drifted = observe || lastGood?.fingerprint === fingerprint ? plan.operations : [];
-    const reportDrift = (applied?: ApplyResult): DriftEvent[] => {
-      const events = driftEventsOf(drifted, applied);
-      for (const event of events)
-        log.warn(
-          { drift: event },
-          `drift: ${event.key} differs from the config${event.reverted ? '; reverted' : observe ? '; observing, not reverted' : '; not reverted'}`,
-        );
-      return events;
-    };
+    const drifted = observe || lastGood?.fingerprint === plan.desiredFingerprint ? plan.operations : [];
+    const reportDrift = driftReporter(drifted, log, observe);
 
-    try {
-      checkGuards(plan, desired, guards);
-    } catch (err) {
-      if (observe) log.warn({ reason: message(err) }, 'observing: the guards would refuse this plan');
-      else
-        return {
-          status: 'refused',
-          planned,
-          applied: [],
-          reason: message(err),
-          details: userDetails(err),
-          drift: reportDrift(),
-        };
+    const refusal = guardRefusal(plan, desired, guards);
+    if (observe) {
+      if (refusal !== undefined)
+        log.warn({ reason: message(refusal.error) }, 'observing: the guards would refuse this plan');
+      return { status: 'success', planned, applied: [], drift: reportDrift() };
     }
-    if (observe) return { status: 'success', planned, applied: [], drift: reportDrift() };
+    if (refusal !== undefined) {
+      const { error } = refusal;
+      return {
+        status: 'refused',
+        planned,
+        applied: [],
+        reason: message(error),
+        details: userDetails(error),
+        drift: reportDrift(),
+      };
+    }
     if (signal.aborted)
       return {
         status: 'failed',
@@ -163,42 +258,20 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
 
     let result: ApplyResult;
     try {
-      const tokens =
-        settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
-      result = await applyPlan(plan, desired, settings.client, {
-        parallelism: settings.parallelism,
-        continueOnError: settings.continueOnError,
-        guards,
-        signal,
-        ...(tokens === undefined ? {} : { tokens }),
-        progress: {
-          started() {},
-          finished: (op) =>
-            log[op.status === 'done' ? 'info' : 'error']({ operation: op.id }, describeResult(op)),
-          end() {},
-        },
-      });
+      result = await applyLogged(plan, desired, settings, guards, ctx);
     } catch (err) {
+      const reason = `apply failed: ${message(err)}`;
       return {
         status: 'failed',
         planned,
         applied: [],
-        reason: `apply failed: ${message(err)}`,
+        reason,
         details: userDetails(err),
         drift: reportDrift(),
       };
     }
-    const applied = appliedOf(result);
     const drift = reportDrift(result);
-    if (result.status === 'succeeded') return succeeded(fingerprint, planned, applied, drift);
-    const { failed, notAttempted } = result.counts;
-    return {
-      status: 'failed',
-      planned,
-      applied,
-      drift,
-      reason: `${failed} operations failed and ${notAttempted} were not attempted${signal.aborted ? ' (the daemon is stopping)' : ''}`,
-      details: result.operations.filter((op) => op.status !== 'done').map(describeResult),
-    };
+    if (result.status === 'succeeded') return succeeded(appliedOf(result), drift);
+    return incompleteApplyResult(result, planned, drift, signal.aborted);
   };
 }

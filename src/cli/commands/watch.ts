@@ -1,7 +1,9 @@
 /** `acctsync watch`: the daemon. Reconciles on config changes and on an interval; see docs/watch.md. */
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
+import type { Logger } from 'pino';
 import { runSettingsFrom } from '../apply-flags.js';
+import type { RunSettings } from '../run-apply.js';
 import { defaultGuardOptions, defaultParallelism } from '../../apply/index.js';
 import {
   ConfigError,
@@ -11,16 +13,23 @@ import {
   type EnvironmentSettings,
 } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
-import { startDaemon } from '../../watch/daemon.js';
+import { startDaemon, type Daemon } from '../../watch/daemon.js';
 import { formatDuration, parseDuration } from '../../watch/duration.js';
 import { parseListen } from '../../watch/health.js';
 import { createLogger, type LogFormat } from '../../watch/logger.js';
 import { WatchMetrics } from '../../watch/metrics.js';
 import { Notifier, parseNotifyUrls } from '../../watch/notify.js';
-import { createReconcileStep } from '../../watch/reconcile.js';
+import { createReconcileStep, type ReconcileSettings } from '../../watch/reconcile.js';
+import type { WatchMode } from '../../watch/types.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
-import { clientOptionsFor, connectionOptions, embeddedUrl, openConnection } from '../connection.js';
+import {
+  clientOptionsFor,
+  connectionOptions,
+  embeddedUrl,
+  openConnection,
+  type Connection,
+} from '../connection.js';
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
@@ -86,42 +95,14 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
 
   async run(argv) {
     const { values, positionals } = parseCommandArgs('watch', argv, options);
-    // Everything the command line can get wrong is checked before connecting or listening.
-    const intervalMs = parseDuration(values.interval, '--interval');
-    const debounceMs = parseDuration(values.debounce, '--debounce');
-    const graceMs = parseDuration(values['shutdown-grace'], '--shutdown-grace');
-    const listen = parseListen(values.listen);
-    const mode = values.mode;
-    if (mode !== 'reconcile' && mode !== 'observe') {
-      throw new UsageError(`watch: --mode must be reconcile or observe, not '${mode}'`);
-    }
-    const notifyUrls = parseNotifyUrls(values.notify ?? []);
-    const format = values['log-format'];
-    if (format !== 'json' && format !== 'pretty') {
-      throw new UsageError(`watch: --log-format must be json or pretty, not '${format}'`);
-    }
-    if (!logLevels.includes(values['log-level'])) {
-      throw new UsageError(`watch: --log-level must be one of ${logLevels.join(', ')}`);
-    }
-    const run = runSettingsFrom('watch', values);
+    const flags = parseWatchFlags(values);
     const cwd = process.cwd();
     const paths = positionals.length > 0 ? positionals : defaultPaths(cwd);
     const environment = await startingEnvironment(paths, cwd, environmentName(values, process.env));
-    // A daemon quietly reconciling a throwaway emulator looks healthy while managing nothing.
-    const urlVariable = environment?.apiUrlEnv ?? defaultApiUrlEnv;
-    if ((values['api-url'] ?? process.env[urlVariable] ?? '') === '') {
-      throw new UsageError(
-        `watch: no API given: set ${urlVariable} (or --api-url URL), or say --api-url ${embeddedUrl} to use the embedded emulator`,
-      );
-    }
-
-    // Listening from the start: a SIGTERM during startup must stop the daemon cleanly too, not kill it.
-    const stopRequested = new Promise<NodeJS.Signals>((done) => {
-      process.once('SIGTERM', () => done('SIGTERM'));
-      process.once('SIGINT', () => done('SIGINT'));
-    });
-    const log = createLogger({ format: format satisfies LogFormat, level: values['log-level'] });
-    const metrics = new WatchMetrics(mode);
+    requireApi(values, environment);
+    const stopRequested = stopSignal();
+    const log = createLogger({ format: flags.format, level: flags.level });
+    const metrics = new WatchMetrics(flags.mode);
     // Aborts requests in flight once the shutdown grace period is over.
     const abort = new AbortController();
     // Every request in flight listens on it (and detaches when done): many at once is not a leak.
@@ -131,7 +112,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       env: process.env,
       cwd,
       client: {
-        ...clientOptionsFor(run.parallelism),
+        ...clientOptionsFor(flags.run.parallelism),
         signal: abort.signal,
         onResponse: (event) => metrics.recordResponse(event),
       },
@@ -139,34 +120,20 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       ...(environment === undefined ? {} : { environment }),
     });
     try {
+      const { intervalMs, mode, notifyUrls } = flags;
       const daemon = await startDaemon({
         paths: paths.map((p) => resolve(cwd, p)),
         log,
         metrics,
         intervalMs,
-        debounceMs,
+        debounceMs: flags.debounceMs,
         backoff: { baseMs: Math.min(backoffBaseMs, intervalMs), maxMs: intervalMs },
-        listen,
+        listen: flags.listen,
         mode,
         ...(notifyUrls.length === 0 ? {} : { notifier: new Notifier({ urls: notifyUrls, mode, log }) }),
-        reconcile: createReconcileStep({
-          mode,
-          paths,
-          cwd,
-          env: process.env,
-          client: connection.client,
-          adopt: values.adopt,
-          noDelete: values['no-delete'],
-          ...(values.scope === undefined ? {} : { scope: values.scope }),
-          ...(environment === undefined ? {} : { environment: environment.name }),
-          parallelism: run.parallelism,
-          continueOnError: run.continueOnError,
-          guards: {
-            maxDeletePercent: run.guards.maxDeletePercent,
-            maxDeleteMinManaged: run.guards.maxDeleteMinManaged,
-          },
-          ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
-        }),
+        reconcile: createReconcileStep(
+          reconcileSettings(values, flags, { paths, cwd, environment, connection }),
+        ),
       });
       log.info(
         {
@@ -177,24 +144,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
         },
         'acctsync watch started',
       );
-
-      const signal = await stopRequested;
-      log.info({ signal, graceMs }, 'stopping: no new reconciles, letting running operations finish');
-      const abortNow = (reason: string): void => {
-        if (abort.signal.aborted) return;
-        log.warn(`${reason}: aborting the requests in flight`);
-        abort.abort(new Error(reason));
-      };
-      const grace = setTimeout(() => abortNow('the shutdown grace period is over'), graceMs);
-      const again = (): void => abortNow('a second signal arrived');
-      process.on('SIGTERM', again).on('SIGINT', again);
-      try {
-        await daemon.stop();
-      } finally {
-        clearTimeout(grace);
-        process.off('SIGTERM', again).off('SIGINT', again);
-      }
-      log.info('stopped');
+      await stopGracefully(daemon, await stopRequested, { log, abort, graceMs: flags.graceMs });
       return 0;
     } finally {
       await connection.close();
@@ -203,6 +153,129 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
     }
   },
 };
+
+type WatchValues = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
+
+/** The flags of `watch`, parsed. */
+interface WatchFlags {
+  readonly intervalMs: number;
+  readonly debounceMs: number;
+  readonly graceMs: number;
+  readonly listen: ReturnType<typeof parseListen>;
+  readonly mode: WatchMode;
+  readonly notifyUrls: readonly string[];
+  readonly format: LogFormat;
+  readonly level: string;
+  readonly run: RunSettings;
+}
+
+/** Everything the command line can get wrong, checked before connecting or listening. */
+function parseWatchFlags(values: WatchValues): WatchFlags {
+  const intervalMs = parseDuration(values.interval, '--interval');
+  const debounceMs = parseDuration(values.debounce, '--debounce');
+  const graceMs = parseDuration(values['shutdown-grace'], '--shutdown-grace');
+  const listen = parseListen(values.listen);
+  const mode = values.mode;
+  if (mode !== 'reconcile' && mode !== 'observe') {
+    throw new UsageError(`watch: --mode must be reconcile or observe, not '${mode}'`);
+  }
+  const notifyUrls = parseNotifyUrls(values.notify ?? []);
+  const format = values['log-format'];
+  if (format !== 'json' && format !== 'pretty') {
+    throw new UsageError(`watch: --log-format must be json or pretty, not '${format}'`);
+  }
+  const level = values['log-level'];
+  if (!logLevels.includes(level)) {
+    throw new UsageError(`watch: --log-level must be one of ${logLevels.join(', ')}`);
+  }
+  const run = runSettingsFrom('watch', values);
+  return { intervalMs, debounceMs, graceMs, listen, mode, notifyUrls, format, level, run };
+}
+
+/** A daemon quietly reconciling a throwaway emulator looks healthy while managing nothing. */
+function requireApi(values: WatchValues, environment: EnvironmentSettings | undefined): void {
+  const urlVariable = environment?.apiUrlEnv ?? defaultApiUrlEnv;
+  if ((values['api-url'] ?? process.env[urlVariable] ?? '') === '') {
+    throw new UsageError(
+      `watch: no API given: set ${urlVariable} (or --api-url URL), or say --api-url ${embeddedUrl} to use the embedded emulator`,
+    );
+  }
+}
+
+/**
+ * The first SIGTERM or SIGINT. Listening from the start: a signal during startup must stop the
+ * daemon cleanly too, not kill it.
+ */
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise<NodeJS.Signals>((done) => {
+    process.once('SIGTERM', () => done('SIGTERM'));
+    process.once('SIGINT', () => done('SIGINT'));
+  });
+}
+
+/** Where the daemon runs: the config, and the account it connected to. */
+interface WatchTarget {
+  readonly paths: readonly string[];
+  readonly cwd: string;
+  readonly environment: EnvironmentSettings | undefined;
+  readonly connection: Connection;
+}
+
+function reconcileSettings(values: WatchValues, flags: WatchFlags, target: WatchTarget): ReconcileSettings {
+  const { run } = flags;
+  return {
+    mode: flags.mode,
+    paths: target.paths,
+    cwd: target.cwd,
+    env: process.env,
+    client: target.connection.client,
+    adopt: values.adopt,
+    noDelete: values['no-delete'],
+    ...(values.scope === undefined ? {} : { scope: values.scope }),
+    ...(target.environment === undefined ? {} : { environment: target.environment.name }),
+    parallelism: run.parallelism,
+    continueOnError: run.continueOnError,
+    guards: {
+      maxDeletePercent: run.guards.maxDeletePercent,
+      maxDeleteMinManaged: run.guards.maxDeleteMinManaged,
+    },
+    ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
+  };
+}
+
+interface Shutdown {
+  readonly log: Logger;
+  /** Aborts the requests in flight. */
+  readonly abort: AbortController;
+  readonly graceMs: number;
+}
+
+/**
+ * Stops the daemon on `signal`: running operations finish, until the grace period is over or a
+ * second signal arrives, which abort the requests in flight.
+ */
+async function stopGracefully(
+  daemon: Daemon,
+  signal: NodeJS.Signals,
+  { log, abort, graceMs }: Shutdown,
+): Promise<void> {
+  log.info({ signal, graceMs }, 'stopping: no new reconciles, letting running operations finish');
+  const abortNow = (reason: string): void => {
+    if (abort.signal.aborted) return;
+    log.warn(`${reason}: aborting the requests in flight`);
+    abort.abort(new Error(reason));
+  };
+  const grace = setTimeout(() => abortNow('the shutdown grace period is over'), graceMs);
+  const again = (): void => abortNow('a second signal arrived');
+  process.on('SIGTERM', again).on('SIGINT', again);
+  try {
+    await daemon.stop();
+  } finally {
+    clearTimeout(grace);
+    process.off('SIGTERM', again).off('SIGINT', again);
+  }
+  log.info('stopped');
+}
 
 /**
  * The environment the daemon works on, read from the config once at start: it names the account to

@@ -1,0 +1,94 @@
+/** What happened to each operation of a run, and to the run as a whole, as the applier reports it. */
+import { ApiError, NetworkError, TimeoutError } from '../api/index.js';
+import { UserError } from '../errors.js';
+import type { Operation, Plan } from '../plan/types.js';
+import { PlanMismatchError } from './build-request.js';
+import type { TaskOutcome } from './schedule.js';
+import type { ApplyResult, OperationFailure, OperationResult } from './types.js';
+
+function failureOf(err: unknown): OperationFailure {
+  if (err instanceof ApiError) {
+    return {
+      errorCode: err.errorCode,
+      msg: err.msg,
+      status: err.status,
+      request: `${err.method} ${err.path}`,
+    };
+  }
+  if (err instanceof NetworkError || err instanceof TimeoutError) {
+    return { errorCode: err.code, msg: err.message, request: `${err.method} ${err.path}` };
+  }
+  if (err instanceof PlanMismatchError) return { errorCode: 'ERR_ACCTSYNC_PLAN', msg: err.message };
+  // Something on this machine, not the API, failed the operation: the token file could not be written.
+  if (err instanceof UserError) return { errorCode: 'ERR_ACCTSYNC_LOCAL', msg: err.message };
+  return { errorCode: 'ERR_ACCTSYNC_INTERNAL', msg: err instanceof Error ? err.message : String(err) };
+}
+
+/** A 401 once this run deleted an API key: most likely the key acctsync was running with. */
+function keyGoneHint(failure: OperationFailure, deletedKeys: readonly string[]): OperationFailure {
+  if (failure.status !== 401 || deletedKeys.length === 0) return failure;
+  return {
+    ...failure,
+    msg: `${failure.msg} (this run deleted API key ${deletedKeys.join(', ')}: probably the key acctsync was running with; use another key)`,
+  };
+}
+
+export function resultOf(
+  op: Operation,
+  outcome: TaskOutcome | undefined,
+  extra: Partial<OperationResult>,
+  deletedKeys: readonly string[] = [],
+): OperationResult {
+  const base = {
+    id: op.id,
+    action: op.action,
+    kind: op.kind,
+    key: op.key,
+    ...(op.liveId === undefined ? {} : { objectId: op.liveId }),
+  };
+  if (outcome === undefined || outcome.status === 'not-attempted') {
+    return {
+      ...base,
+      status: 'not-attempted',
+      ...(outcome?.blockedBy === undefined ? {} : { blockedBy: outcome.blockedBy }),
+    };
+  }
+  if (outcome.status === 'failed')
+    return {
+      ...base,
+      ...extra,
+      status: 'failed',
+      failure: keyGoneHint(failureOf(outcome.error), deletedKeys),
+    };
+  return { ...base, ...extra, status: 'done' };
+}
+
+/** What a run records about its operations as they finish. */
+export interface RunRecord {
+  /** Per operation id: what the execution added to its result (recovery, duration). */
+  readonly extras: Map<string, Partial<OperationResult>>;
+  /** Keys of the API keys this run deleted, for the hint on a later 401. */
+  readonly deletedKeys: string[];
+  readonly tokensSaved: string[];
+  readonly startedAt: number;
+}
+
+export function applyResultOf(
+  plan: Plan,
+  outcomes: ReadonlyMap<string, TaskOutcome>,
+  run: RunRecord,
+): ApplyResult {
+  const operations = plan.operations.map((op) =>
+    resultOf(op, outcomes.get(op.id), run.extras.get(op.id) ?? {}, run.deletedKeys),
+  );
+  const count = (status: OperationResult['status']): number =>
+    operations.filter((r) => r.status === status).length;
+  const counts = { done: count('done'), failed: count('failed'), notAttempted: count('not-attempted') };
+  return {
+    status: counts.failed === 0 && counts.notAttempted === 0 ? 'succeeded' : 'failed',
+    operations,
+    counts,
+    durationMs: Math.round(performance.now() - run.startedAt),
+    tokensSaved: run.tokensSaved,
+  };
+}

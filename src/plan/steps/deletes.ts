@@ -1,0 +1,43 @@
+/**
+ * The deletes of marked objects no desired object claims, and what the service deletes on its own:
+ * children go with their parent (rules with a policy, routes with an edge), so their own deletes
+ * are dropped and each parent's delete carries its cascade instead.
+ */
+import { descriptorOf } from '../../resources/index.js';
+import { withCascades } from '../cascade.js';
+import type { LiveObject } from '../live.js';
+import type { Orphan } from '../match.js';
+import { pathParent } from '../parents.js';
+import type { Operation } from '../types.js';
+
+export function orphanDeletes(orphans: readonly Orphan[]): Operation[] {
+  return orphans.map(({ live: l, reason, reasonCode }) => {
+    const key = l.marker?.key ?? l.id;
+    return {
+      id: `delete ${key}#${l.id}`,
+      action: 'delete',
+      kind: l.kind,
+      key,
+      liveId: l.id,
+      ...pathParent(descriptorOf(l.kind), l),
+      changes: [],
+      dependsOn: [],
+      reason,
+      reason_code: reasonCode,
+    };
+  });
+}
+
+/** `ops` without the deletes of children whose parent is deleted, each delete with its cascade. */
+export function foldCascades(ops: readonly Operation[], liveObjects: readonly LiveObject[]): Operation[] {
+  const deleted = new Set(ops.filter((op) => op.action === 'delete').map((op) => op.liveId));
+  const liveById = new Map(liveObjects.map((l) => [l.id, l]));
+  const cascaded = (op: Operation): boolean => {
+    const l = op.liveId === undefined ? undefined : liveById.get(op.liveId);
+    return l?.parentId !== undefined && descriptorOf(l.kind).parent !== undefined && deleted.has(l.parentId);
+  };
+  return withCascades(
+    ops.filter((op) => !(op.action === 'delete' && cascaded(op))),
+    liveObjects,
+  );
+}

@@ -1,0 +1,10 @@
+/** What the operation builders of one plan share. */
+import type { MetadataWriter } from './ownership-metadata.js';
+import type { Replacements } from './replacements.js';
+import type { TokenCapture } from './token-capture.js';
+
+export interface OperationContext {
+  readonly replacements: Replacements;
+  readonly capture: TokenCapture;
+  readonly metadata: MetadataWriter;
+}

@@ -1,0 +1,43 @@
+/**
+ * The `metadata` each operation writes: the user's metadata with this scope's ownership marker.
+ * Values over the service's limit are collected across the plan so one error names them all.
+ */
+import { UserError } from '../../errors.js';
+import { descriptorOf, type DesiredObject } from '../../resources/index.js';
+import { markedMetadata, type MarkedMetadata } from '../../resources/ownership/marked-metadata.js';
+import type { OwnershipMarker, SecretHasher } from '../../resources/ownership/marker.js';
+
+export class MetadataWriter {
+  readonly #scope: string;
+  readonly #hash: SecretHasher;
+  readonly #tooLong: string[] = [];
+
+  constructor(scope: string, hash: SecretHasher) {
+    this.#scope = scope;
+    this.#hash = hash;
+  }
+
+  /** The metadata to write; `upgrade` rehashes every secret, else matching stored hashes are kept. */
+  marked(o: DesiredObject, liveMarker: OwnershipMarker | undefined, upgrade: boolean): MarkedMetadata {
+    return markedMetadata(descriptorOf(o.kind), o.key, o.fields, this.#scope, {
+      salt: liveMarker?.salt,
+      // Protection is sticky: only an explicit `protect: false` lifts it.
+      protect: o.protect ?? liveMarker?.protect === true,
+      hash: this.#hash,
+      kept: upgrade ? undefined : liveMarker?.hashes,
+    });
+  }
+
+  /** The metadata an operation writes, its excess over the limit noted for `refuseTooLong`. */
+  final(o: DesiredObject, liveMarker: OwnershipMarker | undefined, upgrade = true): string {
+    const { value, tooLong } = this.marked(o, liveMarker, upgrade);
+    if (tooLong !== undefined) this.#tooLong.push(`${o.key}: ${tooLong}`);
+    return value;
+  }
+
+  /** @throws {UserError} naming every final metadata value over its limit */
+  refuseTooLong(): void {
+    if (this.#tooLong.length === 0) return;
+    throw new UserError('metadata too long once the ownership marker is added', { details: this.#tooLong });
+  }
+}

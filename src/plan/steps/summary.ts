@@ -1,0 +1,28 @@
+/** The plan's counts: what it creates, updates, replaces, deletes and adopts, and what it removes. */
+import { managedCount, removedBy } from '../cascade.js';
+import type { LiveObject } from '../live.js';
+import type { Operation, PlanSummary } from '../types.js';
+
+export interface SummaryInputs {
+  readonly replaced: number;
+  readonly unchanged: number;
+  readonly liveObjects: readonly LiveObject[];
+  readonly scope: string;
+}
+
+export function summarize(operations: readonly Operation[], inputs: SummaryInputs): PlanSummary {
+  // A replace's two halves and an interim release are counted once, as the replace or the update.
+  const count = (action: Operation['action']) =>
+    operations.filter((op) => op.action === action && op.replaces === undefined && op.interim !== true)
+      .length;
+  return {
+    create: count('create'),
+    update: count('update'),
+    replace: inputs.replaced,
+    delete: count('delete'),
+    adopt: count('adopt'),
+    unchanged: inputs.unchanged,
+    managed: managedCount(inputs.liveObjects, inputs.scope),
+    removed: operations.reduce((n, op) => n + removedBy(op), 0),
+  };
+}

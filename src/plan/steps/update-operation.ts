@@ -1,0 +1,59 @@
+/**
+ * The update (or adopt) of a paired object that stays: its changes, the modules to put or remove,
+ * and the metadata when it must be rewritten; nothing when the object is as desired.
+ */
+import { descriptorOf, type DesiredObject, type KindDescriptor } from '../../resources/index.js';
+import type { Paired } from '../match.js';
+import { pathParent } from '../parents.js';
+import type { FieldChange, ModuleChange, Operation, ReasonCode } from '../types.js';
+import { changeMasker } from './masking.js';
+import { unchangedOf } from './object-changes.js';
+import type { OperationContext } from './operation-context.js';
+
+function moduleChanges(d: KindDescriptor, o: DesiredObject, changes: readonly FieldChange[]): ModuleChange[] {
+  const names = new Set(changes.map((c) => String(c.path[0])));
+  return Object.entries(d.fields)
+    .filter(([name, f]) => f.type.type === 'module' && names.has(name))
+    .map(([name]) => ({ name, action: o.fields[name] == null ? ('delete' as const) : ('put' as const) }));
+}
+
+function updateReason(m: Paired, changed: boolean): { reason?: string; reason_code: ReasonCode } {
+  if (m.adopted) {
+    return m.adoptedBy === 'pin'
+      ? { reason: 'unmanaged object pinned by its id', reason_code: 'adopt_by_pin' }
+      : { reason: 'unmanaged object with the same natural key', reason_code: 'adopt_by_natural_key' };
+  }
+  return changed
+    ? { reason_code: 'update_because_changed' }
+    : { reason: 'ownership marker refreshed', reason_code: 'update_because_marker_stale' };
+}
+
+/** The object's update or adopt; undefined when it is already as desired. */
+export function updateOperation(m: Paired, ctx: OperationContext): Operation | undefined {
+  const { desired: o, live } = m;
+  const d = descriptorOf(o.kind);
+  const own = (ctx.replacements.changes.get(m) ?? []).map(changeMasker(d, o, live));
+  // Hashes in the earlier format are upgraded when the object is written anyway, never by a
+  // write of their own: an account synced before scrypt must not see every secret as changed.
+  const written =
+    own.length > 0 || m.adopted || ctx.metadata.marked(o, live.marker, false).value !== live.record.metadata;
+  const metadata = ctx.metadata.final(o, live.marker, written);
+  const rewrite = metadata !== live.record.metadata;
+  if (own.length === 0 && !rewrite && !m.adopted) return undefined;
+  const modules = moduleChanges(d, o, own);
+  return {
+    id: `${m.adopted ? 'adopt' : 'update'} ${o.key}`,
+    action: m.adopted ? 'adopt' : 'update',
+    kind: o.kind,
+    key: o.key,
+    liveId: live.id,
+    ...(o.parentKey === undefined ? {} : { parentKey: o.parentKey }),
+    ...pathParent(d, live),
+    changes: own,
+    unchanged: unchangedOf(d, o, live, ctx.replacements.resolve),
+    dependsOn: [],
+    ...updateReason(m, own.length > 0),
+    ...(rewrite ? { metadata } : {}),
+    ...(modules.length > 0 ? { modules } : {}),
+  };
+}
