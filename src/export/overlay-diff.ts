@@ -13,7 +13,7 @@ import { configLayout, lifecycleMembers, pinMember, type MapLayout } from '../co
 import { canonicalJson, canonicalValues, isPlainObject } from '../plan/canonical.js';
 import type { Field, Fields } from '../resources/index.js';
 import { commentPlaceholders, placeholderNotes } from './document.js';
-import type { AccountExport, DocumentPlaceholder } from './index.js';
+import type { AccountExport, DocumentPlaceholder } from './types.js';
 
 type Plain = Record<string, unknown>;
 
