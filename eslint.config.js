@@ -39,7 +39,6 @@ export default tseslint.config(
       'src/plan/build.ts',
       'src/plan/match.ts',
       'src/plan/order.ts',
-      'src/resources/validate.ts',
       'src/watch/reconcile.ts',
     ],
     rules: { 'max-lines-per-function': ['error', { max: 80, IIFEs: true }] },
