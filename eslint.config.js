@@ -33,7 +33,6 @@ export default tseslint.config(
       'src/cli/commands/watch.ts',
       'src/config/layers.ts',
       'src/config/load.ts',
-      'src/config/schema.ts',
       'src/emulator/index.ts',
       'src/plan/build.ts',
       'src/plan/match.ts',
