@@ -31,7 +31,6 @@ export default tseslint.config(
       'src/apply/index.ts',
       'src/apply/schedule.ts',
       'src/cli/commands/watch.ts',
-      'src/config/load.ts',
       'src/emulator/index.ts',
       'src/plan/build.ts',
       'src/plan/match.ts',
