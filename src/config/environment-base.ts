@@ -7,7 +7,7 @@
 import { findDeclaration } from './environments.js';
 import { defaultPaths, expandPaths, type ExpandedFile } from './files.js';
 import { declaredEntries, environmentLayers } from './layers.js';
-import { isPlainObject } from './overlay.js';
+import { isPlainObject } from '../plain-object.js';
 import { LoadReport } from './load-report.js';
 import { SourceReader } from './source-reader.js';
 import type { SourceFile } from './source.js';
