@@ -5,6 +5,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { DocPath, Finding } from './diagnostic.js';
 import { didYouMean } from './suggest.js';
+import { describeValue } from '../resources/describe-value.js';
 
 /** One ajv error, with what its explanation needs decoded once. */
 interface Failure {
@@ -34,16 +35,6 @@ function decodePath(pointer: string, data: unknown): DocPath {
     }
   }
   return out;
-}
-
-/** A short description of a value for "found ..." */
-function describeFound(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a map';
-  if (typeof value === 'string')
-    return value.length > 40 ? `a string of ${value.length} characters` : `"${value}"`;
-  return `${typeof value} ${JSON.stringify(value) ?? typeof value}`;
 }
 
 function typeNames(types: unknown): string {
@@ -198,7 +189,7 @@ export function toFinding(error: ErrorObject, data: unknown): Finding {
   const failure: Failure = {
     error,
     path: decodePath(error.instancePath, data),
-    found: describeFound(error.data),
+    found: describeValue(error.data, 'a map'),
     parent: error.parentSchema ?? {},
     params: error.params,
   };

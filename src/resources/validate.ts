@@ -4,6 +4,7 @@
  * first with 400; the loader reports all of them at their lines.
  */
 import { ErrorCode } from './error-codes.js';
+import { describeValue } from './describe-value.js';
 import { checkFormat } from './format-check.js';
 import { byteLength, charLength } from './formats/index.js';
 import { descriptorOfId } from './registry.js';
@@ -26,15 +27,6 @@ interface Context {
   readonly mode: BodyMode;
   readonly naming: FieldNaming;
   readonly out: Violation[];
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string')
-    return value.length > 40 ? `a string of ${value.length} characters` : `"${value}"`;
-  return `${typeof value} ${JSON.stringify(value)}`;
 }
 
 /** Whether a field may appear in a body of this mode. */
