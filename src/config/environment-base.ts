@@ -7,8 +7,10 @@
 import { findDeclaration } from './environments.js';
 import { defaultPaths, expandPaths, type ExpandedFile } from './files.js';
 import { declaredEntries, environmentLayers } from './layers.js';
-import { isPlainObject } from './overlay.js';
-import { readSource, type SourceFile } from './source.js';
+import { isPlainObject } from '../plain-object.js';
+import { LoadReport } from './load-report.js';
+import { SourceReader } from './source-reader.js';
+import type { SourceFile } from './source.js';
 import type { Values } from './sources.js';
 
 /** One base entry: its map (`ip_policies`), logical name, and members as written. */
@@ -54,16 +56,10 @@ export async function environmentBase(
   cwd: string = process.cwd(),
 ): Promise<EnvironmentBase> {
   const { files } = await expandPaths(paths.length > 0 ? [...paths] : defaultPaths(cwd), cwd);
-  const read = async (list: readonly ExpandedFile[]): Promise<SourceFile[]> => {
-    const out: SourceFile[] = [];
-    for (const f of list) {
-      const result = await readSource(f.file, f.absolute);
-      if (result.ok) out.push(result.source);
-    }
-    return out;
-  };
-  const given = await read(files);
-  const layers = await environmentLayers(given, environment, cwd, read, () => undefined);
+  // The config loaded cleanly for this environment before: what the reader reports is known.
+  const reader = new SourceReader(new LoadReport());
+  const given = await reader.read(files);
+  const layers = await environmentLayers(given, environment, cwd, reader.read, () => undefined);
   const declared = findDeclaration(given, [])?.environments.get(environment);
   const overlayFiles = layers.overlays.map((s) => ({ file: s.file, absolute: s.absolute }));
   return {

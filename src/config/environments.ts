@@ -22,7 +22,7 @@ export interface EnvironmentSettings {
   readonly apiKeyEnv: string;
 }
 
-interface Environment extends EnvironmentSettings {
+export interface Environment extends EnvironmentSettings {
   /** Overlay files and directories, absolute. */
   readonly paths: readonly string[];
   readonly extends?: string;

@@ -1,11 +1,6 @@
 /** The desired-state loader: YAML files in, a validated `DesiredState` (or every problem) out. */
-export {
-  loadDesiredState,
-  type LoadOptions,
-  type LoadResult,
-  type SecretSpan,
-  type SecretSpans,
-} from './load.js';
+export { loadDesiredState, type LoadOptions, type LoadResult } from './load.js';
+export type { SecretSpan, SecretSpans } from './secret-spans.js';
 export { ConfigError, formatDocPath, type Diagnostic, type DocPath } from './diagnostic.js';
 export { renderDiagnostic, renderGithubAnnotation, escapeData, escapeProperty } from './render.js';
 export { buildConfigSchema, schemaText } from './schema.js';

@@ -11,15 +11,16 @@ import {
   findDeclaration,
   settingsOf,
   valuesOf,
+  type Declaration,
+  type Environment,
   type EnvironmentSettings,
 } from './environments.js';
 import { expandPaths, type ExpandedFile } from './files.js';
 import { configLayout } from './layout.js';
 import { isPlainObject } from '../plain-object.js';
-import type { EntryPatch, PatchConflict } from './overlay.js';
+import type { EntryPatch } from './overlay.js';
 import { locate, type FileFinding, type Place, type SourceFile } from './source.js';
 import type { Values } from './sources.js';
-import { closest } from './suggest.js';
 
 /** An entry an overlay removes from the base. */
 export interface Drop {
@@ -40,54 +41,93 @@ export interface Layers {
   readonly settings?: EnvironmentSettings;
 }
 
-const overlaySections = ['patch', 'drop'] as const;
 const mapKeys = new Set(configLayout.map((m) => m.key));
+
+/** Reads more files (the overlays not given), reporting what fails to parse. */
+type ReadSources = (files: readonly ExpandedFile[]) => Promise<SourceFile[]>;
 
 /** Splits the files given into base and overlays for `environment`. */
 export async function environmentLayers(
   given: readonly SourceFile[],
   environment: string | undefined,
   cwd: string,
-  read: (files: readonly ExpandedFile[]) => Promise<SourceFile[]>,
+  read: ReadSources,
   report: (findings: readonly FileFinding[]) => void,
 ): Promise<Layers> {
   const findings: FileFinding[] = [];
   const decl = findDeclaration(given, findings);
   report(findings.splice(0));
-  const names = [...(decl?.environments.keys() ?? [])];
-  const plain = { environments: names, base: given, overlays: [], patches: new Map(), drops: [] };
   if (decl === undefined || decl.environments.size === 0) {
-    if (environment !== undefined) {
-      report([
-        {
-          source: decl?.source ?? given[0]!,
-          path: [],
-          message: `no environment named ${environment}: this config declares no environments`,
-          hint: 'declare them under environments: (docs/environments.md), or leave out --env',
-        },
-      ]);
-    }
-    return { ...plain, values: valuesOf(decl, []) };
+    if (environment !== undefined) report([noSuchEnvironment(given, decl, environment)]);
+    return { ...allBase(given, decl), values: valuesOf(decl, []) };
   }
-  if (environment === undefined) {
-    const { line, column } = locate(decl.source, ['environments'], true);
-    return {
-      ...plain,
-      values: valuesOf(decl, []),
-      needsEnvironment: {
-        severity: 'error',
-        file: decl.source.file,
-        line,
-        column,
-        path: 'environments',
-        message: `this config declares environments (${names.join(', ')}): name one`,
-        hint: 'acctsync <command> --env NAME, or set ACCTSYNC_ENV',
-      },
-    };
-  }
+  if (environment === undefined) return environmentNeeded(given, decl);
 
-  // Overlay files of every environment leave the base, whether or not they were given.
   const chain = environmentChain(decl, environment, findings) ?? [];
+  const overlayFiles = await expandOverlays(decl, chain, cwd, findings);
+  // Overlay files of every environment leave the base, whether or not they were given.
+  const overlayPaths = new Set([...overlayFiles.values()].flat().map((f) => f.absolute));
+  const base = given.filter((s) => !overlayPaths.has(s.absolute));
+  const overlays = await readOverlays(given, chain, overlayFiles, read);
+  report(findings);
+  const last = chain.at(-1);
+  return {
+    environments: [...decl.environments.keys()],
+    base,
+    ...overlays,
+    values: valuesOf(decl, chain),
+    ...(last === undefined ? {} : { settings: settingsOf(last) }),
+  };
+}
+
+/** Every file given is the base: no environment is declared, or none was named. */
+function allBase(given: readonly SourceFile[], decl: Declaration | undefined): Omit<Layers, 'values'> {
+  const environments = [...(decl?.environments.keys() ?? [])];
+  return { environments, base: given, overlays: [], patches: new Map(), drops: [] };
+}
+
+function noSuchEnvironment(
+  given: readonly SourceFile[],
+  decl: Declaration | undefined,
+  environment: string,
+): FileFinding {
+  return {
+    source: decl?.source ?? given[0]!,
+    path: [],
+    message: `no environment named ${environment}: this config declares no environments`,
+    hint: 'declare them under environments: (docs/environments.md), or leave out --env',
+  };
+}
+
+/** Environments are declared and none was named: the one problem to report. */
+function environmentNeeded(given: readonly SourceFile[], decl: Declaration): Layers {
+  const plain = allBase(given, decl);
+  const { line, column } = locate(decl.source, ['environments'], true);
+  return {
+    ...plain,
+    values: valuesOf(decl, []),
+    needsEnvironment: {
+      severity: 'error',
+      file: decl.source.file,
+      line,
+      column,
+      path: 'environments',
+      message: `this config declares environments (${plain.environments.join(', ')}): name one`,
+      hint: 'acctsync <command> --env NAME, or set ACCTSYNC_ENV',
+    },
+  };
+}
+
+/**
+ * The overlay files of every declared environment, by environment name; a missing overlay path is
+ * reported only for the environments being loaded.
+ */
+async function expandOverlays(
+  decl: Declaration,
+  chain: readonly Environment[],
+  cwd: string,
+  findings: FileFinding[],
+): Promise<Map<string, ExpandedFile[]>> {
   const overlayFiles = new Map<string, ExpandedFile[]>();
   for (const env of decl.environments.values()) {
     const { files, missing } = await expandPaths(env.paths, cwd);
@@ -102,8 +142,16 @@ export async function environmentLayers(
       });
     }
   }
-  const overlayPaths = new Set([...overlayFiles.values()].flat().map((f) => f.absolute));
-  const base = given.filter((s) => !overlayPaths.has(s.absolute));
+  return overlayFiles;
+}
+
+/** The chain's overlay files in order, each once, with their patches and drops; files not given are read. */
+async function readOverlays(
+  given: readonly SourceFile[],
+  chain: readonly Environment[],
+  overlayFiles: ReadonlyMap<string, readonly ExpandedFile[]>,
+  read: ReadSources,
+): Promise<Pick<Layers, 'overlays' | 'patches' | 'drops'>> {
   const byPath = new Map(given.map((s) => [s.absolute, s]));
   const patches = new Map<string, EntryPatch[]>();
   const drops: Drop[] = [];
@@ -119,17 +167,7 @@ export async function environmentLayers(
       collectOverlay(source, env.name, patches, drops);
     }
   }
-  report(findings);
-  const last = chain.at(-1);
-  return {
-    environments: names,
-    base,
-    overlays,
-    values: valuesOf(decl, chain),
-    patches,
-    drops,
-    ...(last === undefined ? {} : { settings: settingsOf(last) }),
-  };
+  return { overlays, patches, drops };
 }
 
 /** The `patch:` entries and `drop:` names of one overlay file. */
@@ -164,21 +202,6 @@ function collectOverlay(
   }
 }
 
-/** `patch:` and `drop:` change a base: in a base file they have nothing to change. */
-export function overlayOnlySections(source: SourceFile): FileFinding[] {
-  if (!isPlainObject(source.value)) return [];
-  const value = source.value;
-  return overlaySections
-    .filter((section) => section in value)
-    .map((section) => ({
-      source,
-      path: [section],
-      atKey: true,
-      message: `${section}: belongs in an environment's overlay file; this file is part of the base`,
-      hint: 'list this file under environments.<name>.paths, or write the objects directly',
-    }));
-}
-
 /** Every map entry the files declare, in file order: its key (`ip_policies/office`), map, name and value. */
 export function* declaredEntries(sources: readonly SourceFile[]): Generator<{
   readonly key: string;
@@ -196,59 +219,4 @@ export function* declaredEntries(sources: readonly SourceFile[]): Generator<{
         yield { key: `${map.key}/${name}`, map: map.key, name, value, source };
     }
   }
-}
-
-/** Where each entry is declared, by key (`ip_policies/office`). */
-function entryPlaces(sources: readonly SourceFile[]): Map<string, Place> {
-  const out = new Map<string, Place>();
-  for (const { key, map, name, source } of declaredEntries(sources)) {
-    if (!out.has(key)) out.set(key, { source, path: [map, name] });
-  }
-  return out;
-}
-
-function where(place: Place): string {
-  return `${place.source.file}:${locate(place.source, place.path, true).line}`;
-}
-
-/** Patches and drops of entries that no file declares: an error at the overlay, naming the nearest base entry. */
-export function missingTargets(sources: readonly SourceFile[], layers: Layers): FileFinding[] {
-  const declared = entryPlaces(sources);
-  const targets: Array<{ key: string; place: Place; verb: string }> = [
-    ...[...layers.patches].flatMap(([key, list]) =>
-      list.map((p) => ({ key, place: p.place, verb: 'patches' })),
-    ),
-    ...layers.drops.map((d) => ({ key: d.key, place: d.place, verb: 'drops' })),
-  ];
-  return targets
-    .filter((t) => !declared.has(t.key))
-    .map((t) => {
-      const map = t.key.slice(0, t.key.indexOf('/'));
-      const near = closest(
-        t.key,
-        [...declared.keys()].filter((k) => k.startsWith(`${map}/`)),
-      );
-      const nearPlace = near === undefined ? undefined : declared.get(near);
-      return {
-        source: t.place.source,
-        path: t.place.path,
-        atKey: true,
-        message: `this overlay ${t.verb} ${t.key}, which the base does not define`,
-        hint:
-          near !== undefined && nearPlace !== undefined
-            ? `did you mean ${near} (${where(nearPlace)})?`
-            : `define ${t.key} in the base, or add it in this overlay under ${map}:`,
-      };
-    });
-}
-
-/** Two files of one environment setting one value. */
-export function conflictFinding(c: PatchConflict): FileFinding {
-  return {
-    source: c.second.source,
-    path: c.second.path,
-    atKey: true,
-    message: `this value is also patched at ${where(c.first)}, in another file of the same environment`,
-    hint: 'patch each value in one overlay file only',
-  };
 }

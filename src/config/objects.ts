@@ -7,7 +7,8 @@
 import { naturalName, type FieldPath, type Fields, type KindDescriptor } from '../resources/index.js';
 import type { DocPath } from './diagnostic.js';
 import { configLayout, lifecycleMembers, pinMember, type ChildLayout, type MapLayout } from './layout.js';
-import { isPlainObject, PatchedEntry, type PatchConflict, type EntryPatch } from './overlay.js';
+import { isPlainObject } from '../plain-object.js';
+import { PatchedEntry, type PatchConflict, type EntryPatch } from './overlay.js';
 import type { FileFinding, Place, SourceFile } from './source.js';
 import { pathKey, resolveSources, type Values } from './sources.js';
 

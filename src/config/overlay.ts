@@ -8,9 +8,6 @@ import type { DocPath } from './diagnostic.js';
 import type { Place } from './source.js';
 import { isPlainObject } from '../plain-object.js';
 
-/** Re-exported for the modules that still import it from here. */
-export { isPlainObject };
-
 /** A value an overlay wrote into an entry: `prefix` (relative to the entry) now comes from `place`. */
 interface Origin {
   readonly prefix: DocPath;

@@ -1,6 +1,6 @@
 /** Diagnostics as text: a code frame for people, a workflow command for GitHub Actions. */
 import type { Diagnostic } from './diagnostic.js';
-import type { SecretSpan } from './load.js';
+import type { SecretSpan } from './secret-spans.js';
 
 /** Lines of context shown above the offending line. */
 const contextLines = 2;

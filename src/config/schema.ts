@@ -260,54 +260,51 @@ function environmentsSchema(): Schema {
   };
 }
 
-/** The JSON Schema (2020-12) of one desired-state file. */
-export function buildConfigSchema(): Schema {
+/** The entry schema of each map and the item schema of each child kind, after the value source. */
+function definitions(): Schema {
   const defs: Schema = { [sourceDef]: sourceSchema() };
   for (const map of configLayout) {
     defs[map.key] = entrySchema(map);
-    for (const c of map.children) {
-      const required = requiredOf(c.fields);
-      defs[c.descriptor.kind] = {
-        description: `A ${c.descriptor.title}.`,
-        type: 'object',
-        properties: { ...propertiesOf(c.fields), ...lifecycleMembers },
-        ...(required.length > 0 ? { required } : {}),
-        additionalProperties: false,
-      };
-    }
+    for (const c of map.children)
+      defs[c.descriptor.kind] = objectSchema(c.fields, lifecycleMembers, `A ${c.descriptor.title}.`);
   }
-  const maps = Object.fromEntries(
-    configLayout.map((map) => [
-      map.key,
-      {
-        description: `${map.kinds.map((d) => d.title).join(', ')}: a map from logical name to object.`,
-        type: 'object',
-        propertyNames: { pattern: namePattern },
-        additionalProperties: { $ref: `#/$defs/${map.key}` },
-      },
-    ]),
-  );
-  const patches = Object.fromEntries(
-    configLayout.map((map) => [
-      map.key,
-      {
-        description: `Changes to base ${map.key} by logical name (JSON Merge Patch: maps merge, lists replace, null removes).`,
-        type: 'object',
-        propertyNames: { pattern: namePattern },
-        additionalProperties: partialOf(defs[map.key] as Schema),
-      },
-    ]),
-  );
-  const drops = Object.fromEntries(
-    configLayout.map((map) => [
-      map.key,
-      {
-        description: `Logical names of base ${map.key} this environment does not have.`,
-        type: 'array',
-        items: { type: 'string', pattern: namePattern },
-      },
-    ]),
-  );
+  return defs;
+}
+
+/** One member per config map, in the config's order. */
+function byMap(schemaOf: (map: MapLayout) => Schema): Schema {
+  return Object.fromEntries(configLayout.map((map) => [map.key, schemaOf(map)]));
+}
+
+function mapSchema(map: MapLayout): Schema {
+  return {
+    description: `${map.kinds.map((d) => d.title).join(', ')}: a map from logical name to object.`,
+    type: 'object',
+    propertyNames: { pattern: namePattern },
+    additionalProperties: { $ref: `#/$defs/${map.key}` },
+  };
+}
+
+function patchSchema(map: MapLayout, entry: Schema): Schema {
+  return {
+    description: `Changes to base ${map.key} by logical name (JSON Merge Patch: maps merge, lists replace, null removes).`,
+    type: 'object',
+    propertyNames: { pattern: namePattern },
+    additionalProperties: partialOf(entry),
+  };
+}
+
+function dropSchema(map: MapLayout): Schema {
+  return {
+    description: `Logical names of base ${map.key} this environment does not have.`,
+    type: 'array',
+    items: { type: 'string', pattern: namePattern },
+  };
+}
+
+/** The JSON Schema (2020-12) of one desired-state file. */
+export function buildConfigSchema(): Schema {
+  const defs = definitions();
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'acctsync desired state',
@@ -321,19 +318,19 @@ export function buildConfigSchema(): Schema {
         type: 'string',
         pattern: namePattern,
       },
-      ...maps,
+      ...byMap(mapSchema),
       environments: environmentsSchema(),
       values: valuesSchema('Default values for `{var: name}`; an environment may set its own.'),
       patch: {
         description: "An environment's overlay only: changes to objects of the base.",
         type: 'object',
-        properties: patches,
+        properties: byMap((map) => patchSchema(map, defs[map.key] as Schema)),
         additionalProperties: false,
       },
       drop: {
         description: "An environment's overlay only: objects of the base this environment does not have.",
         type: 'object',
-        properties: drops,
+        properties: byMap(dropSchema),
         additionalProperties: false,
       },
     },

@@ -4,7 +4,7 @@
  * what to do next.
  */
 import { Document, isMap } from 'yaml';
-import type { AccountExport, DocumentPlaceholder, ExportedMap } from './index.js';
+import type { AccountExport, DocumentPlaceholder, ExportedMap } from './types.js';
 
 /** One file of the export: a bare file name (`ip_policies.yaml`), and its text. */
 export interface OutputFile {

@@ -10,9 +10,11 @@ import { markedMetadata } from '../resources/ownership/marked-metadata.js';
 import { naturalName, type KindDescriptor } from '../resources/index.js';
 import { UserError } from '../errors.js';
 import { NameAllocator, nameCandidates, slugify } from './names.js';
+import type { AccountExport, ExportedEntry, ExportedMap } from './types.js';
 import { configValues, type Placeholder, type ValueContext } from './values.js';
 
 export { renderExport, type OutputFile } from './document.js';
+export type { AccountExport, DocumentPlaceholder, ExportedEntry, ExportedMap } from './types.js';
 
 type Path = readonly (string | number)[];
 
@@ -22,35 +24,6 @@ export interface ExportOptions {
   readonly scope: string;
   /** Config maps to export (`ip_policies`, `backends`); every map when absent or empty. */
   readonly maps?: readonly string[];
-}
-
-/** One exported object: its logical name and the values of its config entry. */
-export interface ExportedEntry {
-  readonly name: string;
-  readonly values: Readonly<Record<string, unknown>>;
-  /** The live object carries this scope's ownership marker (a sync made or adopted it). */
-  readonly managed: boolean;
-}
-
-/** One top-level map of the config with its entries, sorted by name. */
-export interface ExportedMap {
-  readonly key: string;
-  readonly entries: readonly ExportedEntry[];
-}
-
-/** A secret placeholder with its path in the whole document (`[map, name, ...fields]`). */
-export type DocumentPlaceholder = Placeholder;
-
-export interface AccountExport {
-  readonly scope: string;
-  /** The selected maps in the config's order, empty ones included. */
-  readonly maps: readonly ExportedMap[];
-  /** Secrets the user must provide through these variables before a sync. */
-  readonly placeholders: readonly DocumentPlaceholder[];
-  /** Objects left out because another scope manages them, by id. */
-  readonly otherScopes: ReadonlyArray<{ readonly id: string; readonly scope: string }>;
-  /** Things to fix before a sync can take the objects over (metadata too long for the marker). */
-  readonly warnings: readonly string[];
 }
 
 /** The config map keys, for `--kind` help and checking. */

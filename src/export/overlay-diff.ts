@@ -10,10 +10,11 @@ import { isDeepStrictEqual } from 'node:util';
 import { Document } from 'yaml';
 import type { BaseEntry } from '../config/environment-base.js';
 import { configLayout, lifecycleMembers, pinMember, type MapLayout } from '../config/layout.js';
-import { canonicalJson, canonicalValues, isPlainObject } from '../plan/canonical.js';
+import { isPlainObject } from '../plain-object.js';
+import { canonicalJson, canonicalValues } from '../plan/canonical.js';
 import type { Field, Fields } from '../resources/index.js';
 import { commentPlaceholders, placeholderNotes } from './document.js';
-import type { AccountExport, DocumentPlaceholder } from './index.js';
+import type { AccountExport, DocumentPlaceholder } from './types.js';
 
 type Plain = Record<string, unknown>;
 

@@ -4,6 +4,7 @@
  * first with 400; the loader reports all of them at their lines.
  */
 import { ErrorCode } from './error-codes.js';
+import { describeValue } from './describe-value.js';
 import { checkFormat } from './format-check.js';
 import { byteLength, charLength } from './formats/index.js';
 import { descriptorOfId } from './registry.js';
@@ -26,15 +27,6 @@ interface Context {
   readonly mode: BodyMode;
   readonly naming: FieldNaming;
   readonly out: Violation[];
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string')
-    return value.length > 40 ? `a string of ${value.length} characters` : `"${value}"`;
-  return `${typeof value} ${JSON.stringify(value)}`;
 }
 
 /** Whether a field may appear in a body of this mode. */
@@ -129,8 +121,13 @@ function unknownFieldMessage(key: string, fields: Fields, ctx: Context, topLevel
   return `unknown field ${key}`;
 }
 
+/** Records a violation at the value being checked; the code defaults to "invalid value". */
+type Complaint = (message: string, code?: number) => void;
+
+type FieldTypeOf<T extends FieldType['type']> = Extract<FieldType, { type: T }>;
+
 function checkValue(f: Field, type: FieldType, value: unknown, path: Path, ctx: Context): void {
-  const bad = (message: string, code: number = ErrorCode.invalidValue): void => {
+  const bad: Complaint = (message, code = ErrorCode.invalidValue) => {
     ctx.out.push({ path, message, code });
   };
   if (value === null) {
@@ -138,45 +135,15 @@ function checkValue(f: Field, type: FieldType, value: unknown, path: Path, ctx: 
     return;
   }
   switch (type.type) {
-    case 'string': {
-      if (typeof value !== 'string') return bad(`expected a string, found ${describeValue(value)}`);
-      if (type.minLength !== undefined && value.length < type.minLength) return bad('must not be empty');
-      if (type.maxBytes !== undefined && byteLength(value) > type.maxBytes) {
-        return bad(
-          `is ${byteLength(value)} bytes long; the limit is ${type.maxBytes} bytes`,
-          type.tooLongCode,
-        );
-      }
-      if (type.maxChars !== undefined && charLength(value) > type.maxChars) {
-        return bad(
-          `is ${charLength(value)} characters long; the limit is ${type.maxChars} characters`,
-          type.tooLongCode,
-        );
-      }
-      if (type.format !== undefined) {
-        const reason = checkFormat(type.format, value);
-        if (reason !== undefined)
-          bad(reason, type.format === 'event-type' ? ErrorCode.unknownEventType : undefined);
-      }
-      return;
-    }
+    case 'string':
+      return checkString(type, value, bad);
     case 'boolean':
       if (typeof value !== 'boolean') bad(`expected true or false, found ${describeValue(value)}`);
       return;
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) {
-        return bad(`expected a whole number, found ${describeValue(value)}`);
-      }
-      if (value < type.min || value > type.max)
-        bad(`must be between ${type.min} and ${type.max}, found ${value}`);
-      return;
+      return checkInteger(type, value, bad);
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value))
-        return bad(`expected a number, found ${describeValue(value)}`);
-      if ((type.min !== undefined && value < type.min) || (type.max !== undefined && value > type.max)) {
-        bad(`must be between ${type.min ?? '-∞'} and ${type.max ?? '∞'}, found ${value}`, type.errorCode);
-      }
-      return;
+      return checkNumber(type, value, bad);
     case 'enum':
       if (typeof value !== 'string' || !type.values.includes(value)) {
         bad(`must be one of ${type.values.join(', ')}; found ${describeValue(value)}`);
@@ -187,12 +154,7 @@ function checkValue(f: Field, type: FieldType, value: unknown, path: Path, ctx: 
       value.forEach((item, i) => checkValue({ ...f, nullable: false }, type.items, item, [...path, i], ctx));
       return;
     case 'map':
-      if (!isPlainObject(value)) return bad(`expected a map, found ${describeValue(value)}`);
-      for (const [k, v] of Object.entries(value)) {
-        if (type.keyRef) checkReference(type.keyRef, k, [...path, k], ctx);
-        checkValue({ ...f, nullable: false }, type.values, v, [...path, k], ctx);
-      }
-      return;
+      return checkMap(f, type, value, path, ctx, bad);
     case 'object':
       return checkObject(type.fields, type.rules ?? [], value, path, { ...ctx, mode: 'replace' }, false);
     case 'module':
@@ -205,16 +167,72 @@ function checkValue(f: Field, type: FieldType, value: unknown, path: Path, ctx: 
         false,
       );
     case 'ref':
-      if (type.many) {
-        if (!Array.isArray(value)) return bad(`expected a list of references, found ${describeValue(value)}`);
-        value.forEach((item, i) => checkReference(type.target, item, [...path, i], ctx));
-      } else {
-        checkReference(type.target, value, path, ctx);
-      }
-      return;
+      return checkReferences(type, value, path, ctx, bad);
     case 'json':
       return;
   }
+}
+
+function checkString(type: FieldTypeOf<'string'>, value: unknown, bad: Complaint): void {
+  if (typeof value !== 'string') return bad(`expected a string, found ${describeValue(value)}`);
+  if (type.minLength !== undefined && value.length < type.minLength) return bad('must not be empty');
+  if (type.maxBytes !== undefined && byteLength(value) > type.maxBytes) {
+    return bad(`is ${byteLength(value)} bytes long; the limit is ${type.maxBytes} bytes`, type.tooLongCode);
+  }
+  if (type.maxChars !== undefined && charLength(value) > type.maxChars) {
+    return bad(
+      `is ${charLength(value)} characters long; the limit is ${type.maxChars} characters`,
+      type.tooLongCode,
+    );
+  }
+  if (type.format !== undefined) {
+    const reason = checkFormat(type.format, value);
+    if (reason !== undefined)
+      bad(reason, type.format === 'event-type' ? ErrorCode.unknownEventType : undefined);
+  }
+}
+
+function checkInteger(type: FieldTypeOf<'integer'>, value: unknown, bad: Complaint): void {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    return bad(`expected a whole number, found ${describeValue(value)}`);
+  }
+  if (value < type.min || value > type.max)
+    bad(`must be between ${type.min} and ${type.max}, found ${value}`);
+}
+
+function checkNumber(type: FieldTypeOf<'number'>, value: unknown, bad: Complaint): void {
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    return bad(`expected a number, found ${describeValue(value)}`);
+  if ((type.min !== undefined && value < type.min) || (type.max !== undefined && value > type.max)) {
+    bad(`must be between ${type.min ?? '-∞'} and ${type.max ?? '∞'}, found ${value}`, type.errorCode);
+  }
+}
+
+function checkMap(
+  f: Field,
+  type: FieldTypeOf<'map'>,
+  value: unknown,
+  path: Path,
+  ctx: Context,
+  bad: Complaint,
+): void {
+  if (!isPlainObject(value)) return bad(`expected a map, found ${describeValue(value)}`);
+  for (const [k, v] of Object.entries(value)) {
+    if (type.keyRef) checkReference(type.keyRef, k, [...path, k], ctx);
+    checkValue({ ...f, nullable: false }, type.values, v, [...path, k], ctx);
+  }
+}
+
+function checkReferences(
+  type: FieldTypeOf<'ref'>,
+  value: unknown,
+  path: Path,
+  ctx: Context,
+  bad: Complaint,
+): void {
+  if (!type.many) return checkReference(type.target, value, path, ctx);
+  if (!Array.isArray(value)) return bad(`expected a list of references, found ${describeValue(value)}`);
+  value.forEach((item, i) => checkReference(type.target, item, [...path, i], ctx));
 }
 
 /** A reference is an id of one of the target kinds in request bodies, a name or an id in the config. */

@@ -1,0 +1,77 @@
+/**
+ * The checks that need every object of the desired state at once: duplicates, references and
+ * their cycles, the files' scopes, and metadata once the ownership marker is added.
+ */
+import type { Diagnostic } from './diagnostic.js';
+import type { LoadReport } from './load-report.js';
+import type { DeclaredObject } from './objects.js';
+import { findCycles, resolveReferences, uniqueObjects, type UncheckedReference } from './references.js';
+import { checkScopes, filesScope, type ScopeSetting } from './scopes.js';
+import type { FileFinding } from './source.js';
+import { markedMetadata } from '../resources/ownership/marked-metadata.js';
+
+export interface CheckedObjects {
+  /** The objects, each key once. */
+  readonly objects: DeclaredObject[];
+  /** Field values with references resolved, by object. */
+  readonly resolved: ReadonlyMap<DeclaredObject, Record<string, unknown>>;
+}
+
+/** Runs the checks over the declared objects; `unread` are the files that did not parse. */
+export function checkAcrossObjects(
+  declared: DeclaredObject[],
+  scopes: readonly ScopeSetting[],
+  unread: readonly string[],
+  report: LoadReport,
+): CheckedObjects {
+  const cross: FileFinding[] = [];
+  const objects = uniqueObjects(declared, cross);
+  const unchecked: UncheckedReference[] = [];
+  const resolved = resolveReferences(objects, cross, unread.length > 0 ? { unchecked } : undefined);
+  findCycles(objects, cross);
+  checkScopes(scopes, cross);
+  checkMetadataWithMarker(objects, resolved, filesScope(scopes), cross);
+  report.addFileFindings(cross);
+  report.add(uncheckedNote(unread, unchecked));
+  return { objects, resolved };
+}
+
+/**
+ * One warning per file that did not parse, in place of the "no such object" errors its objects
+ * would have answered: the names it may define were not checked.
+ */
+function uncheckedNote(unread: readonly string[], unchecked: readonly UncheckedReference[]): Diagnostic[] {
+  if (unchecked.length === 0) return [];
+  const shown = unchecked.slice(0, 5).map((u) => `${u.name} (${u.source.file}:${u.line})`);
+  const more = unchecked.length > shown.length ? ` and ${unchecked.length - shown.length} more` : '';
+  return unread.map((file) => ({
+    severity: 'warning',
+    file,
+    line: 1,
+    column: 1,
+    path: '',
+    message: `references to names this file may define were not checked, because it did not parse: ${shown.join(', ')}${more}`,
+    hint: 'fix this file first; the references are checked once it parses',
+  }));
+}
+
+/** User metadata that fits alone but not once `sync` adds the ownership marker (scope and key). */
+function checkMetadataWithMarker(
+  declared: readonly DeclaredObject[],
+  resolved: ReadonlyMap<DeclaredObject, Record<string, unknown>>,
+  scope: string,
+  out: FileFinding[],
+): void {
+  for (const o of declared) {
+    if (!('metadata' in o.descriptor.fields) || typeof o.values.metadata !== 'string') continue;
+    // A live object's sticky protection is unknown offline: only `protect: true` as written counts.
+    const state = { protect: o.protect === true };
+    const marked = markedMetadata(o.descriptor, o.key, resolved.get(o) ?? o.values, scope, state);
+    if (marked.tooLong === undefined || !marked.userFits) continue;
+    out.push({
+      ...o.place(['metadata']),
+      message: marked.tooLong,
+      hint: `acctsync adds an ownership marker (scope ${scope}, key ${o.key}) to every object's metadata`,
+    });
+  }
+}

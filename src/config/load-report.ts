@@ -1,0 +1,55 @@
+/**
+ * The diagnostics of one load, in the order the passes find them, each placed at its file, line
+ * and column.
+ */
+import { formatDocPath, type Diagnostic, type DocPath, type Finding } from './diagnostic.js';
+import { locate, type FileFinding, type PlacedFinding, type SourceFile } from './source.js';
+
+function isUnder(path: DocPath, prefix: DocPath): boolean {
+  return prefix.length <= path.length && prefix.every((seg, i) => String(seg) === String(path[i]));
+}
+
+function diagnostic(file: string, f: PlacedFinding): Diagnostic {
+  return {
+    severity: f.severity ?? 'error',
+    file,
+    line: f.line,
+    column: f.column,
+    path: formatDocPath(f.path),
+    message: f.message,
+    ...(f.expected !== undefined ? { expected: f.expected } : {}),
+    ...(f.found !== undefined ? { found: f.found } : {}),
+    ...(f.hint !== undefined ? { hint: f.hint } : {}),
+  };
+}
+
+export class LoadReport {
+  readonly diagnostics: Diagnostic[] = [];
+  /** Paths already reported per file: later passes do not repeat a problem there or below it. */
+  private readonly reported = new Map<SourceFile, DocPath[]>();
+
+  add(diagnostics: readonly Diagnostic[]): void {
+    this.diagnostics.push(...diagnostics);
+  }
+
+  /** Findings whose position is already known (the reader's and the parser's). */
+  addPlaced(file: string, findings: readonly PlacedFinding[]): void {
+    this.add(findings.map((f) => diagnostic(file, f)));
+  }
+
+  addFindings(source: SourceFile, findings: readonly Finding[]): void {
+    const seen = this.reported.get(source) ?? [];
+    this.reported.set(source, seen);
+    for (const f of findings) {
+      const isError = (f.severity ?? 'error') === 'error';
+      if (isError && seen.some((p) => isUnder(f.path, p))) continue;
+      if (isError) seen.push(f.path);
+      this.diagnostics.push(diagnostic(source.file, { ...f, ...locate(source, f.path, f.atKey) }));
+    }
+  }
+
+  /** Arrow-bound: the environment layers report through it as a callback. */
+  readonly addFileFindings = (findings: readonly FileFinding[]): void => {
+    for (const f of findings) this.addFindings(f.source, [f]);
+  };
+}
