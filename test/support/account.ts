@@ -17,8 +17,16 @@ export interface AccountOptions extends Omit<EmulatorOptions, 'host' | 'port'> {
 }
 
 /** The API variables of a spawned CLI: the child reaches the emulator as a user's shell would. */
-// A type, not an interface: it must pass where a child's environment record is expected.
-export type ApiEnv = { readonly SVC_API_URL: string; readonly SVC_API_KEY: string };
+/**
+ * The API variables of a spawned CLI, each name behind `prefix` (`STAGING_` for an environment's
+ * account): the child reaches the emulator as a user's shell would.
+ */
+export function apiEnv(
+  api: { readonly url: string; readonly token: string },
+  prefix = '',
+): Record<string, string> {
+  return { [`${prefix}SVC_API_URL`]: api.url, [`${prefix}SVC_API_KEY`]: api.token };
+}
 
 export interface TestAccount extends AsyncDisposable {
   readonly emulator: RunningEmulator;
@@ -29,7 +37,8 @@ export interface TestAccount extends AsyncDisposable {
   readonly client: ApiClient;
   /** Every response `client` received, in order (tests count requests where that is the point). */
   readonly requests: ResponseEvent[];
-  readonly env: ApiEnv;
+  /** {@link apiEnv} of this account. */
+  readonly env: Record<string, string>;
   /** Another client of this account (through a proxy, other retries); closed with the account. */
   newClient(options?: TestClientOptions): ApiClient;
   /** Requests the emulator answered on the routes `match` accepts (all routes without one). */
@@ -59,7 +68,7 @@ export async function startAccount(options: AccountOptions = {}): Promise<TestAc
     token: emulator.token,
     client,
     requests,
-    env: { SVC_API_URL: emulator.url, SVC_API_KEY: emulator.token },
+    env: apiEnv(emulator),
     newClient,
     answered: (match = () => true) =>
       emulator
