@@ -23,28 +23,7 @@ export function useAccount(options: AccountOptions = {}, lifetime: 'test' | 'fil
     if (current === undefined) throw new Error('useAccount: read outside a test or hook');
     return current;
   };
-  return {
-    get emulator() {
-      return account().emulator;
-    },
-    get url() {
-      return account().url;
-    },
-    get token() {
-      return account().token;
-    },
-    get client() {
-      return account().client;
-    },
-    get requests() {
-      return account().requests;
-    },
-    get env() {
-      return account().env;
-    },
-    newClient: (o) => account().newClient(o),
-    answered: (match) => account().answered(match),
-    close: () => account().close(),
-    [Symbol.asyncDispose]: () => account().close(),
-  };
+  // Each member is read from the running test's account when used, so that a handle made while the
+  // file is collected reaches the account its hook started; it holds no members of its own.
+  return new Proxy({} as TestAccount, { get: (_target, member): unknown => Reflect.get(account(), member) });
 }
