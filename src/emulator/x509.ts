@@ -70,13 +70,23 @@ interface Signed {
   readonly extensions: readonly Buffer[];
 }
 
+/**
+ * A positive 16-byte serial number (RFC 5280 section 4.1.2.2) from random bytes. The first byte is
+ * kept in 0x01..0x7f: a high bit would make the INTEGER negative, and a zero byte would need no
+ * encoding, so DER's minimal-encoding rule would be broken; strict parsers (Node 26's OpenSSL)
+ * refuse such a certificate, which made about one issued certificate in 256 unreadable.
+ */
+export function serialNumber(random: Buffer = randomBytes(16)): Buffer {
+  const serial = Buffer.from(random);
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
+  return serial;
+}
+
 /** A certificate signed with ECDSA P-256 / SHA-256 by `issuer` (named `issuerName`). */
 function signCertificate(cert: Signed, issuerName: string, issuerKey: KeyObject): string {
-  const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
   const tbs = sequence(
     explicit(0, integer(Buffer.from([2]))),
-    integer(serial),
+    integer(serialNumber()),
     ECDSA_WITH_SHA256,
     commonName(issuerName),
     sequence(time(cert.notBefore), time(cert.notAfter)),
