@@ -6,9 +6,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../export/cli.js';
+import { useAccount } from '../support/use-account.js';
 
 const pki = (name: string) => new URL(`../fixtures/pki/${name}`, import.meta.url).pathname;
 
@@ -49,23 +49,17 @@ function planText(stdout: string): string[] {
 
 describe('acctsync sync: swaps of unique values in one run', () => {
   // An emulator per test: both runs claim the same values.
-  let emulator: RunningEmulator;
-  beforeEach(async () => {
-    emulator = await startEmulator();
-  });
-  afterEach(async () => {
-    await emulator.close();
-  });
+  const account = useAccount();
 
   for (const parallelism of ['1', '16']) {
     it(`swaps hostports, domains and SSH keys at --parallelism ${parallelism}`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'acctsync-claims-cli-'));
       const file = join(dir, 'account.yaml');
       writeFileSync(file, `version: 1\nscope: swap-${parallelism}\n${before}`);
-      expect((await runCli(['sync', dir], emulator)).code).toBe(0);
+      expect((await runCli(['sync', dir], account)).code).toBe(0);
 
       writeFileSync(file, `version: 1\nscope: swap-${parallelism}\n${swapped}`);
-      const sync = await runCli(['sync', dir, '--parallelism', parallelism], emulator);
+      const sync = await runCli(['sync', dir, '--parallelism', parallelism], account);
       expect(sync.stderr).not.toMatch(/ERR_|409|FAILED/);
       expect(sync.code).toBe(0);
       const release = '(first releases the hostports another object claims; `update <key>` sets the rest)';
@@ -114,7 +108,7 @@ describe('acctsync sync: swaps of unique values in one run', () => {
       ]);
       expect(sync.stdout).toContain('Apply complete: 12 done, 0 failed, 0 not attempted');
 
-      const plan = await runCli(['plan', dir], emulator);
+      const plan = await runCli(['plan', dir], account);
       expect(plan.code).toBe(0);
       expect(plan.stdout).toContain('No changes. 6 objects up to date.');
     }, 60_000);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { useAccount } from '../support/use-account.js';
 import {
   configRepository,
   readWorkflow,
@@ -22,14 +22,12 @@ import {
 } from './support/github-actions.js';
 
 let dir: string;
-let emulator: RunningEmulator;
-beforeEach(async () => {
+const account = useAccount();
+beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'acctsync-ci-'));
   configRepository(dir);
-  emulator = await startEmulator();
 });
-afterEach(async () => {
-  await emulator.close();
+afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -46,7 +44,7 @@ const github = readWorkflow('examples/ci/.github/workflows/acctsync.yml');
 
 /** Runs a job of the workflow in the config repository against the test's emulator. */
 function runGithubJob(name: string, comments: Comment[] = []): Promise<JobRun> {
-  return runJob(github, name, dir, { SVC_API_URL: emulator.url, SVC_API_KEY: emulator.token }, comments);
+  return runJob(github, name, dir, account.env, comments);
 }
 
 describe('examples/ci/.github/workflows/acctsync.yml', { timeout: 180_000 }, () => {
@@ -85,13 +83,12 @@ describe('examples/ci/.github/workflows/acctsync.yml', { timeout: 180_000 }, () 
 
   it('an unreachable API fails the plan step instead of posting a plan', async () => {
     writeAccount(['office']);
-    await emulator.close();
+    await account.close();
     const comments: Comment[] = [];
     const run = await runGithubJob('plan', comments);
     expect(run.failedStep).toBe('Plan');
     expect(run.outputs.plan).toEqual({ exitcode: '1' });
     expect(comments).toEqual([]);
-    emulator = await startEmulator();
   });
 
   it('the default branch syncs the account; the next pull request plans no change', async () => {
@@ -155,8 +152,7 @@ async function runGitlabJob(
   for (const line of gitlab[name]!.script!) {
     const run = await shell(dir, line, {
       GITLAB_CI: 'true',
-      SVC_API_URL: emulator.url,
-      SVC_API_KEY: emulator.token,
+      ...account.env,
       ...env,
     });
     stderr += run.stderr;

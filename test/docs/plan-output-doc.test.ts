@@ -16,7 +16,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childEnv, cliPath, collect } from '../reliability/support/cli.js';
-import { startAccount, type Account } from '../safety/support.js';
+import { startCliAccount, type CliAccount } from '../safety/support.js';
 
 const docPath = 'docs/plan-output.md';
 const doc = readFileSync(docPath, 'utf8');
@@ -98,14 +98,13 @@ function normalizer(jsonPlan: string): (text: string) => string {
 }
 
 /** Runs an `sh` block in the account's directory, `acctsync` on PATH and the account's SVC_* set. */
-async function runSetup(account: Account, script: string): Promise<void> {
+async function runSetup(account: CliAccount, script: string): Promise<void> {
   await account.write('bin/acctsync', `#!/bin/sh\nexec "${process.execPath}" "${cliPath}" "$@"\n`);
   const child = spawn('bash', ['-c', `set -euo pipefail\nchmod +x bin/acctsync\n${script}`], {
     cwd: account.dir,
     env: childEnv({
       PATH: `${join(account.dir, 'bin')}:${process.env.PATH ?? ''}`,
-      SVC_API_URL: account.emulator.url,
-      SVC_API_KEY: account.emulator.token,
+      ...account.env,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -167,7 +166,7 @@ describe('docs/plan-output.md', () => {
       const plans = blocks.filter((b) => b.lang === 'console');
       expect(yaml, `${name}: a synced and an edited YAML block`).toHaveLength(2);
       expect(plans.length, `${name}: text, markdown and JSON plans`).toBeGreaterThanOrEqual(3);
-      const account = await startAccount();
+      const account = await startCliAccount();
       try {
         await account.write('account/docs.yaml', `${yaml[0]?.body ?? ''}\n`);
         const synced = await account.acctsync(['sync', 'account/']);

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { AccountOptions } from '../support/account.js';
+import { useAccount } from '../support/use-account.js';
 
 /** A response as the tests look at it. */
 export interface Answer {
@@ -22,8 +23,9 @@ export interface Harness {
   call(method: string, path: string, body?: unknown, options?: CallOptions): Promise<Answer>;
 }
 
+/** A request as the tests send it: raw HTTP, the bootstrap key unless `options.token` says otherwise. */
 export async function callEmulator(
-  emulator: RunningEmulator,
+  emulator: { readonly url: string; readonly token: string },
   method: string,
   path: string,
   body?: unknown,
@@ -47,22 +49,13 @@ export async function callEmulator(
   };
 }
 
-/** Starts one emulator for the file's tests and stops it afterwards. */
-export function useEmulator(options: EmulatorOptions = {}): Harness {
-  let emulator: RunningEmulator | undefined;
-  beforeAll(async () => {
-    emulator = await startEmulator(options);
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
+/** One account for the file's tests, and raw requests to its emulator. */
+export function useEmulator(options: AccountOptions = {}): Harness {
+  const account = useAccount(options, 'file');
   return {
     get emulator() {
-      if (emulator === undefined) throw new Error('emulator not started');
-      return emulator;
+      return account.emulator;
     },
-    call(method, path, body, callOptions) {
-      return callEmulator(this.emulator, method, path, body, callOptions);
-    },
+    call: (method, path, body, callOptions) => callEmulator(account, method, path, body, callOptions),
   };
 }

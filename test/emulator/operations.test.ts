@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import { startAccount, type TestAccount } from '../support/account.js';
 import { callEmulator, useEmulator } from './harness.js';
 
 const h = useEmulator();
@@ -85,18 +85,14 @@ describe('faults and limits', () => {
   });
 
   it('rate limits with 429 and Retry-After', async () => {
-    const emulator = await startEmulator({ rateLimitPerMinute: 3 });
-    try {
-      const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await callEmulator(emulator, 'GET', '/ip_policies')).status);
-      expect(statuses).toEqual([200, 200, 200, 429]);
-      const limited = await callEmulator(emulator, 'GET', '/ip_policies');
-      expect(limited.body.error_code).toBe('ERR_SVC_226');
-      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await callEmulator(emulator, 'GET', '/_emulator/stats')).status).toBe(200);
-    } finally {
-      await emulator.close();
-    }
+    await using emulator = await startAccount({ rateLimitPerMinute: 3 });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await callEmulator(emulator, 'GET', '/ip_policies')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await callEmulator(emulator, 'GET', '/ip_policies');
+    expect(limited.body.error_code).toBe('ERR_SVC_226');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await callEmulator(emulator, 'GET', '/_emulator/stats')).status).toBe(200);
   });
 });
 
@@ -104,7 +100,7 @@ describe('persistence', () => {
   it('saves atomically and loads the state back', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'acctsync-emu-'));
     const file = join(dir, 'state.json');
-    const first = await startEmulator({ dataFile: file, token: 'persist' });
+    const first = await startAccount({ dataFile: file, token: 'persist' });
     const policy = (await callEmulator(first, 'POST', '/ip_policies', { description: 'kept' })).body;
     const key = (await callEmulator(first, 'POST', '/api_keys', {})).body;
     await first.close();
@@ -112,19 +108,17 @@ describe('persistence', () => {
     expect(await readFile(file, 'utf8')).not.toContain(key.token);
     // A torn temp file from a crash is ignored: only the renamed file counts.
     await writeFile(`${file}.999.tmp`, '{"format":');
-    const second = await startEmulator({ dataFile: file, token: 'persist' });
-    try {
+    {
+      await using second = await startAccount({ dataFile: file, token: 'persist' });
       expect((await callEmulator(second, 'GET', `/ip_policies/${policy.id}`)).body.description).toBe('kept');
       expect((await callEmulator(second, 'GET', '/api_keys', undefined, { token: key.token })).status).toBe(
         200,
       );
       const next = (await callEmulator(second, 'POST', '/ip_policies', {})).body.id;
       expect(next > policy.id).toBe(true);
-    } finally {
-      await second.close();
     }
     await writeFile(file, 'not json');
-    await expect(startEmulator({ dataFile: file })).rejects.toThrow(/not an emulator state file/);
+    await expect(startAccount({ dataFile: file })).rejects.toThrow(/not an emulator state file/);
   });
 });
 
@@ -132,26 +126,22 @@ describe('the bootstrap key', () => {
   it('stays one key across restarts of a saved account, re-keyed to the token given', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'acctsync-emu-'));
     const file = join(dir, 'state.json');
-    const bootstrapKeys = async (emulator: Awaited<ReturnType<typeof startEmulator>>): Promise<string[]> => {
+    const bootstrapKeys = async (emulator: TestAccount): Promise<string[]> => {
       const keys: Array<{ id: string; description: string }> = (
         await callEmulator(emulator, 'GET', '/api_keys')
       ).body.keys;
       return keys.filter((k) => k.description === 'bootstrap key').map((k) => k.id);
     };
-    const first = await startEmulator({ dataFile: file, token: 'one' });
+    const first = await startAccount({ dataFile: file, token: 'one' });
     const ids = await bootstrapKeys(first);
     await first.close();
     for (const token of ['one', 'two', undefined]) {
-      const next = await startEmulator({ dataFile: file, ...(token === undefined ? {} : { token }) });
-      try {
-        expect(await bootstrapKeys(next)).toEqual(ids);
-        const old = token === 'two' ? 'one' : undefined;
-        if (old !== undefined) {
-          const refused = await callEmulator(next, 'GET', '/api_keys', undefined, { token: old });
-          expect(refused.status).toBe(401);
-        }
-      } finally {
-        await next.close();
+      await using next = await startAccount({ dataFile: file, ...(token === undefined ? {} : { token }) });
+      expect(await bootstrapKeys(next)).toEqual(ids);
+      const old = token === 'two' ? 'one' : undefined;
+      if (old !== undefined) {
+        const refused = await callEmulator(next, 'GET', '/api_keys', undefined, { token: old });
+        expect(refused.status).toBe(401);
       }
     }
     expect(ids).toHaveLength(1);

@@ -7,15 +7,16 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { TestAccount } from '../support/account.js';
 import { cliMain, useTwoAccounts } from './support/two-accounts.js';
 import { configRepository, readWorkflow, runJob, type Comment } from '../cli/support/github-actions.js';
 
 let dir: string;
-let staging: RunningEmulator;
-let production: RunningEmulator;
+let staging: TestAccount;
+let production: TestAccount;
+let apiVariables: Record<string, string>;
 useTwoAccounts('acctsync-envs-cli-', (accounts) => {
-  ({ dir, staging, production } = accounts);
+  ({ dir, staging, production, env: apiVariables } = accounts);
 });
 
 /** The CLI as CI runs it, with both environments' accounts in its variables; asynchronous, as the emulators answer from this process. */
@@ -31,10 +32,7 @@ function acctsync(args: string[]): Promise<{ status: number | null; stdout: stri
     cwd: dir,
     env: {
       ...base,
-      STAGING_SVC_API_URL: staging.url,
-      STAGING_SVC_API_KEY: staging.token,
-      PRODUCTION_SVC_API_URL: production.url,
-      PRODUCTION_SVC_API_KEY: production.token,
+      ...apiVariables,
     },
   });
   let stdout = '';
@@ -72,7 +70,7 @@ async function syncBoth(): Promise<void> {
 describe('environments through the CLI', { timeout: 180_000 }, () => {
   it('each environment syncs into its own account and converges', async () => {
     await syncBoth();
-    const ids = async (e: RunningEmulator, path: string) =>
+    const ids = async (e: TestAccount, path: string) =>
       (
         (await (
           await fetch(`${e.url}${path}`, { headers: { Authorization: `Bearer ${e.token}` } })
@@ -147,12 +145,7 @@ describe('environments through the CLI', { timeout: 180_000 }, () => {
 
 describe('examples/ci/.github/workflows/acctsync-environments.yml', { timeout: 240_000 }, () => {
   const workflow = readWorkflow('examples/ci/.github/workflows/acctsync-environments.yml');
-  const settings = () => ({
-    STAGING_SVC_API_URL: staging.url,
-    STAGING_SVC_API_KEY: staging.token,
-    PRODUCTION_SVC_API_URL: production.url,
-    PRODUCTION_SVC_API_KEY: production.token,
-  });
+  const settings = () => apiVariables;
 
   it('syncs each environment from its own job, one at a time, on its own branch', () => {
     expect(workflow.jobs['sync-staging']!.concurrency).toEqual({
@@ -191,7 +184,7 @@ describe('examples/ci/.github/workflows/acctsync-environments.yml', { timeout: 2
 });
 
 /** A hand change in an account, through its API as a person's script or the dashboard makes it. */
-async function call(e: RunningEmulator, method: string, path: string, body?: unknown): Promise<unknown> {
+async function call(e: TestAccount, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${e.url}${path}`, {
     method,
     headers: { Authorization: `Bearer ${e.token}`, 'content-type': 'application/json' },
@@ -202,12 +195,7 @@ async function call(e: RunningEmulator, method: string, path: string, body?: unk
   return text === '' ? undefined : (JSON.parse(text) as unknown);
 }
 
-async function liveId(
-  e: RunningEmulator,
-  path: string,
-  member: string,
-  description: string,
-): Promise<string> {
+async function liveId(e: TestAccount, path: string, member: string, description: string): Promise<string> {
   const list = (await call(e, 'GET', path)) as Record<string, Array<{ id: string; description: string }>>;
   return list[member]!.find((o) => o.description === description)!.id;
 }

@@ -8,14 +8,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/index.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { isServiceOwned, managedDescriptors } from '../../src/resources/index.js';
+import { useAccount } from '../support/use-account.js';
 import { populate, secretsEnv } from './account.js';
 import { runCli } from './cli.js';
 
-let emulator: RunningEmulator;
-let client: ApiClient;
+const account = useAccount({}, 'file');
 let dir: string;
 
 type Created = { id: string } & Record<string, unknown>;
@@ -23,7 +21,7 @@ type Created = { id: string } & Record<string, unknown>;
 /** What defeats pairing by description: none, the same one twice, references to such objects. */
 async function populateLookalikes(): Promise<void> {
   const post = async (path: string, body: unknown): Promise<Created> =>
-    (await client.post<Created>(path, body)).body;
+    (await account.client.post<Created>(path, body)).body;
   await post('/api_keys', {});
   await post('/api_keys', {});
   await post('/api_keys', { description: 'CI deploy key', metadata: '["a", "b"]' });
@@ -61,7 +59,7 @@ async function accountIds(): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const d of managedDescriptors) {
     if (d.listMember === undefined || d.path.includes('{')) continue;
-    const items = await client.listAll<Created>(d.path, d.listMember);
+    const items = await account.client.listAll<Created>(d.path, d.listMember);
     out[d.kind] = items
       .filter((i) => !isServiceOwned(d, i))
       .map((i) => i.id)
@@ -88,16 +86,12 @@ async function readDir(path: string): Promise<Record<string, string>> {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator();
-  client = new ApiClient({ baseUrl: emulator.url, apiKey: emulator.token });
-  await populate(client);
+  await populate(account.client);
   await populateLookalikes();
   dir = await mkdtemp(join(tmpdir(), 'acctsync-adoption-'));
 });
 
 afterAll(async () => {
-  await client.close();
-  await emulator.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -110,11 +104,11 @@ describe('taking over a hand-made account with look-alike objects', () => {
     const ids = await accountIds();
     const out = join(dir, 'config');
 
-    expect((await runCli(['export', '--out', out], emulator)).code).toBe(0);
-    const validated = await runCli(['validate', out], emulator, { env });
+    expect((await runCli(['export', '--out', out], account)).code).toBe(0);
+    const validated = await runCli(['validate', out], account, { env });
     expect(validated.code, validated.stderr).toBe(0);
 
-    const dry = await runCli(['sync', out, '--adopt', '--dry-run', '--output', 'json'], emulator, { env });
+    const dry = await runCli(['sync', out, '--adopt', '--dry-run', '--output', 'json'], account, { env });
     expect(dry.code, dry.stderr).toBe(0);
     const plan = JSON.parse(dry.stdout) as { operations: Array<{ action: string; key: string }> };
     expect(plan.operations.filter((op) => op.action !== 'adopt')).toEqual([]);
@@ -129,28 +123,28 @@ describe('taking over a hand-made account with look-alike objects', () => {
     expect(first['ip_policies.yaml']).toContain('description: "yes"');
     expect(first['ip_policies.yaml']).toMatch(/\n {2}office-vpn:\n[^]*\n {2}office-vpn-2:\n/);
     for (let cycle = 1; cycle <= 3; cycle++) {
-      const synced = await runCli(['sync', out, '--adopt'], emulator, { env });
+      const synced = await runCli(['sync', out, '--adopt'], account, { env });
       expect(synced.code, `cycle ${cycle}: ${synced.stderr}`).toBe(0);
       expect(await accountIds(), `cycle ${cycle}`).toEqual(ids);
-      const next = await runCli(['plan', out, '--detailed-exitcode'], emulator, { env });
+      const next = await runCli(['plan', out, '--detailed-exitcode'], account, { env });
       expect(next.code, `cycle ${cycle}: ${next.stdout}${next.stderr}`).toBe(0);
-      expect((await runCli(['export', '--out', out], emulator)).code).toBe(0);
+      expect((await runCli(['export', '--out', out], account)).code).toBe(0);
       expect(await readDir(out), `cycle ${cycle}`).toEqual(first);
     }
   }, 300_000);
 
   it('keeps every other placeholder name when a route is deleted by hand and the account re-exported', async () => {
     const variables = async (): Promise<string[]> => {
-      const exported = await runCli(['export', '--kind', 'https_edges'], emulator);
+      const exported = await runCli(['export', '--kind', 'https_edges'], account);
       expect(exported.code, exported.stderr).toBe(0);
       return [...new Set(exported.stdout.match(/ACCTSYNC_HTTPS_EDGES_\w+/g) ?? [])].sort();
     };
     const before = await variables();
-    const edges = await client.listAll<Created>('/edges/https', 'https_edges');
+    const edges = await account.client.listAll<Created>('/edges/https', 'https_edges');
     const routes = edges.flatMap((e) => ((e.routes as Created[] | undefined) ?? []).map((r) => ({ e, r })));
     const root = routes.find(({ r }) => r.match === '/');
     expect(root).toBeDefined();
-    await client.delete(`/edges/https/${root?.e.id ?? ''}/routes/${root?.r.id ?? ''}`);
+    await account.client.delete(`/edges/https/${root?.e.id ?? ''}/routes/${root?.r.id ?? ''}`);
     const after = await variables();
     expect(after).toEqual(before.filter((v) => !v.includes('_ROUTES_PATH_PREFIX_')));
     expect(after).toContain(
@@ -159,9 +153,12 @@ describe('taking over a hand-made account with look-alike objects', () => {
   }, 60_000);
 
   it('warns, naming the object, when its metadata leaves no room for the ownership marker', async () => {
-    const long = await client.post<Created>('/api_keys', { description: 'Long', metadata: 'x'.repeat(4090) });
+    const long = await account.client.post<Created>('/api_keys', {
+      description: 'Long',
+      metadata: 'x'.repeat(4090),
+    });
     try {
-      const exported = await runCli(['export', '--kind', 'api_keys', '--out', join(dir, 'long')], emulator);
+      const exported = await runCli(['export', '--kind', 'api_keys', '--out', join(dir, 'long')], account);
       expect(exported.code, exported.stderr).toBe(0);
       expect(exported.stderr).toMatch(
         new RegExp(
@@ -170,7 +167,7 @@ describe('taking over a hand-made account with look-alike objects', () => {
       );
       expect(exported.stderr.match(/warning:/g)).toHaveLength(1);
     } finally {
-      await client.delete(`/api_keys/${long.body.id}`);
+      await account.client.delete(`/api_keys/${long.body.id}`);
     }
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 /** Runs the built CLI (`dist/cli/main.js`, built by the global setup) as a user would. */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { apiEnv } from '../support/account.js';
 
 const main = join(import.meta.dirname, '../../dist/cli/main.js');
 
@@ -19,7 +20,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [main, ...args], {
       cwd: options.cwd ?? process.cwd(),
-      env: { PATH: process.env.PATH ?? '', SVC_API_URL: api.url, SVC_API_KEY: api.token, ...options.env },
+      env: { PATH: process.env.PATH ?? '', ...apiEnv(api), ...options.env },
     });
     let stdout = '';
     let stderr = '';

@@ -3,16 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ApiClient } from '../../src/api/index.js';
 import { loadDesiredState } from '../../src/config/index.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { exportAccount, renderExport, type AccountExport } from '../../src/export/index.js';
 import { computePlan, type Plan } from '../../src/plan/index.js';
+import { startAccount } from '../support/account.js';
+import { useAccount } from '../support/use-account.js';
 import { populate, secretsEnv, type Populated } from './account.js';
 import { runCli } from './cli.js';
 
-let emulator: RunningEmulator;
-let client: ApiClient;
+const account = useAccount({}, 'file');
 let ids: Populated;
 let exp: AccountExport;
 let dir: string;
@@ -20,16 +19,12 @@ let dir: string;
 const schemaRef = 'schemas/acctsync.schema.json';
 
 beforeAll(async () => {
-  emulator = await startEmulator();
-  client = new ApiClient({ baseUrl: emulator.url, apiKey: emulator.token });
-  ids = await populate(client);
-  exp = await exportAccount({ client, scope: 'default' });
+  ids = await populate(account.client);
+  exp = await exportAccount({ client: account.client, scope: 'default' });
   dir = await mkdtemp(join(tmpdir(), 'acctsync-export-'));
 });
 
 afterAll(async () => {
-  await client.close();
-  await emulator.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -153,7 +148,7 @@ describe('export of an account populated through the API', () => {
     expect(at(doc, 'https_edges', 'web', 'id')).toBe(ids.httpsEdge);
     expect(at(doc, 'tls_certificates', 'api.example.com', 'id')).toBe(ids.cert);
     const rules = (
-      await client.get<{ ip_policy_rules: Array<{ id: string; cidr: string }> }>('/ip_policy_rules')
+      await account.client.get<{ ip_policy_rules: Array<{ id: string; cidr: string }> }>('/ip_policy_rules')
     ).body.ip_policy_rules;
     const ruleIds = (at(doc, 'ip_policies', 'office', 'rules') as Array<{ id: string }>).map((r) => r.id);
     expect(ruleIds).toEqual(
@@ -185,12 +180,12 @@ describe('export of an account populated through the API', () => {
   });
 
   it('is deterministic', async () => {
-    const again = await exportAccount({ client, scope: 'default' });
+    const again = await exportAccount({ client: account.client, scope: 'default' });
     expect(renderExport(again, true, schemaRef)).toEqual(renderExport(exp, true, schemaRef));
   });
 
   it('exports only the selected maps, with references to the rest as ids', async () => {
-    const only = await exportAccount({ client, scope: 'default', maps: ['tls_edges'] });
+    const only = await exportAccount({ client: account.client, scope: 'default', maps: ['tls_edges'] });
     const doc: unknown = parse(renderExport(only, false, schemaRef)[0]?.text ?? '');
     expect(keysAt(doc)).toEqual(['version', 'scope', 'tls_edges']);
     expect(at(doc, 'tls_edges', 'tls.example.com-443', 'backend', 'backend')).toBe(ids.tunnelGroup);
@@ -217,35 +212,35 @@ describe('round trip: export, then sync --adopt', () => {
 
   it('plans only adoption markers for every exported object, then nothing once synced', async () => {
     const out = join(dir, 'roundtrip');
-    const exported = await runCli(['export', '--out', out], emulator);
+    const exported = await runCli(['export', '--out', out], account);
     expect(exported.stderr).toContain('exported');
     expect(exported.code).toBe(0);
     const env = secretsEnv();
-    const dry = await computePlan({ paths: [out], client, env, adopt: true });
+    const dry = await computePlan({ paths: [out], client: account.client, env, adopt: true });
     expect(dry.plan.operations.length).toBeGreaterThan(20);
     expect(lines(dry.plan).filter((line) => !line.startsWith('adopt ') || !line.endsWith(' []'))).toEqual([]);
 
-    const synced = await runCli(['sync', out, '--adopt'], emulator, { env });
+    const synced = await runCli(['sync', out, '--adopt'], account, { env });
     expect(synced.code, synced.stderr).toBe(0);
-    const after = await computePlan({ paths: [out], client, env });
+    const after = await computePlan({ paths: [out], client: account.client, env });
     expect(lines(after.plan)).toEqual([]);
 
     // A re-export of the adopted account keeps every name: they now come from the markers.
     const before = await readDir(out);
-    expect((await runCli(['export', '--out', out], emulator)).code).toBe(0);
+    expect((await runCli(['export', '--out', out], account)).code).toBe(0);
     expect(await readDir(out)).toEqual(before);
   }, 120_000);
 });
 
 describe('acctsync export (CLI)', () => {
   it('writes to stdout without --out and to a single file with a .yaml --out', async () => {
-    const stdout = await runCli(['export', '--kind', 'ip_policies'], emulator);
+    const stdout = await runCli(['export', '--kind', 'ip_policies'], account);
     expect(stdout.code).toBe(0);
     expect(keysAt(parse(stdout.stdout), 'ip_policies')).toContain('office');
     const file = join(dir, 'one.yaml');
     const single = await runCli(
       ['export', '--out', file, '--kind', 'backends', '--kind', 'tls_edges'],
-      emulator,
+      account,
     );
     expect(single.code).toBe(0);
     const written = await readFile(file, 'utf8');
@@ -259,7 +254,7 @@ describe('acctsync export (CLI)', () => {
   });
 
   it('refuses an unknown kind, naming the valid ones', async () => {
-    const result = await runCli(['export', '--kind', 'ip_policy'], emulator);
+    const result = await runCli(['export', '--kind', 'ip_policy'], account);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('error: unknown kind ip_policy');
     expect(result.stderr).toContain('ip_policies');
@@ -270,13 +265,9 @@ describe('acctsync export (CLI)', () => {
     const { mkdir } = await import('node:fs/promises');
     await mkdir(out);
     await writeFile(join(out, 'reserved_addrs.yaml'), 'version: 1\nreserved_addrs: {}\n');
-    const empty = await startEmulator();
-    try {
-      const result = await runCli(['export', '--out', out], empty);
-      expect(result.code).toBe(0);
-      expect((await readdir(out)).sort()).toEqual(['acctsync.yaml', 'api_keys.yaml']);
-    } finally {
-      await empty.close();
-    }
+    await using empty = await startAccount();
+    const result = await runCli(['export', '--out', out], empty);
+    expect(result.code).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(['acctsync.yaml', 'api_keys.yaml']);
   });
 });

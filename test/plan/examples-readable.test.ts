@@ -8,7 +8,8 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { examplesDir } from '../reliability/support/cli.js';
-import { startAccount, type Account } from '../safety/support.js';
+import { startCliAccount, type CliAccount } from '../safety/support.js';
+import { apiEnv } from '../support/account.js';
 
 /** The emulator's ids: a kind prefix and 11 base32 digits (`edghts_0ab3…`). */
 const liveId = /\b[a-z]+_[0-9a-hjkmnp-tv-z]{11}\b/;
@@ -22,9 +23,9 @@ const textHeader = /^ {0,2}(\+|~|-|-\/\+|<=) \S/;
 /** Change lines of the markdown plan's diff: the sign, then the body indented under the header. */
 const markdownBody = /^[!+-] {5}/;
 
-let account: Account;
+let account: CliAccount;
 beforeEach(async () => {
-  account = await startAccount();
+  account = await startCliAccount();
   cpSync(examplesDir, join(account.dir, 'examples'), { recursive: true });
 });
 afterEach(async () => {
@@ -137,10 +138,7 @@ describe('plans of examples/ a reviewer can read', () => {
   it.each(['staging', 'production'])(
     'examples/environments, environment %s, from empty and after an edit of the base',
     async (env) => {
-      const vars = {
-        [`${env.toUpperCase()}_SVC_API_URL`]: account.emulator.url,
-        [`${env.toUpperCase()}_SVC_API_KEY`]: account.emulator.token,
-      };
+      const vars = apiEnv(account, `${env.toUpperCase()}_`);
       const args = ['examples/environments', '--env', env];
       expect(expectReadable(await plan(args, vars))).toBeGreaterThan(10);
       const synced = await account.acctsync(['sync', ...args], vars);

@@ -1,14 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planFor } from '../../src/plan/index.js';
-import { applyPlan, loadExamples, startHarness, type Harness } from './helpers.js';
+import { useAccount } from '../support/use-account.js';
+import { applyPlan, loadExamples, planAccount } from './helpers.js';
 
-let h: Harness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = useAccount(planAccount);
 
 describe('examples/', () => {
   it('plans every object as a create from empty, and nothing once applied', async () => {

@@ -1,10 +1,9 @@
 /**
- * Test support: an emulator over real HTTP, a client counting requests, and a deliberately naive
+ * Test support for the planner: the suites' account options and a deliberately naive
  * executor of plans (sequential, no retries) used to seed the emulator through the API and to check
  * that a plan, once applied, leaves nothing to do. The real applier lives in `src/apply/`.
  */
-import { ApiClient, type ResponseEvent } from '../../src/api/index.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { ApiClient } from '../../src/api/index.js';
 import {
   descriptorOf,
   isObjectKey,
@@ -16,6 +15,7 @@ import {
 } from '../../src/resources/index.js';
 import type { Plan } from '../../src/plan/index.js';
 import { loadDesiredState } from '../../src/config/index.js';
+import type { AccountOptions } from '../support/account.js';
 
 /** The desired state of `examples/account`, loaded as the CLI would (no environment needed). */
 export async function loadExamples(): Promise<DesiredState> {
@@ -24,32 +24,11 @@ export async function loadExamples(): Promise<DesiredState> {
   return loaded.state;
 }
 
-export interface Harness {
-  readonly emulator: RunningEmulator;
-  readonly client: ApiClient;
-  readonly requests: ResponseEvent[];
-  close(): Promise<void>;
-}
-
-export async function startHarness(): Promise<Harness> {
-  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: 'test-token' });
-  const requests: ResponseEvent[] = [];
-  const client = new ApiClient({
-    baseUrl: emulator.url,
-    apiKey: emulator.token,
-    onResponse: (e) => requests.push(e),
-    retry: { attempts: 1 },
-  });
-  return {
-    emulator,
-    client,
-    requests,
-    async close() {
-      await client.close();
-      await emulator.close();
-    },
-  };
-}
+/**
+ * The plan suites' account: their client never retries, so the requests a plan makes are exactly
+ * the ones counted.
+ */
+export const planAccount: AccountOptions = { client: { retry: { attempts: 1 } } };
 
 function itemPath(d: KindDescriptor, id: string, parentId: string | undefined): string {
   return `${d.path.replace(/\{[a-z_]+\}/, parentId ?? '')}/${id}`;

@@ -5,7 +5,7 @@
  * field descriptors, with fixtures for the formats that need real values.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { planFor } from '../../src/plan/index.js';
 import {
   descriptorOf,
@@ -17,20 +17,15 @@ import {
   type Field,
   type FieldType,
 } from '../../src/resources/index.js';
-import { applyPlan, loadExamples, startHarness, type Harness } from './helpers.js';
+import { useAccount } from '../support/use-account.js';
+import { applyPlan, loadExamples, planAccount } from './helpers.js';
 
 const pki = (name: string) => readFileSync(`test/fixtures/pki/${name}`, 'utf8');
 
 let examples: DesiredState;
-let h: Harness;
+const h = useAccount(planAccount);
 beforeAll(async () => {
   examples = await loadExamples();
-});
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(async () => {
-  await h.close();
 });
 
 /** `o` and everything it needs: referenced objects and parents, transitively. */

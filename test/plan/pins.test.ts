@@ -7,18 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../export/cli.js';
-import { startHarness, type Harness } from './helpers.js';
+import { useAccount } from '../support/use-account.js';
+import { planAccount } from './helpers.js';
 
-let h: Harness;
+const h = useAccount(planAccount);
 let dir: string;
 
 beforeEach(async () => {
-  h = await startHarness();
   dir = await mkdtemp(join(tmpdir(), 'acctsync-pins-'));
 });
 
 afterEach(async () => {
-  await h.close();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -2,23 +2,18 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planFor, renderJson } from '../../src/plan/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
-import { applyPlan, loadExamples, startHarness, type Harness } from './helpers.js';
+import { useAccount } from '../support/use-account.js';
+import { applyPlan, loadExamples, planAccount } from './helpers.js';
 
 const schema = JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')) as object;
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats.default(ajv);
 const validate = ajv.compile(schema);
 
-let h: Harness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = useAccount(planAccount);
 
 function planJson(env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -49,7 +44,7 @@ function edited(examples: DesiredState): DesiredState {
 
 describe('plan JSON schema (schemas/plan.schema.json)', () => {
   it('validates the JSON `acctsync plan --output json` prints', async () => {
-    const out = await planJson({ SVC_API_URL: h.emulator.url, SVC_API_KEY: h.emulator.token });
+    const out = await planJson(h.env);
     const plan = JSON.parse(out) as { operations: { reason_code: string }[] };
     expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
     expect(new Set(plan.operations.map((op) => op.reason_code))).toEqual(new Set(['create_because_missing']));

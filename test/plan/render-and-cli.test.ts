@@ -3,18 +3,13 @@ import { writeFileSync } from 'node:fs';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { markdownLimit, planFor, renderMarkdown, renderText, type Plan } from '../../src/plan/index.js';
 import type { DesiredObject, DesiredState } from '../../src/resources/index.js';
-import { applyPlan, startHarness, type Harness } from './helpers.js';
+import { useAccount } from '../support/use-account.js';
+import { applyPlan, planAccount } from './helpers.js';
 
-let h: Harness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(async () => {
-  await h.close();
-});
+const h = useAccount(planAccount);
 
 const at = { file: 'a.yaml', line: 1, column: 1 };
 function obj(
@@ -122,7 +117,7 @@ describe('acctsync plan (built CLI)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'acctsync-plan-'));
     const summary = join(dir, 'summary.md');
     const out = join(dir, 'plan.json');
-    const env = { SVC_API_URL: h.emulator.url, SVC_API_KEY: h.emulator.token, GITHUB_STEP_SUMMARY: summary };
+    const env = { ...h.env, GITHUB_STEP_SUMMARY: summary };
     const r = await cli(['examples/account', '--output', 'json', '--detailed-exitcode', '--out', out], env);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(2);
@@ -135,7 +130,7 @@ describe('acctsync plan (built CLI)', () => {
 
   it('exits 0 without changes and 1 on a config error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acctsync-plan-'));
-    const env = { SVC_API_URL: h.emulator.url, SVC_API_KEY: h.emulator.token };
+    const env = h.env;
     const empty = join(dir, 'acctsync.yaml');
     writeFileSync(empty, 'version: 1\nscope: empty\n');
     expect((await cli([empty, '--detailed-exitcode'], env)).status).toBe(0);

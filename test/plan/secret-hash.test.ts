@@ -4,22 +4,19 @@
  * account synced by an earlier acctsync sees no secret as changed; the next write upgrades them.
  */
 import { createHash, scryptSync } from 'node:crypto';
-import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import { formatMetadata, planFor, type LiveObject } from '../../src/plan/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
-import { applyPlan, loadExamples, startHarness, type Harness } from './helpers.js';
+import { useAccount } from '../support/use-account.js';
+import { applyPlan, loadExamples, planAccount } from './helpers.js';
 
 let examples: DesiredState;
-let h: Harness;
+const h = useAccount(planAccount);
 beforeAll(async () => {
   examples = await loadExamples();
 });
 beforeEach(async () => {
-  h = await startHarness();
   await applyPlan(h.client, (await planFor(examples, h.client)).plan, examples);
-});
-afterEach(async () => {
-  await h.close();
 });
 
 const routeKey = 'https_edges/web/routes/path_prefix:/admin';

@@ -1,20 +1,16 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { planFor, renderJson, renderMarkdown, renderText, sensitiveMask } from '../../src/plan/index.js';
 import { isPublicMaterial } from '../../src/plan/secrets.js';
 import { descriptorOf, type DesiredState } from '../../src/resources/index.js';
 import { UserError } from '../../src/errors.js';
-import { applyPlan, loadExamples, startHarness, type Harness } from './helpers.js';
+import { startAccount } from '../support/account.js';
+import { useAccount } from '../support/use-account.js';
+import { applyPlan, loadExamples, planAccount } from './helpers.js';
 
 let examples: DesiredState;
-let h: Harness;
+const h = useAccount(planAccount);
 beforeAll(async () => {
   examples = await loadExamples();
-});
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(async () => {
-  await h.close();
 });
 
 const routeKey = 'https_edges/web/routes/path_prefix:/admin';
@@ -48,26 +44,21 @@ describe('write-only values and request counts', () => {
       expect(out).not.toContain(secret);
     }
     // Every secret of the examples stays masked in a from-scratch plan too.
-    const fresh = await startHarness();
-    try {
-      const { plan: all } = await planFor(examples, fresh.client);
-      // Certificates and public keys read from files are public: shown summarised, not masked.
-      const secrets = examples.objects.flatMap((o) =>
-        o.sensitive
-          .filter((p) => !isPublicMaterial(descriptorOf(o.kind).fields, p))
-          .map((p) => p.reduce<unknown>((v, k) => (v as Record<string, unknown>)[String(k)], o.fields)),
-      );
-      expect(secrets.length).toBeGreaterThan(0);
-      for (const out of [renderJson(all), renderMarkdown(all), renderText(all, { color: false })]) {
-        for (const s of secrets)
-          if (typeof s === 'string' && s.length > 8) expect(out).not.toContain(s.trim());
-      }
-      const text = renderText(all, { color: false });
-      expect(text).toMatch(/\+ public_key: \(ssh-ed25519 SHA256:[A-Za-z0-9+/]{43} test@acctsync\)/);
-      expect(text).toMatch(/\+ ca_pem: \(certificate CN=Acme Test Root CA issued by CN=Acme Test Root CA, /);
-    } finally {
-      await fresh.close();
+    await using fresh = await startAccount(planAccount);
+    const { plan: all } = await planFor(examples, fresh.client);
+    // Certificates and public keys read from files are public: shown summarised, not masked.
+    const secrets = examples.objects.flatMap((o) =>
+      o.sensitive
+        .filter((p) => !isPublicMaterial(descriptorOf(o.kind).fields, p))
+        .map((p) => p.reduce<unknown>((v, k) => (v as Record<string, unknown>)[String(k)], o.fields)),
+    );
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const out of [renderJson(all), renderMarkdown(all), renderText(all, { color: false })]) {
+      for (const s of secrets) if (typeof s === 'string' && s.length > 8) expect(out).not.toContain(s.trim());
     }
+    const text = renderText(all, { color: false });
+    expect(text).toMatch(/\+ public_key: \(ssh-ed25519 SHA256:[A-Za-z0-9+/]{43} test@acctsync\)/);
+    expect(text).toMatch(/\+ ca_pem: \(certificate CN=Acme Test Root CA issued by CN=Acme Test Root CA, /);
   });
 
   it('checks the metadata limit on the value it will write, marker included', async () => {

@@ -3,14 +3,13 @@
  * methods, bad ids, bad tokens, missing headers, `__proto__` keys) never get a 5xx, never crash the
  * server and never change its state; every route, the control surface included, requires auth.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CertificateJobs } from '../../src/emulator/certificate-jobs.js';
 import { controlRoutes } from '../../src/emulator/control.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { apiRoutes } from '../../src/emulator/routes.js';
 import { allDescriptors, type KindDescriptor } from '../../src/resources/index.js';
-import { listEverything, syncOnce, testClient, type Json } from './support/account.js';
+import { useAccount } from '../support/use-account.js';
+import { listEverything, syncOnce, type Json } from './support/account.js';
 import { examplesAccount } from './support/faults.js';
 import {
   badIds,
@@ -27,8 +26,8 @@ import { createRng, suiteSeed } from './support/prng.js';
 
 const token = 'hardening-token';
 const seed = suiteSeed('emulator-fuzz');
-let emulator: RunningEmulator;
-let client: ApiClient;
+// Certificates issued in the background would change the state the tests compare: not now.
+const account = useAccount({ token, certDelayMs: 3_600_000 }, 'file');
 let live: Map<string, Json[]>;
 
 const auth = { authorization: `Bearer ${token}`, 'svc-version': '2' };
@@ -36,10 +35,10 @@ const json = { ...auth, 'content-type': 'application/json' };
 
 /** Everything a client can observe of the state: every collection, principals, agents, deliveries. */
 async function snapshot(): Promise<string> {
-  const all = await listEverything(client);
+  const all = await listEverything(account.client);
   const control = await Promise.all(
     ['/_emulator/principals', '/_emulator/agents', '/_emulator/deliveries'].map((p) =>
-      client.get<Json>(p).then((r) => {
+      account.client.get<Json>(p).then((r) => {
         const body = { ...r.body };
         delete body.caller;
         return body;
@@ -82,7 +81,7 @@ async function run(requests: readonly RawRequest[]): Promise<Outcome[]> {
   // A few at a time: concurrency is part of what the server must survive.
   for (let i = 0; i < requests.length; i += 8) {
     const batch = requests.slice(i, i + 8);
-    const answers = await Promise.all(batch.map((r) => send(emulator.url, r)));
+    const answers = await Promise.all(batch.map((r) => send(account.url, r)));
     answers.forEach((a, j) =>
       out.push({ label: batch[j]?.label ?? '', status: a.status, text: a.text.slice(0, 200) }),
     );
@@ -98,17 +97,9 @@ function notRefused(outcomes: readonly Outcome[], expected?: number): string[] {
 }
 
 beforeAll(async () => {
-  // Certificates issued in the background would change the state the tests compare: not now.
-  emulator = await startEmulator({ host: '127.0.0.1', port: 0, token, certDelayMs: 3_600_000 });
-  client = testClient(emulator.url, token);
-  const synced = await syncOnce(client, [examplesAccount]);
+  const synced = await syncOnce(account.client, [examplesAccount]);
   if (synced.status !== 'succeeded') throw new Error('examples did not sync');
-  live = await listEverything(client);
-});
-
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
+  live = await listEverything(account.client);
 });
 
 describe('emulator hardening', () => {
@@ -341,11 +332,11 @@ describe('emulator hardening', () => {
       `GET /ip_policies HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n`,
       '\u0000\u0001\u0002\u00ff',
     ];
-    const statuses = await Promise.all(garbage.map((g) => sendRaw(emulator.url, g)));
+    const statuses = await Promise.all(garbage.map((g) => sendRaw(account.url, g)));
     // Either refused by the HTTP parser (4xx) or the connection closed; never a 5xx.
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     expect(await snapshot()).toBe(before);
-    const ok = await send(emulator.url, {
+    const ok = await send(account.url, {
       label: 'alive',
       method: 'GET',
       path: '/ip_policies',
@@ -355,7 +346,7 @@ describe('emulator hardening', () => {
   }, 30_000);
 
   it('a created user cannot be made admin through __proto__', async () => {
-    const res = await send(emulator.url, {
+    const res = await send(account.url, {
       label: 'user',
       method: 'POST',
       path: '/_emulator/users',

@@ -9,7 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { apiEnv } from '../support/account.js';
+import { useAccount } from '../support/use-account.js';
 import { childEnv, cliPath, collect, runCli } from './support/cli.js';
 import { createRng } from './support/prng.js';
 import { startProxy, type RunningProxy } from './support/proxy.js';
@@ -30,14 +31,13 @@ event_destinations:
             cloud_secret_access_key: { env: CLOUD_SECRET }
 `;
 
-let emulator: RunningEmulator;
+const account = useAccount({ token: apiToken }, 'file');
 let proxy: RunningProxy;
 let dir: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: apiToken });
   proxy = await startProxy({
-    upstream: emulator.url,
+    upstream: account.url,
     rng: createRng(3),
     faults: {},
     answerFor: (method, _path, body) => {
@@ -60,13 +60,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy.close();
-  await emulator.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 const env = (): Record<string, string> => ({
-  SVC_API_URL: proxy.url,
-  SVC_API_KEY: apiToken,
+  ...apiEnv({ url: proxy.url, token: apiToken }),
   CLOUD_SECRET: secret,
 });
 

@@ -9,9 +9,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { parseMetadata } from '../../src/plan/index.js';
-import { testClient } from './support/account.js';
+import { apiEnv } from '../support/account.js';
+import { useAccount } from '../support/use-account.js';
 import { childEnv, cliPath, collect, runCli } from './support/cli.js';
 import { createRng } from './support/prng.js';
 import { startProxy, type RunningProxy } from './support/proxy.js';
@@ -24,12 +24,11 @@ api_keys:
     description: deploy pipeline
 `;
 
-let emulator: RunningEmulator;
+const account = useAccount({ token: apiToken });
 let dir: string;
 let proxy: RunningProxy | undefined;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: apiToken });
   dir = await mkdtemp(join(tmpdir(), 'acctsync-tokens-'));
   await writeFile(join(dir, 'access.yaml'), config);
 });
@@ -37,7 +36,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await proxy?.close();
   proxy = undefined;
-  await emulator.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -46,21 +44,14 @@ const tokenFile = (): string => join(dir, 'tokens.json');
 function sync(url: string, ...extra: string[]) {
   return runCli(['sync', 'access.yaml', '--token-output', tokenFile(), ...extra], {
     cwd: dir,
-    env: { SVC_API_URL: url, SVC_API_KEY: apiToken },
+    env: apiEnv({ url, token: apiToken }),
   });
 }
 
 /** Ids of the API keys this config manages (the account's own key is not one of them). */
 async function liveKeyIds(): Promise<string[]> {
-  const client = testClient(emulator.url, apiToken);
-  try {
-    const page = await client.get<{ keys: { id: string; metadata: string }[] }>('/api_keys');
-    return page.body.keys
-      .filter((k) => parseMetadata(k.metadata).marker?.scope === 'tokens')
-      .map((k) => k.id);
-  } finally {
-    await client.close();
-  }
+  const page = await account.client.get<{ keys: { id: string; metadata: string }[] }>('/api_keys');
+  return page.body.keys.filter((k) => parseMetadata(k.metadata).marker?.scope === 'tokens').map((k) => k.id);
 }
 
 async function savedTokens(): Promise<Record<string, { id: string; token: string }>> {
@@ -69,19 +60,19 @@ async function savedTokens(): Promise<Record<string, { id: string; token: string
 
 /** The missing token is reported, then recaptured on request: a new key, its token in the file. */
 async function expectReportedThenRecaptured(lostId: string): Promise<void> {
-  const report = await sync(emulator.url);
+  const report = await sync(account.url);
   expect(report.code, report.stderr).toBe(0);
   expect(report.stdout).toContain(
     `api_keys/ci (${lostId}): its token is not in the token file and the API never shows it again: sync --recapture-tokens replaces it`,
   );
   expect(await liveKeyIds()).toEqual([lostId]);
-  const json = await sync(emulator.url, '--output', 'json');
+  const json = await sync(account.url, '--output', 'json');
   expect(json.code, json.stderr).toBe(0);
   expect((JSON.parse(json.stdout) as { notes: string[] }).notes).toContain(
     `api_keys/ci (${lostId}): its token is not in the token file and the API never shows it again: sync --recapture-tokens replaces it with a new one whose token is saved`,
   );
 
-  const recapture = await sync(emulator.url, '--recapture-tokens', '--yes');
+  const recapture = await sync(account.url, '--recapture-tokens', '--yes');
   expect(recapture.code, recapture.stdout + recapture.stderr).toBe(0);
   expect(recapture.stdout).toContain('its token is not in the token file: a new one is created');
   const ids = await liveKeyIds();
@@ -92,7 +83,7 @@ async function expectReportedThenRecaptured(lostId: string): Promise<void> {
   expect(saved['api_keys/ci']?.token).toMatch(/.{8,}/);
   expect(recapture.stdout + recapture.stderr).not.toContain(saved['api_keys/ci']?.token);
 
-  const after = await sync(emulator.url);
+  const after = await sync(account.url);
   expect(after.stdout).toContain('No changes');
   expect(after.stdout).not.toContain('not in the token file');
 }
@@ -100,7 +91,7 @@ async function expectReportedThenRecaptured(lostId: string): Promise<void> {
 it('a sync SIGKILLed after the API key create committed: the re-run reports the lost token and recaptures it on request', async () => {
   let kill = (): void => undefined;
   proxy = await startProxy({
-    upstream: emulator.url,
+    upstream: account.url,
     rng: createRng(1),
     faults: {},
     onUpstreamResponse: (method, path) => {
@@ -109,7 +100,7 @@ it('a sync SIGKILLed after the API key create committed: the re-run reports the 
   });
   const child = spawn(process.execPath, [cliPath, 'sync', 'access.yaml', '--token-output', tokenFile()], {
     cwd: dir,
-    env: childEnv({ SVC_API_URL: proxy.url, SVC_API_KEY: apiToken }),
+    env: childEnv(apiEnv({ url: proxy.url, token: apiToken })),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   kill = () => child.kill('SIGKILL');
@@ -124,7 +115,7 @@ it('a sync SIGKILLed after the API key create committed: the re-run reports the 
 it('a create whose answer was lost and whose recovery lookup failed: the next run says so, and recaptures on request', async () => {
   let created = false;
   proxy = await startProxy({
-    upstream: emulator.url,
+    upstream: account.url,
     rng: createRng(2),
     faults: {},
     // The create commits but its answer is lost; every request after it fails (the lookup too).
@@ -148,7 +139,7 @@ it('a create whose answer was lost and whose recovery lookup failed: the next ru
 it('without --token-output, the plan names the keys whose tokens will be unrecoverable', async () => {
   const plan = await runCli(['plan', 'access.yaml'], {
     cwd: dir,
-    env: { SVC_API_URL: emulator.url, SVC_API_KEY: apiToken },
+    env: account.env,
   });
   expect(plan.code, plan.stderr).toBe(0);
   expect(plan.stdout).toContain('without it the tokens of api_keys/ci are unrecoverable');
@@ -157,7 +148,7 @@ it('without --token-output, the plan names the keys whose tokens will be unrecov
 it('--recapture-tokens without --token-output is refused before any API call', async () => {
   const result = await runCli(['sync', 'access.yaml', '--recapture-tokens'], {
     cwd: dir,
-    env: { SVC_API_URL: emulator.url, SVC_API_KEY: apiToken },
+    env: account.env,
   });
   expect(result.code).toBe(1);
   expect(result.stderr).toContain('--recapture-tokens needs --token-output FILE');

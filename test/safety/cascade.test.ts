@@ -3,7 +3,7 @@
  * and the plan's summary count them, so one edge with 8 routes is 9 objects, not 1.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startAccount, type Account } from './support.js';
+import { startCliAccount, type CliAccount } from './support.js';
 
 const routes = (n: number) =>
   Array.from(
@@ -22,9 +22,9 @@ https_edges:
     hostports: ['www.example.com:443']
 ${withShop ? `  shop:\n    hostports: ['shop.example.com:443']\n    routes:\n${routes(8)}` : ''}`;
 
-let account: Account;
+let account: CliAccount;
 beforeEach(async () => {
-  account = await startAccount();
+  account = await startCliAccount();
   await account.write('account/edges.yaml', config(true));
   const synced = await account.acctsync(['sync']);
   expect(synced.code, synced.stderr).toBe(0);

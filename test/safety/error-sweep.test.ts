@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderError } from '../../src/cli/render-error.js';
-import { ApiClient } from '../../src/api/index.js';
+import { testClient } from '../support/client.js';
 import { runCli, startServe, type CliResult } from '../reliability/support/cli.js';
-import { startAccount, type Account } from './support.js';
+import { startCliAccount, type CliAccount } from './support.js';
 
 const asRoot = process.getuid?.() === 0;
 const fullDiskModule = new URL('./fixtures/full-disk.js', import.meta.url).pathname;
@@ -105,7 +105,7 @@ describe('ports', () => {
   });
 
   it('watch on a port in use exits before touching the account', async () => {
-    const account = await startAccount();
+    const account = await startCliAccount();
     const busy = createServer();
     const port = await listening(busy);
     try {
@@ -200,7 +200,7 @@ describe('serve --data, a save failing while it runs', () => {
     const state = join(dir, 'state');
     await mkdir(state);
     const serve = await startServe(['--token', 'errors-token', '--data', join(state, 'state.json')], dir);
-    const client = new ApiClient({ baseUrl: serve.url, apiKey: 'errors-token', retry: { attempts: 1 } });
+    const client = testClient({ url: serve.url, token: 'errors-token' }, { retry: { attempts: 1 } });
     try {
       // The directory is swapped for a file: every later save meets ENOTDIR, for root too.
       await rename(state, join(dir, 'state-moved'));
@@ -282,7 +282,7 @@ describe('plan --out', () => {
 
 describe('files of other commands', () => {
   it('apply of a plan file it cannot read', async () => {
-    const account = await startAccount();
+    const account = await startCliAccount();
     try {
       const file = await unreadableFile(join(account.dir, 'plan.json'), '{}\n');
       const run = await account.acctsync(['apply', file]);
@@ -333,9 +333,9 @@ it('the GitHub step summary on a full disk', async () => {
 });
 
 describe('sync --token-output, checked before any change', () => {
-  let account: Account;
+  let account: CliAccount;
   beforeEach(async () => {
-    account = await startAccount();
+    account = await startCliAccount();
     await account.write('account/a.yaml', configWithKey);
   });
   afterEach(async () => {
@@ -391,7 +391,7 @@ describe('config files', () => {
   }
 
   it('a config file it cannot read', async () => {
-    const account = await startAccount();
+    const account = await startCliAccount();
     try {
       await account.write('account/a.yaml', config);
       await unreadableFile(join(account.dir, 'lab.yaml'), 'ip_policies:\n  lab: {}\n');
@@ -407,7 +407,7 @@ describe('config files', () => {
   });
 
   it('a value file (a secret) it cannot read', async () => {
-    const account = await startAccount();
+    const account = await startCliAccount();
     try {
       await account.write(
         'account/a.yaml',
@@ -441,7 +441,7 @@ describe('config files', () => {
 
 describe('the API key file', () => {
   it('one it cannot read', async () => {
-    const account = await startAccount();
+    const account = await startCliAccount();
     try {
       await account.write('account/a.yaml', config);
       const file = await unreadableFile(join(account.dir, 'key'), `${account.emulator.token}\n`);

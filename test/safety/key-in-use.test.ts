@@ -1,6 +1,6 @@
 /** A plan that deletes an API key warns that it may be the key acctsync runs with and runs it last. */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startAccount, type Account } from './support.js';
+import { startCliAccount, type CliAccount } from './support.js';
 
 const config = (withKey: boolean) => `version: 1
 scope: keys
@@ -9,9 +9,9 @@ ${withKey ? '  old:\n    description: old\n' : ''}  new:
     description: new
 `;
 
-let account: Account;
+let account: CliAccount;
 beforeEach(async () => {
-  account = await startAccount();
+  account = await startCliAccount();
   await account.write('account/a.yaml', config(true));
   const synced = await account.acctsync(['sync']);
   expect(synced.code, synced.stderr).toBe(0);

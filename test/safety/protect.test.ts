@@ -4,7 +4,7 @@
  * or `--unprotect KEY`; `forget` stops managing an object and leaves it as it is.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startAccount, type Account } from './support.js';
+import { startCliAccount, type CliAccount } from './support.js';
 
 const policy = (extra: string, cidr = '203.0.113.0/24', action = 'allow') => `version: 1
 scope: protect
@@ -15,9 +15,9 @@ ${extra}    rules:
       - { cidr: ${cidr}, action: ${action} }
 `;
 
-let account: Account;
+let account: CliAccount;
 beforeEach(async () => {
-  account = await startAccount();
+  account = await startCliAccount();
   await account.write('account/network.yaml', policy('    protect: true\n'));
   const synced = await account.acctsync(['sync']);
   expect(synced.code, synced.stderr).toBe(0);

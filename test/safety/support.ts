@@ -5,14 +5,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ApiClient } from '../../src/api/index.js';
-import { startEmulator, type FaultOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import type { FaultOptions } from '../../src/emulator/index.js';
 import { runCli, type CliResult } from '../reliability/support/cli.js';
+import { startAccount, type TestAccount } from '../support/account.js';
 
-export interface Account {
-  readonly emulator: RunningEmulator;
-  /** A client of the emulator for looking at the account (no retry waits). */
-  readonly client: ApiClient;
+/** An account whose client never retries (no waits), with a config directory for the CLI. */
+export interface CliAccount extends TestAccount {
   readonly dir: string;
   /** Write requests (anything but GET) the emulator has answered so far. */
   writes(): number;
@@ -20,40 +18,25 @@ export interface Account {
   write(file: string, text: string): Promise<void>;
   /** Runs the CLI in `dir` against the emulator. */
   acctsync(args: readonly string[], env?: Record<string, string>): Promise<CliResult>;
-  close(): Promise<void>;
 }
 
-export async function startAccount(options: { faults?: FaultOptions } = {}): Promise<Account> {
-  const emulator = await startEmulator({
-    host: '127.0.0.1',
-    port: 0,
-    token: 'safety-token',
-    ...(options.faults ? { faults: options.faults } : {}),
-  });
-  const client = new ApiClient({ baseUrl: emulator.url, apiKey: emulator.token, retry: { attempts: 1 } });
+export async function startCliAccount(options: { faults?: FaultOptions } = {}): Promise<CliAccount> {
+  const account = await startAccount({ ...options, client: { retry: { attempts: 1 } } });
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-safety-'));
+  const close = async (): Promise<void> => {
+    await account.close();
+    await rm(dir, { recursive: true, force: true });
+  };
   return {
-    emulator,
-    client,
+    ...account,
     dir,
-    writes: () =>
-      emulator
-        .stats()
-        .routes.filter((r) => r.method !== 'GET' && !r.route.startsWith('/_emulator'))
-        .reduce((n, r) => n + r.count, 0),
+    writes: () => account.answered((r) => r.method !== 'GET' && !r.route.startsWith('/_emulator')),
     async write(file, text) {
       await mkdir(dirname(join(dir, file)), { recursive: true });
       await writeFile(join(dir, file), text);
     },
-    acctsync: (args, env = {}) =>
-      runCli(args, {
-        cwd: dir,
-        env: { SVC_API_URL: emulator.url, SVC_API_KEY: emulator.token, ...env },
-      }),
-    async close() {
-      await client.close();
-      await emulator.close();
-      await rm(dir, { recursive: true, force: true });
-    },
+    acctsync: (args, env = {}) => runCli(args, { cwd: dir, env: { ...account.env, ...env } }),
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }

@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startAccount, type Account } from './support.js';
+import { startCliAccount, type CliAccount } from './support.js';
 
 const config = `version: 1
 scope: waits
@@ -15,9 +15,9 @@ ip_policies:
     description: Office networks
 `;
 
-let account: Account;
+let account: CliAccount;
 beforeEach(async () => {
-  account = await startAccount();
+  account = await startCliAccount();
   await account.write('account/network.yaml', config);
 });
 afterEach(async () => {
@@ -88,7 +88,7 @@ it('stops at --deadline with a message naming the deadline and the last failure'
 
 it('plans through 40% of requests answered 429 with Retry-After: 1', async () => {
   await account.close();
-  account = await startAccount({ faults: { error429: 0.4, seed: 17 } });
+  account = await startCliAccount({ faults: { error429: 0.4, seed: 17 } });
   await account.write('account/network.yaml', config);
   const run = await account.acctsync(['plan', '--output', 'json']);
   expect(run.code, run.stderr).toBe(0);

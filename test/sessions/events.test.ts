@@ -3,40 +3,32 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/index.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../export/cli.js';
+import { useAccount } from '../support/use-account.js';
 
-let emulator: RunningEmulator;
-let client: ApiClient;
+const account = useAccount({}, 'file');
 
 beforeAll(async () => {
-  emulator = await startEmulator();
-  client = new ApiClient({ baseUrl: emulator.url, apiKey: emulator.token });
   const destination = (
-    await client.post<{ id: string }>('/event_destinations', {
+    await account.client.post<{ id: string }>('/event_destinations', {
       target: { monitoring: { api_key: 'k', site: 'example.com' } },
     })
   ).body.id;
-  await client.post('/event_subscriptions', {
+  await account.client.post('/event_subscriptions', {
     sources: [{ type: 'ip_policy_created.v0' }],
     destination_ids: [destination],
   });
 });
 
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
-});
-
 describe('acctsync events', { timeout: 60_000 }, () => {
   it('shows the deliveries the emulator recorded, as text and as JSON lines', async () => {
-    const policy = (await client.post<{ id: string }>('/ip_policies', { description: 'office' })).body.id;
-    const text = await runCli(['events'], emulator);
+    const policy = (await account.client.post<{ id: string }>('/ip_policies', { description: 'office' })).body
+      .id;
+    const text = await runCli(['events'], account);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(new RegExp(`ip_policy_created\\.v0  ${policy}  -> ed_`));
-    const json = await runCli(['events', '--output', 'json'], emulator);
+    const json = await runCli(['events', '--output', 'json'], account);
     const lines = json.stdout
       .trim()
       .split('\n')
@@ -49,7 +41,7 @@ describe('acctsync events', { timeout: 60_000 }, () => {
       process.execPath,
       [join(import.meta.dirname, '../../dist/cli/main.js'), 'events', '--follow'],
       {
-        env: { PATH: process.env.PATH ?? '', SVC_API_URL: emulator.url, SVC_API_KEY: emulator.token },
+        env: { PATH: process.env.PATH ?? '', ...account.env },
       },
     );
     let stdout = '';
@@ -62,9 +54,11 @@ describe('acctsync events', { timeout: 60_000 }, () => {
         });
         check();
       });
-    const first = (await client.post<{ id: string }>('/ip_policies', { description: 'first' })).body.id;
+    const first = (await account.client.post<{ id: string }>('/ip_policies', { description: 'first' })).body
+      .id;
     await seen(first);
-    const second = (await client.post<{ id: string }>('/ip_policies', { description: 'second' })).body.id;
+    const second = (await account.client.post<{ id: string }>('/ip_policies', { description: 'second' })).body
+      .id;
     await seen(second);
     child.kill('SIGINT');
     const [code] = (await once(child, 'close')) as [number | null];

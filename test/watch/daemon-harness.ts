@@ -8,8 +8,9 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ApiClient } from '../../src/api/index.js';
-import { startEmulator, type FaultOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import type { ApiClient } from '../../src/api/index.js';
+import type { FaultOptions, RunningEmulator } from '../../src/emulator/index.js';
+import { startAccount } from '../support/account.js';
 
 const mainJs = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
@@ -74,13 +75,8 @@ export async function startWatch(options: {
   await mkdir(configDir);
   const writeConfig = (name: string, text: string): Promise<void> => writeFile(join(configDir, name), text);
   for (const [name, text] of Object.entries(options.files)) await writeConfig(name, text);
-  const emulator = await startEmulator({
-    host: '127.0.0.1',
-    port: 0,
-    token: 'watch-token',
-    ...(options.faults ? { faults: options.faults } : {}),
-  });
-  const api = new ApiClient({ baseUrl: emulator.url, apiKey: emulator.token });
+  const account = await startAccount(options.faults ? { faults: options.faults } : {});
+  const { emulator, client: api } = account;
 
   const child = spawn(
     process.execPath,
@@ -122,8 +118,7 @@ export async function startWatch(options: {
   const close = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
-    await api.close();
-    await emulator.close();
+    await account.close();
     await rm(dir, { recursive: true, force: true });
   };
   let url: string;
@@ -167,12 +162,8 @@ export async function startWatch(options: {
         return { status: 0, body: {} };
       }
     },
-    requests(method, route = '/') {
-      return emulator
-        .stats()
-        .routes.filter((r) => r.method === method && r.route.startsWith(route))
-        .reduce((n, r) => n + r.count, 0);
-    },
+    requests: (method, route = '/') =>
+      account.answered((r) => r.method === method && r.route.startsWith(route)),
     reconciles: () =>
       logs.filter(
         (e) => typeof e.status === 'string' && typeof e.trigger === 'string' && e.durationMs !== undefined,

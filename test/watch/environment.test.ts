@@ -6,15 +6,16 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { TestAccount } from '../support/account.js';
 import { cliMain, useTwoAccounts } from '../environments/support/two-accounts.js';
 import { waitFor, type LogEntry } from './daemon-harness.js';
 
 let dir: string;
-let staging: RunningEmulator;
-let production: RunningEmulator;
+let staging: TestAccount;
+let production: TestAccount;
+let apiVariables: Record<string, string>;
 useTwoAccounts('acctsync-watch-env-', (accounts) => {
-  ({ dir, staging, production } = accounts);
+  ({ dir, staging, production, env: apiVariables } = accounts);
 });
 
 /** The daemon with both accounts in its variables, as a deployment of one environment would not be. */
@@ -24,10 +25,7 @@ function watch(args: string[], extraEnv: Record<string, string> = {}) {
     cwd: dir,
     env: {
       ...base,
-      STAGING_SVC_API_URL: staging.url,
-      STAGING_SVC_API_KEY: staging.token,
-      PRODUCTION_SVC_API_URL: production.url,
-      PRODUCTION_SVC_API_KEY: production.token,
+      ...apiVariables,
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,7 +38,7 @@ function watch(args: string[], extraEnv: Record<string, string> = {}) {
   return { child, logs, exited, stderr: () => stderr };
 }
 
-async function policyCount(emulator: RunningEmulator): Promise<number> {
+async function policyCount(emulator: TestAccount): Promise<number> {
   const res = await fetch(`${emulator.url}/ip_policies`, {
     headers: { Authorization: `Bearer ${emulator.token}` },
   });

@@ -3,15 +3,13 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { runCli } from '../reliability/support/cli.js';
+import { startAccount } from '../support/account.js';
 
 describe('watch start-up errors', () => {
-  let emulator: RunningEmulator | undefined;
   let squatter: Server | undefined;
   let dir: string | undefined;
   afterEach(async () => {
-    await emulator?.close();
     await new Promise((resolve) => (squatter ? squatter.close(resolve) : resolve(undefined)));
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -21,7 +19,7 @@ describe('watch start-up errors', () => {
     const configDir = join(dir, 'config');
     await mkdir(configDir);
     await writeFile(join(configDir, 'policies.yaml'), 'ip_policies:\n  office:\n    description: office\n');
-    emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: 'listen-token' });
+    await using account = await startAccount();
     const taken = createServer();
     squatter = taken;
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
@@ -29,8 +27,8 @@ describe('watch start-up errors', () => {
     if (address === null || typeof address === 'string') throw new Error('squatter has no port');
 
     const result = await runCli(
-      ['watch', configDir, '--api-url', emulator.url, '--listen', `127.0.0.1:${address.port}`],
-      { cwd: dir, env: { SVC_API_KEY: emulator.token }, timeoutMs: 20_000 },
+      ['watch', configDir, '--api-url', account.url, '--listen', `127.0.0.1:${address.port}`],
+      { cwd: dir, env: { SVC_API_KEY: account.token }, timeoutMs: 20_000 },
     );
 
     expect(result.code).toBe(1);

@@ -2,17 +2,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/index.js';
 import { defaultGuardOptions } from '../../src/apply/index.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { createReconcileStep } from '../../src/watch/reconcile.js';
 import type { ReconcileStep } from '../../src/watch/types.js';
+import { useAccount } from '../support/use-account.js';
 import { policyFile } from './daemon-harness.js';
 import { captureLog } from './log-capture.js';
 
 describe('the reconcile step', () => {
-  let emulator: RunningEmulator;
-  let client: ApiClient;
+  const account = useAccount({}, 'file');
   let dir: string;
   let step: ReconcileStep;
   const file = (): string => join(dir, 'policies.yaml');
@@ -20,19 +18,17 @@ describe('the reconcile step', () => {
     step({ id: 'test', trigger: 'change', log: captureLog().log, signal: new AbortController().signal });
   const policyCount = async (): Promise<number> => {
     let n = 0;
-    for await (const _ of client.list('/ip_policies', 'ip_policies')) n++;
+    for await (const _ of account.client.list('/ip_policies', 'ip_policies')) n++;
     return n;
   };
 
   beforeAll(async () => {
-    emulator = await startEmulator({ host: '127.0.0.1', port: 0, token: 'step-token' });
-    client = new ApiClient({ baseUrl: emulator.url, apiKey: emulator.token });
     dir = await mkdtemp(join(tmpdir(), 'acctsync-step-'));
     step = createReconcileStep({
       paths: [dir],
       cwd: dir,
       env: {},
-      client,
+      client: account.client,
       adopt: false,
       noDelete: false,
       parallelism: 4,
@@ -41,8 +37,6 @@ describe('the reconcile step', () => {
     });
   });
   afterAll(async () => {
-    await client.close();
-    await emulator.close();
     await rm(dir, { recursive: true, force: true });
   });
 

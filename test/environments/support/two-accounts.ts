@@ -7,15 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
+import { apiEnv, startAccount, type TestAccount } from '../../support/account.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const cliMain = join(repoRoot, 'dist/cli/main.js');
 
 export interface TwoAccounts {
   readonly dir: string;
-  readonly staging: RunningEmulator;
-  readonly production: RunningEmulator;
+  readonly staging: TestAccount;
+  readonly production: TestAccount;
+  /** Both accounts' API variables, as the examples' environments name them (`STAGING_SVC_API_URL`...). */
+  readonly env: Record<string, string>;
 }
 
 /** Registers the hooks; `use` receives each test's directory and emulators before the test runs. */
@@ -24,7 +26,9 @@ export function useTwoAccounts(prefix: string, use: (accounts: TwoAccounts) => v
   beforeEach(async () => {
     const dir = mkdtempSync(join(tmpdir(), prefix));
     cpSync(join(repoRoot, 'examples/environments'), join(dir, 'config'), { recursive: true });
-    current = { dir, staging: await startEmulator(), production: await startEmulator() };
+    const [staging, production] = await Promise.all([startAccount(), startAccount()]);
+    const env = { ...apiEnv(staging, 'STAGING_'), ...apiEnv(production, 'PRODUCTION_') };
+    current = { dir, staging, production, env };
     use(current);
   });
   afterEach(async () => {

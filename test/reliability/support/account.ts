@@ -1,29 +1,13 @@
 /**
  * Looking at an emulator's whole account over HTTP: every collection listed, managed objects by
- * their ownership marker, natural keys, and an in-process `sync` (plan + apply) with a client whose
- * retry waits are scaled down so fault tests run in seconds.
+ * their ownership marker, natural keys, and an in-process `sync` (plan + apply).
  */
-import { ApiClient, type ApiClientOptions } from '../../../src/api/index.js';
+import type { ApiClient } from '../../../src/api/index.js';
 import { applyPlan } from '../../../src/apply/index.js';
 import { computePlan, parseMetadata } from '../../../src/plan/index.js';
 import { allDescriptors, managedDescriptors, type KindDescriptor } from '../../../src/resources/index.js';
 
 export type Json = Record<string, unknown>;
-
-/** A client for tests; retry waits are capped at 20 ms (the emulator's Retry-After is 1 s). */
-export function testClient(
-  baseUrl: string,
-  apiKey: string,
-  options: Partial<Omit<ApiClientOptions, 'baseUrl' | 'apiKey'>> = {},
-): ApiClient {
-  return new ApiClient({
-    baseUrl,
-    apiKey,
-    retry: { baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 20 },
-    timeoutMs: 5_000,
-    ...options,
-  });
-}
 
 /** Collections with a top-level list endpoint. */
 export const listable: readonly KindDescriptor[] = allDescriptors.filter(

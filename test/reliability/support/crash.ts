@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { loadSnapshot, type Snapshot } from '../../../src/emulator/persistence.js';
-import { startEmulator } from '../../../src/emulator/index.js';
-import { checkAccount, pendingOperations, syncOnce, testClient } from './account.js';
+import { apiEnv, startAccount } from '../../support/account.js';
+import { checkAccount, pendingOperations, syncOnce } from './account.js';
 import { childEnv, cliPath, collect, startServe } from './cli.js';
 import { examplesAccount } from './faults.js';
 import type { Rng } from './prng.js';
@@ -35,9 +35,8 @@ export interface KillSyncOutcome {
  * re-run must converge.
  */
 export async function killSyncTrial(rng: Rng): Promise<KillSyncOutcome> {
-  const token = 'kill-sync-token';
-  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, token });
-  const clean = testClient(emulator.url, token);
+  const account = await startAccount();
+  const { emulator, client: clean } = account;
   const cwd = await mkdtemp(join(tmpdir(), 'acctsync-kill-'));
   // examples/ from empty is 31 writes; stay below so the kill lands inside the apply.
   const killAt = 1 + rng.int(28);
@@ -67,7 +66,7 @@ export async function killSyncTrial(rng: Rng): Promise<KillSyncOutcome> {
       [cliPath, 'sync', examplesAccount, '--parallelism', String(1 + rng.int(4))],
       {
         cwd,
-        env: childEnv({ SVC_API_URL: proxy.url, SVC_API_KEY: token }),
+        env: childEnv(apiEnv({ url: proxy.url, token: account.token })),
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
@@ -91,9 +90,8 @@ export async function killSyncTrial(rng: Rng): Promise<KillSyncOutcome> {
       duplicateNaturalKeys: check.duplicateNaturalKeys,
     };
   } finally {
-    await clean.close();
+    await account.close();
     await proxy.close();
-    await emulator.close();
     await rm(cwd, { recursive: true, force: true });
   }
 }
@@ -167,11 +165,8 @@ export async function killServeTrial(rng: Rng): Promise<KillServeOutcome> {
       state = await loadSnapshot(file);
       if (state === undefined) loadError = 'the data file does not exist';
       // And the emulator starts from it (restore checks every record's kind).
-      const again = await startEmulator({ host: '127.0.0.1', port: 0, token, dataFile: file });
-      const client = testClient(again.url, token);
-      reloaded = (await client.listAll('/ip_policies', 'ip_policies')).length;
-      await client.close();
-      await again.close();
+      await using again = await startAccount({ token, dataFile: file });
+      reloaded = (await again.client.listAll('/ip_policies', 'ip_policies')).length;
     } catch (err) {
       loadError = err instanceof Error ? err.message : String(err);
     }

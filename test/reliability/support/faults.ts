@@ -3,16 +3,15 @@
  * a faulty API and check that it converges within 3 runs, with no duplicate and nothing lost.
  */
 import { join } from 'node:path';
-import type { ApiClient } from '../../../src/api/index.js';
 import { loadDesiredState } from '../../../src/config/index.js';
-import { startEmulator, type FaultOptions } from '../../../src/emulator/index.js';
-import { checkAccount, describeError, syncOnce, syncUntilConverged, testClient } from './account.js';
+import type { FaultOptions } from '../../../src/emulator/index.js';
+import { startAccount } from '../../support/account.js';
+import { checkAccount, describeError, syncOnce, syncUntilConverged } from './account.js';
 import { examplesDir } from './cli.js';
 import type { Rng } from './prng.js';
 import { startProxy, type ProxyFault } from './proxy.js';
 
 export const examplesAccount = join(examplesDir, 'account');
-const token = 'reliability-token';
 
 export interface FaultCase {
   readonly name: string;
@@ -91,11 +90,11 @@ export async function runFaultCase(c: FaultCase, rng: Rng): Promise<FaultOutcome
 }
 
 async function runFaultScenario(c: FaultCase, rng: Rng): Promise<FaultOutcome> {
-  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, token });
-  const clean = testClient(emulator.url, token);
+  const account = await startAccount();
+  const { emulator, client: clean } = account;
   const proxy =
     c.proxy === undefined ? undefined : await startProxy({ upstream: emulator.url, rng, faults: c.proxy });
-  const faulty: ApiClient = testClient(proxy?.url ?? emulator.url, token, { timeoutMs: 3_000 });
+  const faulty = account.newClient({ baseUrl: proxy?.url ?? emulator.url, timeoutMs: 3_000 });
   try {
     // Before: a part of the config already managed, and an object acctsync does not manage.
     const first = await syncOnce(clean, [
@@ -138,9 +137,7 @@ async function runFaultScenario(c: FaultCase, rng: Rng): Promise<FaultOutcome> {
           .reduce((a, r) => a + r.count, 0),
     };
   } finally {
-    await faulty.close();
-    await clean.close();
+    await account.close();
     await proxy?.close();
-    await emulator.close();
   }
 }
