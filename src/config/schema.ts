@@ -3,7 +3,14 @@
  * structure is written once. `schemas/acctsync.schema.json` is this function's output; a test fails
  * when the committed file lags behind the descriptors.
  */
-import { descriptorOf, type Field, type FieldType, type Fields, type RefTarget } from '../resources/index.js';
+import {
+  descriptorOf,
+  nestedObject,
+  type Field,
+  type FieldType,
+  type Fields,
+  type RefTarget,
+} from '../resources/index.js';
 import {
   configLayout,
   lifecycleMembers,
@@ -100,9 +107,7 @@ function withNull(schema: Schema): Schema {
 
 function fieldSchema(f: Field, partial = false): Schema {
   const base =
-    partial && (f.type.type === 'object' || f.type.type === 'module')
-      ? partialOf(typeSchema(f.type))
-      : typeSchema(f.type);
+    partial && nestedObject(f.type) !== undefined ? partialOf(typeSchema(f.type)) : typeSchema(f.type);
   const refNote =
     f.type.type === 'ref'
       ? ` References ${refDescription(f.type.target)}.`

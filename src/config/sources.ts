@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { describeSystemError, isSystemError } from '../errors.js';
-import type { Field, FieldPath, FieldType, Fields } from '../resources/index.js';
+import { mapValue, type Field, type FieldPath, type Fields } from '../resources/index.js';
 import { closest } from './suggest.js';
 import type { FileFinding, Place } from './source.js';
 import { isPlainObject } from '../plain-object.js';
@@ -70,54 +70,40 @@ function resolveObject(
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     const f = fields[name];
-    out[name] = f === undefined ? value : resolveField(f, f.type, value, [...path, name], ctx);
+    out[name] = f === undefined ? value : resolveField(f, value, [...path, name], ctx);
   }
   return out;
 }
 
-function resolveField(
-  f: Field,
-  type: FieldType,
-  value: unknown,
-  path: FieldPath,
-  ctx: SourceContext,
-): unknown {
-  if (value === null || value === undefined) return value;
-  switch (type.type) {
-    case 'string': {
-      if (isPlainObject(value)) return readSource(value, path, ctx);
-      // Read-only members are refused by the schema pass; no need to also warn about them. A
-      // secret of the wrong type (a number) is an error elsewhere, but still a secret to mask.
-      if (f.secret && f.write !== 'read-only') {
-        ctx.sensitive.push(path);
-        if (typeof value === 'string' && value !== '') {
-          ctx.findings.push({
-            severity: 'warning',
-            ...ctx.place(path),
-            message: `${String(path.at(-1))} is a secret written in the file`,
-            hint: 'read it with {env: NAME} or {file: path} so that it stays out of git',
-          });
-        }
-      }
-      return value;
+function resolveField(f: Field, value: unknown, path: FieldPath, ctx: SourceContext): unknown {
+  return mapValue(
+    f.type,
+    value,
+    {
+      object: (nested, v, at) => resolveObject(nested.fields, v, at, ctx),
+      leaf: (type, v, at) => (type.type === 'string' ? resolveString(f, v, at, ctx) : v),
+    },
+    path,
+  );
+}
+
+/** A string member: read from its `{env}`/`{file}` source, or kept, warning of a literal secret. */
+function resolveString(f: Field, value: unknown, path: FieldPath, ctx: SourceContext): unknown {
+  if (isPlainObject(value)) return readSource(value, path, ctx);
+  // Read-only members are refused by the schema pass; no need to also warn about them. A
+  // secret of the wrong type (a number) is an error elsewhere, but still a secret to mask.
+  if (f.secret && f.write !== 'read-only') {
+    ctx.sensitive.push(path);
+    if (typeof value === 'string' && value !== '') {
+      ctx.findings.push({
+        severity: 'warning',
+        ...ctx.place(path),
+        message: `${String(path.at(-1))} is a secret written in the file`,
+        hint: 'read it with {env: NAME} or {file: path} so that it stays out of git',
+      });
     }
-    case 'list':
-      return Array.isArray(value)
-        ? value.map((item, i) => resolveField(f, type.items, item, [...path, i], ctx))
-        : value;
-    case 'map':
-      return isPlainObject(value)
-        ? Object.fromEntries(
-            Object.entries(value).map(([k, v]) => [k, resolveField(f, type.values, v, [...path, k], ctx)]),
-          )
-        : value;
-    case 'object':
-      return isPlainObject(value) ? resolveObject(type.fields, value, path, ctx) : value;
-    case 'module':
-      return isPlainObject(value) ? resolveObject(type.module.fields, value, path, ctx) : value;
-    default:
-      return value;
   }
+  return value;
 }
 
 /**

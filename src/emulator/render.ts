@@ -1,6 +1,5 @@
 /** Stored values → the API's response shape, driven by the field descriptors. */
-import type { FieldType, Fields } from '../resources/index.js';
-import { isPlainObject } from '../plain-object.js';
+import { mapValue, plainReference, type FieldType, type Fields } from '../resources/index.js';
 
 /** What rendering needs from the account: the address of a referenced object. */
 export interface UriResolver {
@@ -36,25 +35,8 @@ function refShape(type: Extract<FieldType, { type: 'ref' }>, id: unknown, resolv
 }
 
 function renderValue(type: FieldType, value: unknown, resolver: UriResolver): unknown {
-  if (value === null) return null;
-  switch (type.type) {
-    case 'ref':
-      return type.many && Array.isArray(value)
-        ? value.map((id) => refShape(type, id, resolver))
-        : refShape(type, value, resolver);
-    case 'list':
-      return Array.isArray(value) ? value.map((item) => renderValue(type.items, item, resolver)) : value;
-    case 'map':
-      return isPlainObject(value)
-        ? Object.fromEntries(
-            Object.entries(value).map(([k, v]) => [k, renderValue(type.values, v, resolver)]),
-          )
-        : value;
-    case 'object':
-      return isPlainObject(value) ? renderFields(type.fields, value, resolver, false) : value;
-    case 'module':
-      return isPlainObject(value) ? renderFields(type.module.fields, value, resolver, false) : value;
-    default:
-      return value;
-  }
+  return mapValue(type, value, {
+    object: (nested, v) => renderFields(nested.fields, v, resolver, false),
+    leaf: (t, v) => plainReference(t, v, (id) => (t.type === 'ref' ? refShape(t, id, resolver) : id)),
+  });
 }

@@ -2,7 +2,12 @@
  * The update (or adopt) of a paired object that stays: its changes, the modules to put or remove,
  * and the metadata when it must be rewritten; nothing when the object is as desired.
  */
-import { descriptorOf, type DesiredObject, type KindDescriptor } from '../../resources/index.js';
+import {
+  descriptorOf,
+  moduleFields,
+  type DesiredObject,
+  type KindDescriptor,
+} from '../../resources/index.js';
 import type { Paired } from '../match.js';
 import { pathParent } from '../parents.js';
 import type { FieldChange, ModuleChange, Operation, ReasonCode } from '../types.js';
@@ -12,8 +17,8 @@ import type { OperationContext } from './operation-context.js';
 
 function moduleChanges(d: KindDescriptor, o: DesiredObject, changes: readonly FieldChange[]): ModuleChange[] {
   const names = new Set(changes.map((c) => String(c.path[0])));
-  return Object.entries(d.fields)
-    .filter(([name, f]) => f.type.type === 'module' && names.has(name))
+  return moduleFields(d)
+    .filter(([name]) => names.has(name))
     .map(([name]) => ({ name, action: o.fields[name] == null ? ('delete' as const) : ('put' as const) }));
 }
 
