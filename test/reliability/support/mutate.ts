@@ -94,12 +94,22 @@ const keys = [
 type Container = Record<string, unknown> | unknown[];
 
 /** Every container in a parsed document, with its parent chain implicit. */
+/**
+ * A YAML mapping as parsed: tags such as `!!binary` (a Uint8Array) or `!!set` also parse to
+ * objects, whose members cannot be deleted or added like a mapping's.
+ */
+function isMapping(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 function containers(value: unknown, out: Container[] = []): Container[] {
   if (Array.isArray(value)) {
     out.push(value);
     for (const v of value) containers(v, out);
-  } else if (typeof value === 'object' && value !== null) {
-    out.push(value as Record<string, unknown>);
+  } else if (isMapping(value)) {
+    out.push(value);
     for (const v of Object.values(value)) containers(v, out);
   }
   return out;
