@@ -1,5 +1,5 @@
+export { ApiClient } from './client.js';
 export {
-  ApiClient,
   defaultConcurrency,
   defaultTimeoutMs,
   describeRetry,
@@ -11,7 +11,7 @@ export {
   type RequestOptions,
   type ResponseEvent,
   type ResponseHeaders,
-} from './client.js';
+} from './client-options.js';
 export {
   AbortError,
   ApiError,
