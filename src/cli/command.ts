@@ -1,9 +1,41 @@
 /** The shape of a subcommand module, loaded lazily so `acctsync --help` does not load the world. */
-export interface Command {
+import { parseCommandArgs, type FlagValues } from './args.js';
+import type { FlagTable } from './flags.js';
+
+/** What `--help` and docs/cli.md say about a command, and the flags it parses. */
+export interface CommandHelp {
+  /** As typed after `acctsync`. */
+  readonly name: string;
   /** One line for `acctsync --help`. */
   readonly summary: string;
-  /** Full usage text for `acctsync <command> --help`. */
-  readonly usage: string;
+  /** The usage lines, each starting `acctsync <name>`. */
+  readonly synopsis: readonly string[];
+  /** Paragraphs between the usage lines and the options. */
+  readonly description?: string;
+  /** Every flag the command accepts; the parser reads this table and nothing else. */
+  readonly flags: FlagTable;
+  /** Paragraphs after the options. */
+  readonly notes?: string;
+}
+
+export interface Command extends CommandHelp {
   /** Runs the command; resolves to the process exit code. Throws `UserError`s for the edge to render. */
   run(argv: string[]): Promise<number>;
+}
+
+/** A command whose `run` gets its arguments parsed by its own flag table. */
+export interface CommandSpec<F extends FlagTable> extends CommandHelp {
+  readonly flags: F;
+  run(values: FlagValues<F>, positionals: string[]): Promise<number>;
+}
+
+/** Its flag table keeps its type, for what parses the same flags elsewhere (a container's arguments). */
+export function defineCommand<F extends FlagTable>(spec: CommandSpec<F>): Command & { readonly flags: F } {
+  return {
+    ...spec,
+    run: (argv) => {
+      const { values, positionals } = parseCommandArgs(spec.name, argv, spec.flags);
+      return spec.run(values, positionals);
+    },
+  };
 }

@@ -15,7 +15,7 @@ import {
 import { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from '../config/index.js';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
 import { formatDuration, parseDuration } from '../watch/duration.js';
-import type { Options } from './args.js';
+import type { FlagTable } from './flags.js';
 
 export const embeddedUrl = 'embedded';
 /** The embedded emulator's bootstrap token: it only listens on loopback for the command's lifetime. */
@@ -23,11 +23,23 @@ const embeddedToken = 'embedded-local-token';
 
 /** Command-line options every command that talks to the API accepts. */
 export const connectionOptions = {
-  'api-url': { type: 'string' },
-  'api-key-file': { type: 'string' },
-  'rate-limit': { type: 'string' },
-  timeout: { type: 'string' },
-} as const satisfies Options;
+  'api-url': {
+    type: 'string',
+    value: 'URL',
+    help: "API address, or 'embedded' (default: SVC_API_URL, else embedded)",
+  },
+  'api-key-file': { type: 'string', value: 'FILE', help: 'file holding the API key (default: SVC_API_KEY)' },
+  'rate-limit': {
+    type: 'string',
+    value: 'N/m',
+    help: 'pace requests below N per minute (the live API allows about 120)',
+  },
+  timeout: {
+    type: 'string',
+    value: 'DURATION',
+    help: `per request attempt (default ${formatDuration(defaultTimeoutMs)}); 4 attempts per request`,
+  },
+} as const satisfies FlagTable;
 
 /**
  * The overall budget of a one-shot command (plan, sync, apply, export, ...): every request, retry
@@ -36,11 +48,13 @@ export const connectionOptions = {
 export const defaultDeadlineMs = 15 * 60_000;
 
 /** `--deadline`, for one-shot commands. */
-export const deadlineOptions = { deadline: { type: 'string' } } as const satisfies Options;
-
-/** Usage lines of `--timeout` and `--deadline`. */
-export const waitUsage = `  --timeout DURATION           Per request attempt (default ${formatDuration(defaultTimeoutMs)}); 4 attempts per request
-  --deadline DURATION          For the whole command (default ${formatDuration(defaultDeadlineMs)})`;
+export const deadlineOptions = {
+  deadline: {
+    type: 'string',
+    value: 'DURATION',
+    help: `for the whole command (default ${formatDuration(defaultDeadlineMs)})`,
+  },
+} as const satisfies FlagTable;
 
 export interface ConnectionFlags {
   readonly 'api-url'?: string | undefined;

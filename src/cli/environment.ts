@@ -1,12 +1,13 @@
 /** `--env NAME` (or `ACCTSYNC_ENV`): which declared environment a command works on. */
-import type { Options } from './args.js';
+import type { FlagTable } from './flags.js';
 
 export const environmentOptions = {
-  env: { type: 'string' },
-} as const satisfies Options;
-
-export const environmentUsage = `  --env NAME                  the environment to use, for a config that declares environments
-                              (default: ACCTSYNC_ENV; see docs/environments.md)`;
+  env: {
+    type: 'string',
+    value: 'NAME',
+    help: 'the environment to use, for a config that declares environments\n(default: ACCTSYNC_ENV; see docs/environments.md)',
+  },
+} as const satisfies FlagTable;
 
 /** The environment named by the flag, else by `ACCTSYNC_ENV`. */
 export function environmentName(

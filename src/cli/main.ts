@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import type { Command } from './command.js';
 import { commands } from './commands.js';
 import { renderError } from './render-error.js';
+import { usageLine, usageText } from './usage.js';
 import { packageVersion } from '../api/version.js';
 
 /** The exit status contract, the same for every command (README "Exit codes"). */
@@ -46,11 +47,6 @@ async function overview(): Promise<string> {
   ].join('\n');
 }
 
-/** The first line of a command's usage text, for usage errors. */
-function usageLine(command: Command): string {
-  return command.usage.split('\n', 1)[0] ?? '';
-}
-
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
@@ -62,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (name === 'help') {
     const [topic] = rest;
-    console.log(topic === undefined ? await overview() : (await loadCommand(topic)).usage);
+    console.log(topic === undefined ? await overview() : usageText(await loadCommand(topic)));
     return 0;
   }
   if (name === '--version' || name === '-v') {
@@ -71,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = await loadCommand(name);
   if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(command.usage);
+    console.log(usageText(command));
     return 0;
   }
   try {

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { commands } from '../../src/cli/commands.js';
+import { flagSignature } from '../../src/cli/flags.js';
 
 const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
@@ -73,6 +75,9 @@ function arrange(situation: Situation): { extra: string[]; env: Record<string, s
   }
 }
 
+/** Every command the CLI has, from its registry: a new one is held to the contract below unasked. */
+const commandNames = Object.keys(commands);
+
 const expected: Record<string, Record<Situation, number>> = {
   'plan --detailed-exitcode': {
     'no change': 0,
@@ -123,15 +128,12 @@ describe(
       expect(stale.stderr).toMatch(/^error: /m);
     });
 
-    it.each(['validate', 'plan', 'sync', 'apply', 'watch', 'export', 'sessions', 'events', 'serve'])(
-      '%s with an unknown flag exits 1 and names it',
-      (command) => {
-        const run = acctsync([command, '--bogus-flag']);
-        expect(run.status).toBe(1);
-        expect(run.stderr).toMatch(new RegExp(`^error: .*--bogus-flag`, 'm'));
-        expect(run.stderr).toContain(`Usage: acctsync ${command}`);
-      },
-    );
+    it.each(commandNames)('%s with an unknown flag exits 1 and names it', (command) => {
+      const run = acctsync([command, '--bogus-flag']);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(new RegExp(`^error: .*--bogus-flag`, 'm'));
+      expect(run.stderr).toContain(`Usage: acctsync ${command}`);
+    });
 
     it.each([['export'], ['sessions', 'list'], ['events']])(
       '%s against an API that refuses exits 1',
@@ -198,22 +200,29 @@ describe('usage errors say what to do', () => {
   it('--help lists every command with its summary, the connection settings and the exit codes', () => {
     const run = acctsync(['--help']);
     expect(run.status).toBe(0);
-    for (const name of [
-      'validate',
-      'plan',
-      'sync',
-      'apply',
-      'watch',
-      'export',
-      'sessions',
-      'events',
-      'serve',
-    ]) {
-      expect(run.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
-    }
+    expect(commandNames).toEqual(expect.arrayContaining(['validate', 'plan', 'sync', 'watch', 'forget']));
+    for (const name of commandNames) expect(run.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(run.stdout).toContain('SVC_API_URL');
     expect(run.stdout).toContain('SVC_API_KEY');
     expect(run.stdout).toContain('2 changes present (only with --detailed-exitcode)');
+  });
+
+  it.each(commandNames)('%s --help lists every flag the command accepts, with its value', async (name) => {
+    const { command } = await commands[name]!();
+    const run = acctsync([name, '--help']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Usage: acctsync ${name}`));
+    const listed = [...run.stdout.matchAll(/^ {2}(--[a-z-]+(?: \S+)?)/gm)].map((m) => m[1]);
+    expect(listed).toEqual(Object.entries(command.flags).map(([flag, row]) => flagSignature(flag, row)));
+  });
+
+  it.each(commandNames)('%s refuses a value-taking flag without its value', async (name) => {
+    const { command } = await commands[name]!();
+    const flag = Object.keys(command.flags).find((f) => command.flags[f]?.type === 'string');
+    expect(flag).toBeDefined();
+    const run = acctsync([name, `--${flag}`]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`error: ${name}: option --${flag} needs a value`);
   });
 
   it('help <command> prints the command usage; --version the package version', () => {

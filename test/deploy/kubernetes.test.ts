@@ -20,7 +20,7 @@ import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { parseCommandArgs } from '../../src/cli/args.js';
-import { options as watchOptions } from '../../src/cli/commands/watch.js';
+import { command as watch } from '../../src/cli/commands/watch.js';
 import { loadDesiredState } from '../../src/config/index.js';
 import { parseListen } from '../../src/watch/health.js';
 import { policyFile, startWatch, waitFor } from '../watch/daemon-harness.js';
@@ -83,7 +83,7 @@ function daemonContainer(deployment: IDeployment): IContainer {
 function watchArgs(container: IContainer) {
   const [command, ...rest] = container.args ?? [];
   expect(command).toBe('watch');
-  return parseCommandArgs('watch', rest, watchOptions);
+  return parseCommandArgs('watch', rest, watch.flags);
 }
 
 describe.each(renders)('kustomize build %s', (_name, dir) => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { parseCommandArgs } from '../../src/cli/args.js';
-import { options as watchOptions } from '../../src/cli/commands/watch.js';
+import { command as watch } from '../../src/cli/commands/watch.js';
 import { parseListen } from '../../src/watch/health.js';
 
 interface Instruction {
@@ -139,7 +139,7 @@ describe('Dockerfile', () => {
   it('runs `watch` flags the CLI accepts, and its HEALTHCHECK asks the port they listen on for /healthz', () => {
     const [command, ...args] = execForm(last(runtime, 'CMD')) as string[];
     expect(command).toBe('watch');
-    const { values } = parseCommandArgs('watch', args, watchOptions);
+    const { values } = parseCommandArgs('watch', args, watch.flags);
     const { port } = parseListen(values.listen);
     expect(last(runtime, 'EXPOSE')?.args).toBe(String(port));
     const health = last(runtime, 'HEALTHCHECK')?.args ?? '';

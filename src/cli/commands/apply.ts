@@ -1,33 +1,23 @@
 /** `acctsync apply plan.json`: runs a reviewed plan, only if nothing changed since it was made. */
-import { executionFlags, executionUsage, runSettingsFrom } from '../apply-flags.js';
+import { executionFlags, runSettingsFrom } from '../apply-flags.js';
 import { runApply } from '../run-apply.js';
 import { checkSavedPlanCurrent, readSavedPlan } from '../../apply/saved-plan.js';
 import { UsageError } from '../../errors.js';
-import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
-import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
+import { defineCommand } from '../command.js';
+import { clientOptionsFor, connectionOptions, deadlineOptions } from '../connection.js';
 import { planFromConfig } from '../planned.js';
 import { renderPlan, useColor } from '../plan-output.js';
 
-const options = { ...connectionOptions, ...deadlineOptions, ...executionFlags } as const;
-
-export const command: Command = {
+export const command = defineCommand({
+  name: 'apply',
   summary: 'apply a plan saved by plan --out, if the config and the account did not change since',
-  usage: `Usage: acctsync apply PLAN.json [options]
-
-Re-reads the config paths recorded in the plan and the live account, and refuses when either
+  synopsis: ['acctsync apply PLAN.json [options]'],
+  description: `Re-reads the config paths recorded in the plan and the live account, and refuses when either
 changed since the plan was made (saying what changed); otherwise runs exactly the saved plan.
-Secrets are taken from the config, never from the plan file (which holds none).
+Secrets are taken from the config, never from the plan file (which holds none).`,
+  flags: { ...executionFlags, ...connectionOptions, ...deadlineOptions },
 
-Options:
-${executionUsage}
-  --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
-  --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
-  --rate-limit N/m            pace requests below N per minute
-${waitUsage}`,
-
-  async run(argv) {
-    const { values, positionals } = parseCommandArgs('apply', argv, options);
+  async run(values, positionals) {
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0) {
       throw new UsageError('apply takes exactly one argument, the plan file', {
@@ -66,4 +56,4 @@ ${waitUsage}`,
       await connection.close();
     }
   },
-};
+});

@@ -5,25 +5,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, type ApiClient } from '../../api/index.js';
 import { UserError } from '../../errors.js';
-import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { connectionOptions, openConnection } from '../connection.js';
-
-const usage = `Usage: acctsync events [--follow] [--output text|json] [connection options]
-
-Shows the event deliveries the acctsync emulator recorded: one line per event and destination.
-Works only against the emulator (embedded, or --api-url of a running one).
-
-Options:
-  --follow      keep watching and print new deliveries as they are recorded (Ctrl-C to stop)
-  --output F    text (default) or json (one JSON object per line)
-  --api-url URL, --api-key-file FILE   connection (see acctsync --help)`;
-
-const options = {
-  ...connectionOptions,
-  follow: { type: 'boolean', default: false },
-  output: { type: 'string', default: 'text' },
-} as const;
 
 const deliveriesPath = '/_emulator/deliveries';
 const pollMs = 1000;
@@ -70,11 +53,27 @@ function line(d: Delivery, json: boolean): string {
 
 const identity = (d: Delivery): string => `${d.event.event_id} ${d.subscription_id} ${d.destination_id}`;
 
-export const command: Command = {
+export const command = defineCommand({
+  name: 'events',
   summary: 'show the event deliveries the emulator recorded',
-  usage,
-  async run(argv) {
-    const { values } = parseCommandArgs('events', argv, options);
+  synopsis: ['acctsync events [--follow] [--output text|json] [connection options]'],
+  description: `Shows the event deliveries the acctsync emulator recorded: one line per event and destination.
+Works only against the emulator (embedded, or --api-url of a running one).`,
+  flags: {
+    follow: {
+      type: 'boolean',
+      default: false,
+      help: 'keep watching and print new deliveries as they are recorded (Ctrl-C to stop)',
+    },
+    output: {
+      type: 'string',
+      default: 'text',
+      value: 'F',
+      help: 'text (default) or json (one JSON object per line)',
+    },
+    ...connectionOptions,
+  },
+  async run(values) {
     if (values.output !== 'text' && values.output !== 'json') {
       throw new UserError(`events: --output must be text or json, not ${values.output}`);
     }
@@ -104,4 +103,4 @@ export const command: Command = {
     }
     return 0;
   },
-};
+});

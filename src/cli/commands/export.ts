@@ -12,40 +12,10 @@ import {
   type OutputFile,
 } from '../../export/index.js';
 import { UsageError } from '../../errors.js';
-import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
-import { connectionOptions, deadlineOptions, openConnection, waitUsage } from '../connection.js';
+import { defineCommand } from '../command.js';
+import { connectionOptions, deadlineOptions, openConnection } from '../connection.js';
 import { environmentName, environmentOptions } from '../environment.js';
 import { exportEnvironment } from '../export-environment.js';
-
-const usage = `Usage: acctsync export [--kind K...] [--out DIR|FILE] [--scope S] [connection options]
-       acctsync export [PATH...] --env NAME [--out FILE] [connection options]
-
-Reads the live account and writes it as acctsync YAML: logical names derived from descriptions,
-domains, hostports, CIDRs and certificate subjects; references as names; secrets the API never
-returns as {env: ...} placeholders, each with a comment naming the variable to set.
-
-Options:
-  --kind K          export only this top-level map (repeatable): ${exportableMaps.join(', ')}
-  --out PATH        a directory (one file per kind plus acctsync.yaml), or a .yaml/.yml file;
-                    stdout when absent
-  --scope S         the scope written to the config (default: default); objects another scope
-                    manages are left out
-  --env NAME        for a config that declares environments (PATH, default account/ or
-                    acctsync.yaml): read NAME's account and rewrite NAME's overlay file (or --out)
-                    with what differs from the base: patch:, drop: and added objects
-                    (default: ACCTSYNC_ENV; see docs/environments.md)
-  --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)
-${waitUsage}`;
-
-const options = {
-  ...connectionOptions,
-  ...deadlineOptions,
-  ...environmentOptions,
-  kind: { type: 'string', multiple: true },
-  out: { type: 'string' },
-  scope: { type: 'string' },
-} as const;
 
 /** A path names a single file when it ends in .yaml/.yml or is an existing file; otherwise a directory. */
 async function isFilePath(path: string): Promise<boolean> {
@@ -105,11 +75,41 @@ function summary(exp: AccountExport, where: string): string {
   return lines.join('\n');
 }
 
-export const command: Command = {
+export const command = defineCommand({
+  name: 'export',
   summary: 'write the live account as acctsync YAML',
-  usage,
-  async run(argv) {
-    const { values, positionals } = parseCommandArgs('export', argv, options);
+  synopsis: [
+    'acctsync export [--kind K...] [--out DIR|FILE] [--scope S] [connection options]',
+    'acctsync export [PATH...] --env NAME [--out FILE] [connection options]',
+  ],
+  description: `Reads the live account and writes it as acctsync YAML: logical names derived from descriptions,
+domains, hostports, CIDRs and certificate subjects; references as names; secrets the API never
+returns as {env: ...} placeholders, each with a comment naming the variable to set.`,
+  flags: {
+    kind: {
+      type: 'string',
+      multiple: true,
+      value: 'K',
+      help: `export only this top-level map (repeatable): ${exportableMaps.join(', ')}`,
+    },
+    out: {
+      type: 'string',
+      value: 'PATH',
+      help: 'a directory (one file per kind plus acctsync.yaml), or a .yaml/.yml file;\nstdout when absent',
+    },
+    scope: {
+      type: 'string',
+      value: 'S',
+      help: 'the scope written to the config (default: default); objects another scope\nmanages are left out',
+    },
+    env: {
+      ...environmentOptions.env,
+      help: "for a config that declares environments (PATH, default account/ or\nacctsync.yaml): read NAME's account and rewrite NAME's overlay file (or --out)\nwith what differs from the base: patch:, drop: and added objects\n(default: ACCTSYNC_ENV; see docs/environments.md)",
+    },
+    ...connectionOptions,
+    ...deadlineOptions,
+  },
+  async run(values, positionals) {
     const environment = environmentName(values, process.env);
     if (environment !== undefined) {
       if (values.kind !== undefined || values.scope !== undefined) {
@@ -148,4 +148,4 @@ export const command: Command = {
     }
     return 0;
   },
-};
+});

@@ -9,34 +9,30 @@ import { UsageError, UserError } from '../../errors.js';
 import { indexChildren, cascadeOf } from '../../plan/cascade.js';
 import { fetchLiveState, type LiveObject } from '../../plan/index.js';
 import { descriptorOf } from '../../resources/index.js';
-import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
-import { connectionOptions, deadlineOptions, openConnection, waitUsage } from '../connection.js';
+import { defineCommand } from '../command.js';
+import { connectionOptions, deadlineOptions, openConnection } from '../connection.js';
 
-const options = {
-  ...connectionOptions,
-  ...deadlineOptions,
-  config: { type: 'string', multiple: true },
-  scope: { type: 'string' },
-} as const;
-
-export const command: Command = {
+export const command = defineCommand({
+  name: 'forget',
   summary: 'stop managing objects without deleting them (removes the ownership marker)',
-  usage: `Usage: acctsync forget KEY... [options]
-
-Removes acctsync's ownership marker from the live objects carrying KEY (ip_policies/office) in
+  synopsis: ['acctsync forget KEY... [options]'],
+  description: `Removes acctsync's ownership marker from the live objects carrying KEY (ip_policies/office) in
 this scope, and from the children that go with them (the policy's rules). The objects themselves
 do not change; later plans neither update nor delete them. Refuses a KEY still in the config:
-remove its block first, or the next sync would create it again.
+remove its block first, or the next sync would create it again.`,
+  flags: {
+    config: {
+      type: 'string',
+      multiple: true,
+      value: 'PATH',
+      help: 'config file or directory (repeatable; default account/ or acctsync.yaml)',
+    },
+    scope: { type: 'string', value: 'S', help: "ownership scope (default: the config's scope)" },
+    ...connectionOptions,
+    ...deadlineOptions,
+  },
 
-Options:
-  --config PATH                Config file or directory (repeatable; default account/ or acctsync.yaml)
-  --scope S                    Ownership scope (default: the config's scope)
-  --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)
-${waitUsage}`,
-
-  async run(argv) {
-    const { values, positionals: keys } = parseCommandArgs('forget', argv, options);
+  async run(values, keys) {
     if (keys.length === 0) throw new UsageError('forget: name at least one KEY, like ip_policies/office');
     const loaded = await loadDesiredState(values.config ?? [], { env: process.env });
     if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
@@ -78,4 +74,4 @@ ${waitUsage}`,
       await connection.close();
     }
   },
-};
+});

@@ -1,19 +1,6 @@
 /** `acctsync serve`: the Account Management API emulator on a local port. */
 import { isSystemError, UsageError, UserError } from '../../errors.js';
-import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
-
-const usage = `Usage: acctsync serve [--host 127.0.0.1] [--port 4010] [--token T] [--data FILE] [--rate-limit N/m]
-
-Serves the whole Account Management API locally, with a control surface under /_emulator/.
-
-Options:
-  --host HOST        address to listen on (default 127.0.0.1)
-  --port PORT        port to listen on; 0 picks a free one (default 4010)
-  --token T          token of the bootstrap API key (default: generated and printed)
-  --data FILE        keep the state in FILE, loaded at start and saved atomically
-  --rate-limit N/m   answer 429 beyond N requests per rolling minute
-  --cert-delay D     how long a managed certificate takes to be issued, e.g. 500ms, 2s, 1m (default 2s)`;
+import { defineCommand } from '../command.js';
 
 function parsePort(value: string): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : -1;
@@ -51,18 +38,32 @@ function listenError(err: NodeJS.ErrnoException & { code: string }, host: string
   });
 }
 
-export const command: Command = {
+export const command = defineCommand({
+  name: 'serve',
   summary: 'serve the Account Management API emulator locally',
-  usage,
-  async run(argv) {
-    const { values } = parseCommandArgs('serve', argv, {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      token: { type: 'string' },
-      data: { type: 'string' },
-      'rate-limit': { type: 'string' },
-      'cert-delay': { type: 'string' },
-    });
+  synopsis: ['acctsync serve [--host 127.0.0.1] [--port 4010] [--token T] [--data FILE] [--rate-limit N/m]'],
+  description: 'Serves the whole Account Management API locally, with a control surface under /_emulator/.',
+  flags: {
+    host: { type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
+    port: { type: 'string', value: 'PORT', help: 'port to listen on; 0 picks a free one (default 4010)' },
+    token: {
+      type: 'string',
+      value: 'T',
+      help: 'token of the bootstrap API key (default: generated and printed)',
+    },
+    data: {
+      type: 'string',
+      value: 'FILE',
+      help: 'keep the state in FILE, loaded at start and saved atomically',
+    },
+    'rate-limit': { type: 'string', value: 'N/m', help: 'answer 429 beyond N requests per rolling minute' },
+    'cert-delay': {
+      type: 'string',
+      value: 'D',
+      help: 'how long a managed certificate takes to be issued, e.g. 500ms, 2s, 1m (default 2s)',
+    },
+  },
+  async run(values) {
     const { startEmulator } = await import('../../emulator/index.js');
     const rate = values['rate-limit'];
     const certDelay = values['cert-delay'];
@@ -105,4 +106,4 @@ export const command: Command = {
     });
     return 0;
   },
-};
+});

@@ -3,35 +3,11 @@ import { UsageError } from '../../errors.js';
 import { tunnelSessionCommands, type TunnelSessionCommand } from '../../resources/index.js';
 import { commandSession, getSession, listSessions, restartAfterUpdateSeconds } from '../../sessions/index.js';
 import { sessionDetails, sessionsTable } from '../../sessions/render.js';
-import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
-import {
-  connectionOptions,
-  deadlineOptions,
-  openConnection,
-  waitUsage,
-  type Connection,
-} from '../connection.js';
+import { defineCommand } from '../command.js';
+import { connectionOptions, deadlineOptions, openConnection, type Connection } from '../connection.js';
 
-const usage = `Usage: acctsync sessions <list | show ID | restart ID | stop ID | update ID> [--output table|json]
-
-  list          online tunnel sessions
-  show ID       one session
-  restart ID    restart the agent (not on Windows); it reconnects with a new session id
-  stop ID       stop the agent
-  update ID     update the agent within its major version; restart it at least
-                ${restartAfterUpdateSeconds} seconds later to run the new version
-
-Options:
-  --output F    table (default) or json
-  --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)
-${waitUsage}`;
-
-const options = {
-  ...connectionOptions,
-  ...deadlineOptions,
-  output: { type: 'string', default: 'table' },
-} as const;
+const synopsis =
+  'acctsync sessions <list | show ID | restart ID | stop ID | update ID> [--output table|json]';
 
 /** What each command's success means for the operator. */
 const done: Record<TunnelSessionCommand, (id: string) => string> = {
@@ -53,7 +29,7 @@ async function run(
 ): Promise<void> {
   const needId = (): string => {
     if (id === undefined)
-      throw new UsageError(`sessions ${action}: missing the session id`, { details: [usage] });
+      throw new UsageError(`sessions ${action}: missing the session id`, { details: [`Usage: ${synopsis}`] });
     return id;
   };
   if (action === 'list') {
@@ -72,18 +48,29 @@ async function run(
       json ? `${JSON.stringify({ session: sessionId, command: action, message })}\n` : `${message}\n`,
     );
   } else {
-    throw new UsageError(`sessions: unknown action ${action}`, { details: [usage] });
+    throw new UsageError(`sessions: unknown action ${action}`, { details: [`Usage: ${synopsis}`] });
   }
 }
 
-export const command: Command = {
+export const command = defineCommand({
+  name: 'sessions',
   summary: 'list, inspect, restart, stop and update tunnel sessions',
-  usage,
-  async run(argv) {
-    const { values, positionals } = parseCommandArgs('sessions', argv, options);
+  synopsis: [synopsis],
+  description: `  list          online tunnel sessions
+  show ID       one session
+  restart ID    restart the agent (not on Windows); it reconnects with a new session id
+  stop ID       stop the agent
+  update ID     update the agent within its major version; restart it at least
+                ${restartAfterUpdateSeconds} seconds later to run the new version`,
+  flags: {
+    output: { type: 'string', default: 'table', value: 'F', help: 'table (default) or json' },
+    ...connectionOptions,
+    ...deadlineOptions,
+  },
+  async run(values, positionals) {
     const [action = 'list', id, extra] = positionals;
     if (extra !== undefined)
-      throw new UsageError(`sessions: unexpected argument ${extra}`, { details: [usage] });
+      throw new UsageError(`sessions: unexpected argument ${extra}`, { details: [`Usage: ${synopsis}`] });
     if (values.output !== 'table' && values.output !== 'json') {
       throw new UsageError(`sessions: --output must be table or json, not ${values.output}`);
     }
@@ -95,4 +82,4 @@ export const command: Command = {
     }
     return 0;
   },
-};
+});

@@ -1,12 +1,11 @@
 /** `acctsync sync`: plan, check the guards, apply. `--dry-run` prints the plan exactly as `plan` does. */
 import { tokenFileView } from '../../apply/token-output.js';
-import { executionFlags, executionUsage, runSettingsFrom } from '../apply-flags.js';
+import { executionFlags, runSettingsFrom } from '../apply-flags.js';
 import { runApply } from '../run-apply.js';
-import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { confirmDestruction, mustConfirm } from '../confirm.js';
-import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
-import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
+import { clientOptionsFor, connectionOptions, deadlineOptions } from '../connection.js';
+import { environmentName, environmentOptions } from '../environment.js';
 import { planFromConfig } from '../planned.js';
 import {
   parsePlanFormat,
@@ -19,46 +18,49 @@ import {
   writePlanOutput,
 } from '../plan-output.js';
 
-const options = {
+const flags = {
+  'dry-run': {
+    type: 'boolean',
+    default: false,
+    help: "print the plan and change nothing (same output as 'acctsync plan')",
+  },
+  yes: {
+    type: 'boolean',
+    default: false,
+    help: 'do not ask before deleting or replacing (asked only on a terminal)',
+  },
+  ...planningOptions,
+  'recapture-tokens': {
+    type: 'boolean',
+    default: false,
+    help: 'replace managed API keys and credentials whose token is not in the\n--token-output file, saving the new token (without it they are reported)',
+  },
+  ...environmentOptions,
+  ...executionFlags,
+  output: {
+    ...executionFlags.output,
+    value: 'text|json|markdown',
+    help: 'result format (json: see docs/apply.md); with --dry-run, the plan rendering',
+  },
+  out: { ...planOutputOptions.out, help: 'with --dry-run, also save the JSON plan' },
+  'detailed-exitcode': {
+    ...planOutputOptions['detailed-exitcode'],
+    help: 'with --dry-run: exit 0 without changes, 2 with changes, 1 on error',
+  },
   ...connectionOptions,
   ...deadlineOptions,
-  ...planOutputOptions,
-  ...executionFlags,
-  'dry-run': { type: 'boolean', default: false },
-  'recapture-tokens': { type: 'boolean', default: false },
-  yes: { type: 'boolean', default: false },
-  ...environmentOptions,
-  ...planningOptions,
 } as const;
 
-export const command: Command = {
+export const command = defineCommand({
+  name: 'sync',
   summary: 'make the live account equal to the desired state (plan, then apply)',
-  usage: `Usage: acctsync sync [PATH...] [options]
-
-Plans like 'acctsync plan', refuses risky plans (see --force), prints the plan, then applies it:
+  synopsis: ['acctsync sync [PATH...] [options]'],
+  description: `Plans like 'acctsync plan', refuses risky plans (see --force), prints the plan, then applies it:
 independent operations run concurrently, dependants after what they depend on. Exit 0 when every
-operation is done, 1 when any failed or was not attempted.
+operation is done, 1 when any failed or was not attempted.`,
+  flags,
 
-Options:
-  --dry-run                   print the plan and change nothing (same output as 'acctsync plan')
-  --yes                       do not ask before deleting or replacing (asked only on a terminal)
-  --adopt                     take over unmanaged objects matching a desired one by natural key
-  --no-delete                 delete nothing, apply everything else
-  --recapture-tokens          replace managed API keys and credentials whose token is not in the
-                              --token-output file, saving the new token (without it they are reported)
-  --scope S                   ownership scope (default: the config's scope)
-  --unprotect KEY             allow deleting or replacing the protected object KEY (repeatable)
-${environmentUsage}
-${executionUsage}
-  --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
-  --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
-  --rate-limit N/m            pace requests below N per minute (the live API allows about 120)
-${waitUsage}
-
-With --dry-run, --output also takes markdown, and --out FILE and --detailed-exitcode work as for plan.`,
-
-  async run(argv) {
-    const { values, positionals } = parseCommandArgs('sync', argv, options);
+  async run(values, positionals) {
     // Checked before connecting: a usage mistake must not cost an API call.
     const mode = values['dry-run']
       ? { dryRun: true as const, format: parsePlanFormat(values.output) }
@@ -100,4 +102,4 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
       await connection.close();
     }
   },
-};
+});

@@ -1,22 +1,8 @@
 /** `acctsync validate [PATH...]`: loads the desired state offline and reports every problem. */
 import { ConfigError, loadDesiredState, type Diagnostic, type LoadResult } from '../../config/index.js';
-import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { printConfigWarnings } from '../config-report.js';
-import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
-
-const usage = `Usage: acctsync validate [PATH...] [--env NAME]
-
-Checks the desired state without contacting the API: structure, every rule and limit of the
-service, references, duplicates and cycles. PATH is a YAML file or a directory of them; the
-default is the directory account/ if it exists, else acctsync.yaml. A config that declares
-environments is checked for each of them, or for the one --env names.
-
-Options:
-${environmentUsage}
-
-Exit status: 0 valid, 1 invalid. With GITHUB_ACTIONS=true, problems are also printed as
-workflow annotations.`;
+import { environmentName, environmentOptions } from '../environment.js';
 
 function keyOf(d: Diagnostic): string {
   return JSON.stringify([d.file, d.line, d.column, d.severity, d.message]);
@@ -55,11 +41,18 @@ async function loadEach(
   return out;
 }
 
-export const command: Command = {
+export const command = defineCommand({
+  name: 'validate',
   summary: 'check the desired state offline (schema, rules, references)',
-  usage,
-  async run(argv) {
-    const { values, positionals } = parseCommandArgs('validate', argv, environmentOptions);
+  synopsis: ['acctsync validate [PATH...] [--env NAME]'],
+  description: `Checks the desired state without contacting the API: structure, every rule and limit of the
+service, references, duplicates and cycles. PATH is a YAML file or a directory of them; the
+default is the directory account/ if it exists, else acctsync.yaml. A config that declares
+environments is checked for each of them, or for the one --env names.`,
+  flags: environmentOptions,
+  notes: `Exit status: 0 valid, 1 invalid. With GITHUB_ACTIONS=true, problems are also printed as
+workflow annotations.`,
+  async run(values, positionals) {
     const results = await loadEach(positionals, environmentName(values, process.env));
     const secretSpans = Object.assign(
       {},
@@ -82,4 +75,4 @@ export const command: Command = {
     }
     return 0;
   },
-};
+});

@@ -2,9 +2,8 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { runSettingsFrom } from '../apply-flags.js';
+import { runFlags, runSettingsFrom } from '../apply-flags.js';
 import type { RunSettings } from '../run-apply.js';
-import { defaultGuardOptions, defaultParallelism } from '../../apply/index.js';
 import {
   ConfigError,
   defaultApiUrlEnv,
@@ -21,8 +20,8 @@ import { WatchMetrics } from '../../watch/metrics.js';
 import { Notifier, parseNotifyUrls } from '../../watch/notify.js';
 import { createReconcileStep, type ReconcileSettings } from '../../watch/reconcile.js';
 import type { WatchMode } from '../../watch/types.js';
-import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
+import type { FlagValues } from '../args.js';
+import { defineCommand } from '../command.js';
 import {
   clientOptionsFor,
   connectionOptions,
@@ -30,7 +29,8 @@ import {
   openConnection,
   type Connection,
 } from '../connection.js';
-import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
+import { environmentName, environmentOptions } from '../environment.js';
+import { ownershipOptions } from '../plan-output.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
 /** First retry delay after a failure; doubles per failure up to the interval. */
@@ -38,63 +38,74 @@ const backoffBaseMs = 2000;
 /** After the grace period requests are aborted; this long again and the process exits regardless. */
 const exitDeadlineMs = 5000;
 
-export const options = {
-  ...connectionOptions,
-  ...environmentOptions,
-  mode: { type: 'string', default: 'reconcile' },
-  interval: { type: 'string', default: defaults.interval },
-  debounce: { type: 'string', default: defaults.debounce },
-  listen: { type: 'string', default: defaults.listen },
-  'log-format': { type: 'string', default: 'json' },
-  'log-level': { type: 'string', default: 'info' },
-  'shutdown-grace': { type: 'string', default: defaults.grace },
-  adopt: { type: 'boolean', default: false },
-  'no-delete': { type: 'boolean', default: false },
-  scope: { type: 'string' },
-  parallelism: { type: 'string' },
-  'continue-on-error': { type: 'boolean', default: false },
-  'max-delete-percent': { type: 'string' },
-  'max-delete-min-managed': { type: 'string' },
-  'token-output': { type: 'string' },
-  notify: { type: 'string', multiple: true },
-} as const;
-
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 
-export const command: Command = {
+const flags = {
+  mode: {
+    type: 'string',
+    default: 'reconcile',
+    value: 'reconcile|observe',
+    help: 'reconcile (default) applies plans; observe plans, reports drift and changes nothing',
+  },
+  interval: {
+    type: 'string',
+    default: defaults.interval,
+    value: 'D',
+    help: `full resync period, jittered by 10% (default ${defaults.interval})`,
+  },
+  debounce: {
+    type: 'string',
+    default: defaults.debounce,
+    value: 'D',
+    help: `wait this long after the last file event (default ${defaults.debounce})`,
+  },
+  listen: {
+    type: 'string',
+    default: defaults.listen,
+    value: 'HOST:PORT',
+    help: `serve /healthz, /readyz, /status and /metrics (default ${defaults.listen})`,
+  },
+  notify: {
+    type: 'string',
+    multiple: true,
+    value: 'URL',
+    help: 'POST a JSON event (Slack-compatible) on drift, failures and recovery; repeatable',
+  },
+  'log-format': {
+    type: 'string',
+    default: 'json',
+    value: 'json|pretty',
+    help: 'JSON lines (default) or one readable line per entry',
+  },
+  'log-level': {
+    type: 'string',
+    default: 'info',
+    value: 'L',
+    help: `${logLevels.join(', ')} (default info)`,
+  },
+  'shutdown-grace': {
+    type: 'string',
+    default: defaults.grace,
+    value: 'D',
+    help: `on SIGTERM let running operations finish this long, then abort them (default ${defaults.grace})`,
+  },
+  ...ownershipOptions,
+  ...environmentOptions,
+  ...runFlags,
+  ...connectionOptions,
+} as const;
+
+export const command = defineCommand({
+  name: 'watch',
   summary: 'keep the account equal to the config: reconcile on every change and on an interval',
-  usage: `Usage: acctsync watch [PATH...] [options]
-
-Runs until SIGTERM or SIGINT. Reconciles once at start, after every change to the config files
+  synopsis: ['acctsync watch [PATH...] [options]'],
+  description: `Runs until SIGTERM or SIGINT. Reconciles once at start, after every change to the config files
 (debounced), and every --interval to undo changes made by hand. A config that fails to load changes
-nothing; the mass-delete and empty-config guards always hold (there is no --force). See docs/watch.md.
+nothing; the mass-delete and empty-config guards always hold (there is no --force). See docs/watch.md.`,
+  flags,
+  notes: 'Durations are written like 500ms, 30s, 5m or 1h.',
 
-Options:
-  --mode reconcile|observe    reconcile (default) applies plans; observe plans, reports drift and changes nothing
-  --interval D                full resync period, jittered by 10% (default ${defaults.interval})
-  --debounce D                wait this long after the last file event (default ${defaults.debounce})
-  --listen HOST:PORT          serve /healthz, /readyz, /status and /metrics (default ${defaults.listen})
-  --notify URL                POST a JSON event (Slack-compatible) on drift, failures and recovery; repeatable
-  --log-format json|pretty    JSON lines (default) or one readable line per entry
-  --log-level L               ${logLevels.join(', ')} (default info)
-  --shutdown-grace D          on SIGTERM let running operations finish this long, then abort them (default ${defaults.grace})
-  --adopt                     take over unmanaged objects matching a desired one by natural key
-  --no-delete                 delete nothing, apply everything else
-  --scope S                   ownership scope (default: the config's scope)
-${environmentUsage}
-  --parallelism N             operations running at once (default ${defaultParallelism})
-  --continue-on-error         after a failure, keep running what does not depend on it
-  --max-delete-percent P      refuse plans deleting more than P% of the managed objects (default ${defaultGuardOptions.maxDeletePercent})
-  --max-delete-min-managed N  apply that percentage only from N managed objects up (default ${defaultGuardOptions.maxDeleteMinManaged})
-  --token-output FILE         write tokens of created API keys and credentials to FILE (JSON, mode 0600)
-  --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
-  --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
-  --rate-limit N/m            pace requests below N per minute (the live API allows about 120)
-
-Durations are written like 500ms, 30s, 5m or 1h.`,
-
-  async run(argv) {
-    const { values, positionals } = parseCommandArgs('watch', argv, options);
+  async run(values, positionals) {
     const flags = parseWatchFlags(values);
     const cwd = process.cwd();
     const paths = positionals.length > 0 ? positionals : defaultPaths(cwd);
@@ -152,9 +163,9 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       setTimeout(() => process.exit(), exitDeadlineMs).unref();
     }
   },
-};
+});
 
-type WatchValues = ReturnType<typeof parseCommandArgs<typeof options>>['values'];
+type WatchValues = FlagValues<typeof flags>;
 
 /** The flags of `watch`, parsed. */
 interface WatchFlags {
