@@ -1,7 +1,7 @@
 /**
  * What the service computes when an object is written: owner and token, PEM-derived members,
- * certificate management status, SAML read-only members, keyed by data (a field's presence or
- * format); then what the spec gives one kind alone, from its entry in `kind-behaviour.ts`.
+ * certificate management status, keyed by data (a field's presence or format); then what the spec
+ * gives one kind or module alone, from its entry in `kind-behaviour.ts`.
  */
 import { ErrorCode, type KindDescriptor, type ModuleDescriptor } from '../resources/index.js';
 import { moduleFields } from '../resources/registry.js';
@@ -10,10 +10,9 @@ import type { DeriveContext } from './derive-context.js';
 import { hashToken } from './token-auth.js';
 import { derivePem } from './derive-pem.js';
 import { ApiFailure, badRequest } from './failure.js';
-import { kindBehaviour } from './kind-behaviour.js';
+import { kindBehaviour, moduleBehaviour } from './kind-behaviour.js';
 import { isPlainObject } from '../plain-object.js';
 import { newToken } from './platform.js';
-import { samlSigningCertificatePem } from './saml-certificate.js';
 import { isServiceIssued } from './service-issued.js';
 
 /** Defaults the owner to the caller; only admins may name another owner, who must exist. */
@@ -89,26 +88,13 @@ function deriveCertificateManagement(values: Record<string, unknown>, ctx: Deriv
     : null;
 }
 
-/** Read-only members of a module, filled when the module is written. */
-const moduleDerivers: Readonly<Record<string, (value: Record<string, unknown>, ownerUri: string) => void>> = {
-  saml(value, ownerUri) {
-    const base = `${ownerUri}/saml`;
-    value.entity_id = `${base}/metadata`;
-    value.metadata_url = `${base}/metadata`;
-    value.assertion_consumer_service_url = `${base}/acs`;
-    value.single_logout_url = `${base}/slo`;
-    value.request_signing_certificate_pem = samlSigningCertificatePem;
-    value.idp_metadata_url = '';
-  },
-};
-
 /** Fills a module's read-only members, when it has any. */
 export function deriveModule(
   module: ModuleDescriptor,
   value: Record<string, unknown>,
   ownerUri: string,
 ): void {
-  moduleDerivers[module.name]?.(value, ownerUri);
+  moduleBehaviour.get(module.name)?.derive(value, `${ownerUri}/${module.name}`);
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
- * What the emulator does for one kind beyond what its descriptor says, keyed by the kind's name:
- * the generic CRUD, routes and rendering look here and nowhere else for a kind's special case. A
+ * What the emulator does for one kind (or module) beyond what its descriptor says, keyed by its
+ * name: the generic CRUD, routes and rendering look here and nowhere else for a special case. A
  * kind without an entry gets plain CRUD from its descriptor; behaviour keyed by data (a field's
  * presence or format, a parent link, a token field) lives with the generic code instead. The
  * service's own processes still name the kinds they work on (the TLS certificates it issues, the
  * subscriptions it delivers events to, the bootstrap API key).
  */
-import type { KindDescriptor, KindName } from '../resources/index.js';
+import type { KindDescriptor, KindName, ModuleDescriptor } from '../resources/index.js';
+import { samlModule } from '../resources/modules.js';
 import type { Decoration } from './account.js';
 import type { DeriveContext } from './derive-context.js';
 import { subscriptionSources, tunnelGroupTunnels } from './decorators.js';
@@ -15,6 +16,7 @@ import {
   assignDomainTargets,
   assignIngressTargets,
   assignTcpAddress,
+  deriveSamlMembers,
   lowerCaseHeaderNames,
 } from './kind-derivers.js';
 import type { SessionTransport } from './model.js';
@@ -48,3 +50,16 @@ export const kindBehaviour: Readonly<Partial<Record<KindName, KindBehaviour>>> =
   credentials: { agentTransport: 'svc/v2' },
   ssh_credentials: { agentTransport: 'ssh' },
 };
+
+export interface ModuleBehaviour {
+  /** Read-only members the service fills when the module is written; `moduleUri` is the module's own. */
+  readonly derive: (value: Record<string, unknown>, moduleUri: string) => void;
+}
+
+/**
+ * What the emulator does for a module beyond its descriptor, keyed by the module's name (its URL
+ * segment; descriptors hold copies of a module, so not by identity).
+ */
+export const moduleBehaviour: ReadonlyMap<ModuleDescriptor['name'], ModuleBehaviour> = new Map([
+  [samlModule.name, { derive: deriveSamlMembers }],
+]);

@@ -1,10 +1,11 @@
 /**
- * Members the spec has the service compute for one kind alone (assigned addresses and DNS targets,
- * lower-cased header names); `kind-behaviour.ts` says which kind each belongs to.
+ * Members the spec has the service compute for one kind or module alone (assigned addresses and DNS
+ * targets, lower-cased header names, SAML's endpoints); `kind-behaviour.ts` says whose each is.
  */
 import { regions } from '../resources/fields.js';
 import { isPlainObject } from '../plain-object.js';
 import type { DeriveContext } from './derive-context.js';
+import { samlSigningCertificatePem } from './saml-certificate.js';
 import { acmeChallengeTarget, cnameTarget, isPlatformSubdomain, nsTargets, tcpAddress } from './platform.js';
 
 /** The spec: response header names come back lower-case. */
@@ -38,4 +39,14 @@ export function assignIngressTargets(values: Record<string, unknown>, ctx: Deriv
   const domain = String(values.domain);
   values.ns_targets = nsTargets;
   values.region_domains = regions.map((r) => `tunnel.${r}.${domain}`);
+}
+
+/** SAML's read-only members: the service provider's endpoints under the module's own URI. */
+export function deriveSamlMembers(value: Record<string, unknown>, moduleUri: string): void {
+  value.entity_id = `${moduleUri}/metadata`;
+  value.metadata_url = `${moduleUri}/metadata`;
+  value.assertion_consumer_service_url = `${moduleUri}/acs`;
+  value.single_logout_url = `${moduleUri}/slo`;
+  value.request_signing_certificate_pem = samlSigningCertificatePem;
+  value.idp_metadata_url = '';
 }

@@ -29,8 +29,9 @@ function standardRoutes(d: KindDescriptor): Route[] {
   if (ops.get) routes.push(apiRoute('GET', item, getHandler(d)));
   if (ops.update) routes.push(apiRoute('PATCH', item, updateHandler(d)));
   if (ops.delete) routes.push(apiRoute('DELETE', item, deleteHandler(d)));
-  for (const [name] of moduleFields(d)) {
-    const path = `${item}/${name}`;
+  // The module's URL segment is its descriptor's name, the one the applier writes to as well.
+  for (const [name, module] of moduleFields(d)) {
+    const path = `${item}/${module.name}`;
     routes.push(
       apiRoute('PUT', path, modulePutHandler(d, name)),
       apiRoute('GET', path, moduleGetHandler(d, name)),

@@ -80,9 +80,10 @@ export async function applyPlan(
     for (const m of op.modules ?? []) {
       const f = d.fields[m.name];
       if (f?.type.type !== 'module') continue;
-      if (m.action === 'delete') await client.request('DELETE', `${path}/${m.name}`);
+      const modulePath = `${path}/${f.type.module.name}`;
+      if (m.action === 'delete') await client.request('DELETE', modulePath);
       else
-        await client.request('PUT', `${path}/${m.name}`, {
+        await client.request('PUT', modulePath, {
           body: toRequestBody(f.type.module.fields, values[m.name] as Record<string, unknown>),
         });
     }
