@@ -13,7 +13,8 @@ export const sensitiveMask = '(sensitive)';
  * object, then delete the old one after every referrer moved to the new one), or in the opposite
  * order when the old object would block the new one (same natural key, see `deleteFirst`).
  */
-export type OperationAction = 'create' | 'update' | 'delete' | 'adopt';
+export const operationActions = ['create', 'update', 'delete', 'adopt'] as const;
+export type OperationAction = (typeof operationActions)[number];
 
 /** A field-level change, `before`/`after` as plain values (references as keys or ids). */
 export interface FieldChange {
@@ -31,18 +32,20 @@ export interface FieldChange {
  * Why an operation exists, for machines (Terraform's `action_reason`); `reason` says it to humans.
  * Codes are only ever added: a script may rely on the ones it knows.
  */
-export type ReasonCode =
-  | 'create_because_missing'
-  | 'update_because_changed'
-  | 'update_because_marker_stale'
-  | 'update_because_release_before_claim'
-  | 'adopt_by_pin'
-  | 'adopt_by_natural_key'
-  | 'replace_because_immutable'
-  | 'replace_because_parent_changed'
-  | 'replace_because_token_not_captured'
-  | 'delete_because_removed_from_config'
-  | 'delete_because_duplicate';
+export const reasonCodes = [
+  'create_because_missing',
+  'update_because_changed',
+  'update_because_marker_stale',
+  'update_because_release_before_claim',
+  'adopt_by_pin',
+  'adopt_by_natural_key',
+  'replace_because_immutable',
+  'replace_because_parent_changed',
+  'replace_because_token_not_captured',
+  'delete_because_removed_from_config',
+  'delete_because_duplicate',
+] as const;
+export type ReasonCode = (typeof reasonCodes)[number];
 
 export interface Operation {
   /** Unique within the plan and stable across identical plans: `<action> <key>` (`delete <key>#<id>` for deletes). */
@@ -109,11 +112,13 @@ export interface Cascade {
   readonly modules: readonly string[];
 }
 
+export const moduleActions = ['put', 'delete'] as const;
+
 /** One module of an edge or route to replace (PUT) or remove (DELETE). */
 export interface ModuleChange {
   /** The module's member name (`oidc`, `mutual_tls`). */
   readonly name: string;
-  readonly action: 'put' | 'delete';
+  readonly action: (typeof moduleActions)[number];
 }
 
 export interface PlanSummary {

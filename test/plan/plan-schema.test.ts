@@ -4,6 +4,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { planFor, renderJson } from '../../src/plan/index.js';
+import { planSchema } from '../../src/plan/plan-schema.js';
+import { reasonCodes } from '../../src/plan/types.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { useAccount } from '../support/use-account.js';
 import { applyPlan, loadExamples, planAccount } from './helpers.js';
@@ -43,6 +45,46 @@ function edited(examples: DesiredState): DesiredState {
 }
 
 describe('plan JSON schema (schemas/plan.schema.json)', () => {
+  it('is what the plan types generate (run `npm run build && npm run gen:schema` after changing them)', () => {
+    expect(schema).toEqual(planSchema());
+  });
+
+  it('accepts every reason code the planner can give, and no other', () => {
+    const operation = {
+      id: 'create ip_policies/a',
+      action: 'create',
+      kind: 'ip_policies',
+      key: 'ip_policies/a',
+      changes: [],
+      dependsOn: [],
+    };
+    const fingerprint = `sha256:${'0'.repeat(64)}`;
+    const planWith = (reason_code: string) => ({
+      formatVersion: 1,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      scope: 'test',
+      configPaths: [],
+      desiredFingerprint: fingerprint,
+      liveFingerprint: fingerprint,
+      resolvedIds: {},
+      operations: [{ ...operation, reason_code }],
+      summary: {
+        create: 1,
+        update: 0,
+        replace: 0,
+        delete: 0,
+        adopt: 0,
+        unchanged: 0,
+        managed: 0,
+        removed: 0,
+      },
+      notes: [],
+      options: { adopt: false, noDelete: false },
+    });
+    for (const code of reasonCodes) expect(validate(planWith(code)), code).toBe(true);
+    expect(validate(planWith('because_i_said_so'))).toBe(false);
+  });
+
   it('validates the JSON `acctsync plan --output json` prints', async () => {
     const out = await planJson(h.env);
     const plan = JSON.parse(out) as { operations: { reason_code: string }[] };

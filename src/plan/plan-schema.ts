@@ -1,0 +1,219 @@
+/**
+ * The JSON Schema of a plan as `acctsync plan --output json` prints it (`schemas/plan.schema.json`,
+ * written by `npm run gen:schema`). Its enums are the code's own lists, so a new reason code or
+ * action cannot be left out of it.
+ */
+import { moduleActions, operationActions, reasonCodes } from './types.js';
+
+const summarySchema = {
+  type: 'object',
+  required: ['create', 'update', 'replace', 'delete', 'adopt', 'unchanged', 'managed', 'removed'],
+  additionalProperties: false,
+  properties: {
+    create: { $ref: '#/$defs/count' },
+    update: { $ref: '#/$defs/count' },
+    replace: { $ref: '#/$defs/count' },
+    delete: { $ref: '#/$defs/count' },
+    adopt: { $ref: '#/$defs/count' },
+    unchanged: { $ref: '#/$defs/count' },
+    managed: {
+      description:
+        'Live objects this scope manages: those carrying its marker and the children that would go with them.',
+      $ref: '#/$defs/count',
+    },
+    removed: {
+      description:
+        'Live objects the plan removes: deletes, old halves of replaces, and the children the service deletes with them.',
+      $ref: '#/$defs/count',
+    },
+  },
+};
+
+const optionsSchema = {
+  type: 'object',
+  required: ['adopt', 'noDelete'],
+  additionalProperties: false,
+  properties: {
+    adopt: { type: 'boolean' },
+    noDelete: { type: 'boolean' },
+  },
+};
+
+const operationSchema = {
+  type: 'object',
+  required: ['id', 'action', 'kind', 'key', 'changes', 'dependsOn', 'reason_code'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', description: '`<action> <key>`; deletes `delete <key>#<id>`.' },
+    action: { enum: [...operationActions] },
+    kind: { type: 'string' },
+    key: { type: 'string' },
+    liveId: { type: 'string' },
+    parentKey: { type: 'string' },
+    liveParentId: { type: 'string' },
+    changes: {
+      type: 'array',
+      items: { $ref: '#/$defs/change' },
+    },
+    unchanged: {
+      description:
+        "Configured top-level fields that already have their desired value (update, adopt, a replace's create).",
+      $ref: '#/$defs/count',
+    },
+    dependsOn: {
+      type: 'array',
+      items: { type: 'string' },
+    },
+    replaces: { type: 'string' },
+    interim: {
+      description:
+        'A first PATCH of an update that only releases unique values another operation of the plan claims (one half of a swap); its id is `release <key>`.',
+      const: true,
+    },
+    reason: { type: 'string', description: 'Why, for humans.' },
+    reason_code: {
+      description: 'Why, for machines. Codes are only ever added.',
+      enum: [...reasonCodes],
+    },
+    metadata: { type: 'string' },
+    modules: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'action'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string' },
+          action: { enum: [...moduleActions] },
+        },
+      },
+    },
+    cascade: {
+      description:
+        "On deletes: what the service removes with the object (children depth first, the object's modules).",
+      $ref: '#/$defs/cascade',
+    },
+  },
+};
+
+const changeSchema = {
+  type: 'object',
+  required: ['path'],
+  additionalProperties: false,
+  properties: {
+    path: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        anyOf: [{ type: 'string' }, { type: 'integer' }],
+      },
+    },
+    before: {},
+    after: {},
+    sensitive: { const: true },
+    forcesReplace: { const: true },
+  },
+};
+
+const cascadeSchema = {
+  type: 'object',
+  required: ['objects', 'modules'],
+  additionalProperties: false,
+  properties: {
+    objects: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['kind', 'id', 'modules'],
+        additionalProperties: false,
+        properties: {
+          kind: { type: 'string' },
+          id: { type: 'string' },
+          key: { type: 'string', description: 'Its logical key, when this scope manages it.' },
+          parentId: { type: 'string' },
+          modules: {
+            type: 'array',
+            items: { type: 'string' },
+          },
+        },
+      },
+    },
+    modules: {
+      type: 'array',
+      items: { type: 'string' },
+    },
+  },
+};
+
+/** The plan schema as a JSON value. */
+export function planSchema(): Record<string, unknown> {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://acctsync.dev/schemas/plan.schema.json',
+    title: 'acctsync plan',
+    description:
+      'A plan as printed by `acctsync plan --output json` and saved by `--out` (formatVersion 1). Operations are in execution order. See docs/plan-output.md.',
+    type: 'object',
+    required: [
+      'formatVersion',
+      'createdAt',
+      'scope',
+      'configPaths',
+      'desiredFingerprint',
+      'liveFingerprint',
+      'resolvedIds',
+      'operations',
+      'summary',
+      'notes',
+      'options',
+    ],
+    additionalProperties: false,
+    properties: {
+      formatVersion: { const: 1 },
+      createdAt: { type: 'string', format: 'date-time' },
+      scope: { type: 'string', minLength: 1 },
+      configPaths: {
+        type: 'array',
+        items: { type: 'string' },
+      },
+      desiredFingerprint: {
+        type: 'string',
+        pattern: '^sha256:[0-9a-f]{64}$',
+      },
+      liveFingerprint: {
+        type: 'string',
+        pattern: '^sha256:[0-9a-f]{64}$',
+      },
+      resolvedIds: {
+        description: 'Desired keys already bound to live ids.',
+        type: 'object',
+        additionalProperties: { type: 'string' },
+      },
+      operations: {
+        type: 'array',
+        items: { $ref: '#/$defs/operation' },
+      },
+      summary: summarySchema,
+      notes: {
+        type: 'array',
+        items: { type: 'string' },
+      },
+      options: optionsSchema,
+      liveKinds: {
+        type: 'array',
+        items: { type: 'string' },
+      },
+    },
+    $defs: {
+      count: { type: 'integer', minimum: 0 },
+      operation: operationSchema,
+      change: changeSchema,
+      cascade: cascadeSchema,
+    },
+  };
+}
+
+/** The text of `schemas/plan.schema.json`. */
+export function planSchemaText(): string {
+  return `${JSON.stringify(planSchema(), null, 2)}\n`;
+}
