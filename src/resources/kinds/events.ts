@@ -1,5 +1,5 @@
 import { describable, field, readOnly, refs, refTo, t } from '../fields.js';
-import { eventTargetFields } from '../modules.js';
+import { eventTargetFields } from '../event-target.js';
 import { eventTargetExactlyOne } from '../rules.js';
 import type { KindDescriptor } from '../types.js';
 import { crud } from './common.js';
