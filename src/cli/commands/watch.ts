@@ -2,8 +2,6 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { runFlags, runSettingsFrom } from '../apply-flags.js';
-import type { RunSettings } from '../run-apply.js';
 import {
   ConfigError,
   defaultApiUrlEnv,
@@ -13,87 +11,20 @@ import {
 } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import { startDaemon, type Daemon } from '../../watch/daemon.js';
-import { formatDuration, parseDuration } from '../../watch/duration.js';
-import { parseListen } from '../../watch/health.js';
-import { createLogger, type LogFormat } from '../../watch/logger.js';
+import { formatDuration } from '../../watch/duration.js';
+import { createLogger } from '../../watch/logger.js';
 import { WatchMetrics } from '../../watch/metrics.js';
-import { Notifier, parseNotifyUrls } from '../../watch/notify.js';
+import { Notifier } from '../../watch/notify.js';
 import { createReconcileStep, type ReconcileSettings } from '../../watch/reconcile.js';
-import type { WatchMode } from '../../watch/types.js';
-import type { FlagValues } from '../args.js';
 import { defineCommand } from '../command.js';
-import {
-  clientOptionsFor,
-  connectionOptions,
-  embeddedUrl,
-  openConnection,
-  type Connection,
-} from '../connection.js';
-import { environmentName, environmentOptions } from '../environment.js';
-import { ownershipOptions } from '../plan-output.js';
+import { clientOptionsFor, embeddedUrl, openConnection, type Connection } from '../connection.js';
+import { environmentName } from '../environment.js';
+import { parseWatchFlags, watchFlags, type WatchFlags, type WatchValues } from '../watch-flags.js';
 
-const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
 /** First retry delay after a failure; doubles per failure up to the interval. */
 const backoffBaseMs = 2000;
 /** After the grace period requests are aborted; this long again and the process exits regardless. */
 const exitDeadlineMs = 5000;
-
-const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
-
-const flags = {
-  mode: {
-    type: 'string',
-    default: 'reconcile',
-    value: 'reconcile|observe',
-    help: 'reconcile (default) applies plans; observe plans, reports drift and changes nothing',
-  },
-  interval: {
-    type: 'string',
-    default: defaults.interval,
-    value: 'D',
-    help: `full resync period, jittered by 10% (default ${defaults.interval})`,
-  },
-  debounce: {
-    type: 'string',
-    default: defaults.debounce,
-    value: 'D',
-    help: `wait this long after the last file event (default ${defaults.debounce})`,
-  },
-  listen: {
-    type: 'string',
-    default: defaults.listen,
-    value: 'HOST:PORT',
-    help: `serve /healthz, /readyz, /status and /metrics (default ${defaults.listen})`,
-  },
-  notify: {
-    type: 'string',
-    multiple: true,
-    value: 'URL',
-    help: 'POST a JSON event (Slack-compatible) on drift, failures and recovery; repeatable',
-  },
-  'log-format': {
-    type: 'string',
-    default: 'json',
-    value: 'json|pretty',
-    help: 'JSON lines (default) or one readable line per entry',
-  },
-  'log-level': {
-    type: 'string',
-    default: 'info',
-    value: 'L',
-    help: `${logLevels.join(', ')} (default info)`,
-  },
-  'shutdown-grace': {
-    type: 'string',
-    default: defaults.grace,
-    value: 'D',
-    help: `on SIGTERM let running operations finish this long, then abort them (default ${defaults.grace})`,
-  },
-  ...ownershipOptions,
-  ...environmentOptions,
-  ...runFlags,
-  ...connectionOptions,
-} as const;
 
 export const command = defineCommand({
   name: 'watch',
@@ -102,7 +33,7 @@ export const command = defineCommand({
   description: `Runs until SIGTERM or SIGINT. Reconciles once at start, after every change to the config files
 (debounced), and every --interval to undo changes made by hand. A config that fails to load changes
 nothing; the mass-delete and empty-config guards always hold (there is no --force). See docs/watch.md.`,
-  flags,
+  flags: watchFlags,
   notes: 'Durations are written like 500ms, 30s, 5m or 1h.',
 
   async run(values, positionals) {
@@ -164,44 +95,6 @@ nothing; the mass-delete and empty-config guards always hold (there is no --forc
     }
   },
 });
-
-type WatchValues = FlagValues<typeof flags>;
-
-/** The flags of `watch`, parsed. */
-interface WatchFlags {
-  readonly intervalMs: number;
-  readonly debounceMs: number;
-  readonly graceMs: number;
-  readonly listen: ReturnType<typeof parseListen>;
-  readonly mode: WatchMode;
-  readonly notifyUrls: readonly string[];
-  readonly format: LogFormat;
-  readonly level: string;
-  readonly run: RunSettings;
-}
-
-/** Everything the command line can get wrong, checked before connecting or listening. */
-function parseWatchFlags(values: WatchValues): WatchFlags {
-  const intervalMs = parseDuration(values.interval, '--interval');
-  const debounceMs = parseDuration(values.debounce, '--debounce');
-  const graceMs = parseDuration(values['shutdown-grace'], '--shutdown-grace');
-  const listen = parseListen(values.listen);
-  const mode = values.mode;
-  if (mode !== 'reconcile' && mode !== 'observe') {
-    throw new UsageError(`watch: --mode must be reconcile or observe, not '${mode}'`);
-  }
-  const notifyUrls = parseNotifyUrls(values.notify ?? []);
-  const format = values['log-format'];
-  if (format !== 'json' && format !== 'pretty') {
-    throw new UsageError(`watch: --log-format must be json or pretty, not '${format}'`);
-  }
-  const level = values['log-level'];
-  if (!logLevels.includes(level)) {
-    throw new UsageError(`watch: --log-level must be one of ${logLevels.join(', ')}`);
-  }
-  const run = runSettingsFrom('watch', values);
-  return { intervalMs, debounceMs, graceMs, listen, mode, notifyUrls, format, level, run };
-}
 
 /** A daemon quietly reconciling a throwaway emulator looks healthy while managing nothing. */
 function requireApi(values: WatchValues, environment: EnvironmentSettings | undefined): void {
