@@ -1,11 +1,12 @@
 /**
  * Cross-object checks once every file is read: names defined twice, nested objects repeating their
- * natural key within a parent, references that resolve (with suggestions), and backends that
- * reach themselves through failover or weighted children.
+ * natural key within a parent, references that resolve (with suggestions), and objects that reach
+ * themselves through their references.
  */
 import {
   descriptorOf,
   descriptorOfId,
+  findReferences,
   mapReferences,
   type FieldPath,
   type KindName,
@@ -15,7 +16,6 @@ import { mapOfKind } from './layout.js';
 import type { DeclaredObject } from './objects.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
 import { closest } from './suggest.js';
-import { isPlainObject } from '../plain-object.js';
 
 export type { FileFinding } from './source.js';
 
@@ -144,34 +144,25 @@ export function resolveReferences(
   return resolved;
 }
 
-/** The map holding the backends (children of failover and weighted backends are its names). */
-const backendsKey = mapOfKind('failover_backends')?.key ?? 'backends';
-
 /**
- * The backends a backend routes to (failover list, weighted map keys) by key, with where each is
- * written. Raw ids are left out: an unmanaged backend cannot be part of a cycle this config makes.
+ * The objects of this config `o` refers to by name, by key, with where each name is written. Ids
+ * are left out: an object the config does not manage cannot be part of a cycle it makes.
  */
-function childBackends(o: DeclaredObject): Array<{ key: string; path: FieldPath; atKey: boolean }> {
-  const children = o.values.backends;
-  if (Array.isArray(children)) {
-    return children.flatMap((c, i) =>
-      typeof c === 'string' ? [{ key: `${backendsKey}/${c}`, path: ['backends', i], atKey: false }] : [],
-    );
-  }
-  if (isPlainObject(children)) {
-    return Object.keys(children).map((c) => ({
-      key: `${backendsKey}/${c}`,
-      path: ['backends', c],
-      atKey: true,
-    }));
-  }
-  return [];
+function referencedKeys(o: DeclaredObject): Array<{ key: string; path: FieldPath; atKey: boolean }> {
+  return findReferences(o.fields, o.values).flatMap((r) => {
+    const map = r.target.kinds.map(mapOfKind).find((m) => m !== undefined);
+    return map === undefined ? [] : [{ key: `${map.key}/${r.ref}`, path: r.path, atKey: r.atKey }];
+  });
 }
 
-/** Backends that reach themselves through their children: the platform could never route such traffic. */
+/**
+ * Objects that reach themselves through their references (a failover or weighted backend leading
+ * back to itself): no order creates them, each needing the other's id first, and the platform could
+ * never route such traffic. The service is not documented to refuse one (gaps.md lists no such
+ * error), so this is the loader's check alone; it is kind-blind, over every reference field.
+ */
 export function findCycles(objects: readonly DeclaredObject[], out: FileFinding[]): void {
-  const backends = objects.filter((o) => o.key.startsWith(`${backendsKey}/`));
-  const byKey = new Map(backends.map((o) => [o.key, { o, edges: childBackends(o) }]));
+  const byKey = new Map(objects.map((o) => [o.key, { o, edges: referencedKeys(o) }]));
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];
 
@@ -183,14 +174,12 @@ export function findCycles(objects: readonly DeclaredObject[], out: FileFinding[
       if (!byKey.has(edge.key)) continue;
       const s = state.get(edge.key);
       if (s === 'visiting') {
-        const cycle = [...stack.slice(stack.indexOf(edge.key)), edge.key].map((k) =>
-          k.slice(backendsKey.length + 1),
-        );
+        const cycle = [...stack.slice(stack.indexOf(edge.key)), edge.key];
         out.push({
           ...node.o.place(edge.path),
           atKey: edge.atKey,
-          message: `backends form a cycle: ${cycle.join(' -> ')}`,
-          hint: 'a failover or weighted backend may not lead back to itself',
+          message: `references form a cycle: ${cycle.join(' -> ')}`,
+          hint: 'an object may not lead back to itself (a failover or weighted backend to itself)',
         });
       } else if (s === undefined) visit(edge.key);
     }

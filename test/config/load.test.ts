@@ -69,6 +69,28 @@ describe('examples/account/', () => {
 });
 
 describe('loader behaviour', () => {
+  it('refuses backends that lead back to themselves, at the name that closes the loop', async () => {
+    const dir = tempDir({
+      'backends.yaml': [
+        'version: 1',
+        'backends:',
+        '  a:',
+        '    failover: { backends: [b] }',
+        '  b:',
+        '    weighted: { backends: { a: 1 } }',
+        '  c:',
+        '    failover: { backends: [a] }',
+        '',
+      ].join('\n'),
+    });
+    const result = await loadDesiredState([dir], { env: {} });
+    expect(result.ok).toBe(false);
+    const cycles = result.ok ? [] : result.diagnostics.filter((d) => d.message.includes('cycle'));
+    expect(cycles.map((d) => [d.line, d.message])).toEqual([
+      [6, 'references form a cycle: backends/a -> backends/b -> backends/a'],
+    ]);
+  });
+
   it('reads {env}, marks it sensitive, warns about literal secrets and defaults the scope', async () => {
     const dir = tempDir({
       'acctsync.yaml': [
