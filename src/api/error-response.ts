@@ -3,7 +3,7 @@ import { ApiError, type RequestIdentity } from './errors.js';
 import { redactJson, type Redactor } from './redact.js';
 
 /** The parts of an error response that {@link apiErrorFromResponse} reads. */
-export interface ErrorResponse {
+interface ErrorResponse {
   readonly status: number;
   readonly bodyText: string;
   readonly operationIdHeader: string | undefined;

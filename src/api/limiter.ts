@@ -1,5 +1,5 @@
 /** Gives back a slot taken from a {@link ConcurrencyLimiter}; calling it twice is harmless. */
-export type Release = () => void;
+type Release = () => void;
 
 /** Caps how many requests are in flight at once; waiters are served first come, first served. */
 export class ConcurrencyLimiter {

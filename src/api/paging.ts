@@ -4,7 +4,7 @@ import { ApiError } from './errors.js';
 const MAX_PAGE_SIZE = 100;
 
 /** How {@link listItems} fetches one page. */
-export type GetPage = (
+type GetPage = (
   path: string,
   options: Omit<RequestOptions, 'body'>,
 ) => Promise<ApiResponse<Record<string, unknown> | undefined>>;

@@ -11,7 +11,7 @@ export interface RawResponse {
   readonly bodyText: string;
 }
 
-export function firstHeader(headers: ResponseHeaders, name: string): string | undefined {
+function firstHeader(headers: ResponseHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

@@ -58,7 +58,7 @@ class AttemptSignal extends EventEmitter {
 }
 
 /** The signal of one attempt: aborted by the caller's signal or by the deadline, whichever is first. */
-export interface AttemptDeadline {
+interface AttemptDeadline {
   readonly signal: EventEmitter;
   /** True when the deadline, not the caller's signal, fired. */
   timedOut(): boolean;

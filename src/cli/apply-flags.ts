@@ -45,7 +45,7 @@ export const executionFlags = {
   },
 } as const satisfies FlagTable;
 
-export interface ExecutionValues {
+interface ExecutionValues {
   readonly parallelism?: string | undefined;
   readonly 'continue-on-error'?: boolean | undefined;
   readonly force?: boolean | undefined;

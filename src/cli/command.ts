@@ -24,7 +24,7 @@ export interface Command extends CommandHelp {
 }
 
 /** A command whose `run` gets its arguments parsed by its own flag table. */
-export interface CommandSpec<F extends FlagTable> extends CommandHelp {
+interface CommandSpec<F extends FlagTable> extends CommandHelp {
   readonly flags: F;
   run(values: FlagValues<F>, positionals: string[]): Promise<number>;
 }

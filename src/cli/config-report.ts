@@ -15,7 +15,7 @@ import {
 } from '../config/index.js';
 
 /** Problems in reading order: by file, then line and column; errors before warnings at one place. */
-export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
     (a, b) =>
       a.file.localeCompare(b.file) ||

@@ -7,14 +7,14 @@ import { UserError } from '../errors.js';
 import type { Plan } from '../plan/index.js';
 
 /** Deletes and replaces (a replace deletes the old object), counted once per object. */
-export function destructiveCount(plan: Plan): number {
+function destructiveCount(plan: Plan): number {
   const keys = new Set(
     plan.operations.filter((op) => op.action === 'delete').map((op) => op.replaces ?? op.id),
   );
   return keys.size;
 }
 
-export interface Terminal {
+interface Terminal {
   readonly input: NodeJS.ReadableStream & { readonly isTTY?: boolean };
   readonly output: NodeJS.WritableStream & { readonly isTTY?: boolean };
 }

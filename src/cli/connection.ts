@@ -45,7 +45,7 @@ export const connectionOptions = {
  * The overall budget of a one-shot command (plan, sync, apply, export, ...): every request, retry
  * and rate-limit wait stops there. Not for `watch`, whose client lives as long as the daemon.
  */
-export const defaultDeadlineMs = 15 * 60_000;
+const defaultDeadlineMs = 15 * 60_000;
 
 /** `--deadline`, for one-shot commands. */
 export const deadlineOptions = {
@@ -73,7 +73,7 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export interface ConnectionSettings {
+interface ConnectionSettings {
   readonly flags: ConnectionFlags;
   readonly env: NodeJS.ProcessEnv;
   /** Directory holding `.acctsync/` for the embedded state; the working directory by default. */
@@ -100,7 +100,7 @@ export function clientOptionsFor(parallelism: number): { readonly concurrency: n
 }
 
 /** `120/m` or `120` → requests per minute. */
-export function parseRateLimit(text: string): number {
+function parseRateLimit(text: string): number {
   const match = /^(\d+)(?:\/m(?:in)?)?$/.exec(text.trim());
   const rate = match ? Number(match[1]) : NaN;
   if (!Number.isInteger(rate) || rate <= 0) {

@@ -12,7 +12,7 @@ import { loadConfig } from '../plan/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type ConnectionFlags } from './connection.js';
 
-export interface ExportEnvironmentRequest {
+interface ExportEnvironmentRequest {
   readonly paths: readonly string[];
   readonly environment: string;
   readonly flags: ConnectionFlags;

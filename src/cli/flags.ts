@@ -4,7 +4,7 @@
  */
 
 /** One flag of a command. */
-export interface Flag {
+interface Flag {
   readonly type: 'string' | 'boolean';
   /** Repeatable: the values are collected in a list. */
   readonly multiple?: boolean;

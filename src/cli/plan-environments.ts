@@ -11,7 +11,7 @@ import type { ConnectionFlags } from './connection.js';
 import { hasChanges, useColor, writeOrFail, type PlanFormat } from './plan-output.js';
 import { planFromConfig } from './planned.js';
 
-export interface EnvironmentPlan {
+interface EnvironmentPlan {
   readonly name: string;
   readonly plan: Plan;
 }
@@ -26,7 +26,7 @@ interface Flags extends ConnectionFlags {
 }
 
 /** The declared environments' plans, in declaration order. */
-export async function planEnvironments(paths: readonly string[], flags: Flags): Promise<EnvironmentPlan[]> {
+async function planEnvironments(paths: readonly string[], flags: Flags): Promise<EnvironmentPlan[]> {
   const probe = await loadDesiredState([...paths], {});
   if (probe.environments.length === 0) {
     throw new UsageError('--all-envs: this config declares no environments', {
@@ -56,7 +56,7 @@ function counts(plan: Plan): string {
 }
 
 /** One report for every environment, in `format`. Markdown stays under the comment limit. */
-export function renderEnvironments(
+function renderEnvironments(
   plans: readonly EnvironmentPlan[],
   format: PlanFormat,
   color: boolean,

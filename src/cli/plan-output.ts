@@ -73,7 +73,7 @@ export function parsePlanFormat(value: string | undefined): PlanFormat {
   throw new UsageError(`--output ${format} is not a plan format: use text, json or markdown`);
 }
 
-export interface PlanOutputSettings {
+interface PlanOutputSettings {
   readonly format: PlanFormat;
   /** `--out`: where the JSON plan is saved for `acctsync apply`. */
   readonly out?: string | undefined;

@@ -7,7 +7,7 @@ import { loadConfig, planFor, type ComputedPlan, type TokenFileView } from '../p
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
 
-export interface PlanRequest {
+interface PlanRequest {
   readonly paths: readonly string[];
   readonly flags: ConnectionFlags;
   readonly env: NodeJS.ProcessEnv;
@@ -24,7 +24,7 @@ export interface PlanRequest {
   readonly tokens?: TokenFileView | undefined;
 }
 
-export interface Planned extends ComputedPlan {
+interface Planned extends ComputedPlan {
   readonly connection: Connection;
 }
 

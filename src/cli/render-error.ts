@@ -4,7 +4,7 @@ import { ConfigError } from '../config/index.js';
 import { describeSystemError, isSystemError, UserError } from '../errors.js';
 import { diagnosticAnnotations, diagnosticFrames } from './config-report.js';
 
-export interface RenderedError {
+interface RenderedError {
   /** For stderr. */
   readonly text: string;
   /** Workflow annotations under GitHub Actions, printed before `text` on stderr. */

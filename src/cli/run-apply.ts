@@ -26,7 +26,7 @@ export interface RunSettings {
   readonly output: 'text' | 'json';
 }
 
-export interface RunStreams {
+interface RunStreams {
   readonly stdout: { write(chunk: string): unknown };
   readonly stderr: { write(chunk: string): unknown; readonly isTTY?: boolean };
   /**

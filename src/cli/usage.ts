@@ -3,7 +3,7 @@ import type { CommandHelp } from './command.js';
 import { flagSignature, type FlagTable } from './flags.js';
 
 /** `  --name VALUE   help`, the help's continuation lines under the first. */
-export function flagLines(flags: FlagTable): string[] {
+function flagLines(flags: FlagTable): string[] {
   const rows = Object.entries(flags).map(([name, flag]) => [flagSignature(name, flag), flag.help] as const);
   const width = Math.max(0, ...rows.map(([signature]) => signature.length)) + 2;
   return rows.flatMap(([signature, help]) =>

@@ -36,8 +36,6 @@ export const ErrorCode = {
   routeMatchExists: 107,
 } as const;
 
-export type ErrorCodeNumber = (typeof ErrorCode)[keyof typeof ErrorCode];
-
 /** `ERR_SVC_446` from `446`. */
 export function errorCodeString(code: number): string {
   return `ERR_SVC_${code}`;
