@@ -56,11 +56,7 @@ function counts(plan: Plan): string {
 }
 
 /** One report for every environment, in `format`. Markdown stays under the comment limit. */
-function renderEnvironments(
-  plans: readonly EnvironmentPlan[],
-  format: PlanFormat,
-  color: boolean,
-): string {
+function renderEnvironments(plans: readonly EnvironmentPlan[], format: PlanFormat, color: boolean): string {
   if (format === 'json') {
     const body = plans.map((p) => `{"name":${JSON.stringify(p.name)},"plan":${renderJson(p.plan).trim()}}`);
     return `{"formatVersion":1,"environments":[${body.join(',')}]}\n`;
