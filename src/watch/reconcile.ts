@@ -3,22 +3,19 @@
  * whole config tree, plan against the live account, check the same guards (never forced), apply.
  * Expected failures come back as results, so the loop can count, report and back off.
  */
+import { setMaxListeners } from 'node:events';
+import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import {
-  applyPlan,
-  checkGuards,
-  describeResult,
-  fileTokenSink,
-  type ApplyResult,
-  type GuardOptions,
-} from '../apply/index.js';
+import { checkGuards, type ApplyResult, type GuardOptions } from '../apply/index.js';
 import { loadDesiredState, renderDiagnostic, type Diagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
 import { planFor, type Operation, type Plan } from '../plan/index.js';
 import type { DesiredState } from '../resources/index.js';
-import { configKindOf, driftEventsOf, type DriftEvent } from './drift.js';
-import type { ReconcileContext, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
+import { driftEventsOf, type DriftEvent } from './drift.js';
+import { gitCommitOf } from './git-revision.js';
+import { applyReported, appliedOf, incompleteApplyResult } from './reconcile-apply.js';
+import type { ConfigRevision, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
 export interface ReconcileSettings {
   /** Config files or directories, as given on the command line. */
@@ -51,12 +48,6 @@ interface LastGood {
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 const userDetails = (err: unknown): readonly string[] => (err instanceof UserError ? err.details : []);
-
-function appliedOf(result: ApplyResult): ReconcileResult['applied'] {
-  return result.operations
-    .filter((op) => op.status === 'done')
-    .map((op) => ({ kind: configKindOf(op.kind), action: op.action }));
-}
 
 /** What a reconcile reports when the tree fails to load: nothing changes, the account stays as it is. */
 function invalidConfigResult(
@@ -95,22 +86,42 @@ async function loadDesired(
   };
 }
 
-/** The plan against the live account, or the reconcile's result when planning failed. */
+/**
+ * The plan against the live account, or the reconcile's result when planning failed. Once one of
+ * its requests has failed the plan has, and the others are aborted rather than left retrying.
+ * Cut by the daemon's stop, it is `stopped`.
+ */
 async function planOrFailure(
   desired: DesiredState,
   settings: ReconcileSettings,
   signal: AbortSignal,
 ): Promise<{ readonly plan: Plan } | { readonly failure: ReconcileResult }> {
+  const requests = new AbortController();
+  // Every list request of the plan listens on it at once: many is not a leak.
+  setMaxListeners(0, requests.signal);
+  const onStop = (): void => requests.abort(signal.reason);
+  if (signal.aborted) onStop();
+  else signal.addEventListener('abort', onStop, { once: true });
   try {
     const { plan } = await planFor(desired, settings.client, {
       adopt: settings.adopt,
       noDelete: settings.noDelete,
       configPaths: settings.paths,
       ...(settings.environment === undefined ? {} : { environment: settings.environment }),
-      signal,
+      signal: requests.signal,
     });
     return { plan };
   } catch (err) {
+    requests.abort(new Error('planning failed'));
+    if (signal.aborted)
+      return {
+        failure: {
+          status: 'stopped',
+          planned: 0,
+          applied: [],
+          reason: 'the daemon stopped while planning; nothing was applied',
+        },
+      };
     // A UserError here is the config's (a metadata value the ownership marker pushes over the limit).
     const status = err instanceof UserError ? 'invalid_config' : 'failed';
     return {
@@ -122,7 +133,24 @@ async function planOrFailure(
         details: userDetails(err),
       },
     };
+  } finally {
+    signal.removeEventListener('abort', onStop);
   }
+}
+
+/** The config a plan was made from, for `/status`. */
+async function revisionOf(
+  plan: Plan,
+  desired: DesiredState,
+  settings: ReconcileSettings,
+): Promise<ConfigRevision> {
+  const first = settings.paths[0];
+  const gitCommit = first === undefined ? undefined : await gitCommitOf(resolve(settings.cwd, first));
+  return {
+    revision: plan.desiredFingerprint,
+    ...(gitCommit === undefined ? {} : { gitCommit }),
+    managedObjects: desired.objects.length,
+  };
 }
 
 /** Reports (and logs) the drift among `drifted`, with what the apply, if any, reverted. */
@@ -156,48 +184,6 @@ function guardRefusal(
   }
 }
 
-/** Applies `plan`, logging each operation as it finishes. */
-async function applyLogged(
-  plan: Plan,
-  desired: DesiredState,
-  settings: ReconcileSettings,
-  guards: GuardOptions,
-  { log, signal }: ReconcileContext,
-): Promise<ApplyResult> {
-  const tokens = settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
-  return applyPlan(plan, desired, settings.client, {
-    parallelism: settings.parallelism,
-    continueOnError: settings.continueOnError,
-    guards,
-    signal,
-    ...(tokens === undefined ? {} : { tokens }),
-    progress: {
-      started() {},
-      finished: (op) =>
-        log[op.status === 'done' ? 'info' : 'error']({ operation: op.id }, describeResult(op)),
-      end() {},
-    },
-  });
-}
-
-/** What a reconcile reports when some operations failed or were not attempted. */
-function incompleteApplyResult(
-  result: ApplyResult,
-  planned: number,
-  drift: readonly DriftEvent[],
-  aborted: boolean,
-): ReconcileResult {
-  const { failed, notAttempted } = result.counts;
-  return {
-    status: 'failed',
-    planned,
-    applied: appliedOf(result),
-    drift,
-    reason: `${failed} operations failed and ${notAttempted} were not attempted${aborted ? ' (the daemon is stopping)' : ''}`,
-    details: result.operations.filter((op) => op.status !== 'done').map(describeResult),
-  };
-}
-
 /**
  * Builds the reconcile step. It keeps the last good desired state (the last one reconciled
  * successfully): when the tree fails to load (a broken or half-written file), the step plans nothing
@@ -208,7 +194,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
   const guards: GuardOptions = { ...settings.guards, force: false };
   const observe = settings.mode === 'observe';
 
-  return async (ctx: ReconcileContext): Promise<ReconcileResult> => {
+  return async (ctx) => {
     const { log, signal } = ctx;
     const loaded = await loadDesired(settings, log);
     if ('diagnostics' in loaded) return invalidConfigResult(loaded.diagnostics, lastGood);
@@ -217,6 +203,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     if ('failure' in planning) return planning.failure;
     const { plan } = planning;
     const planned = plan.operations.length;
+    ctx.progress.planned(await revisionOf(plan, desired, settings), planned);
     const succeeded = (
       applied: ReconcileResult['applied'],
       drift: readonly DriftEvent[],
@@ -250,15 +237,15 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     }
     if (signal.aborted)
       return {
-        status: 'failed',
+        status: 'stopped',
         planned,
         applied: [],
-        reason: 'the daemon is stopping; nothing was applied',
+        reason: 'the daemon stopped before applying; nothing was applied',
       };
 
     let result: ApplyResult;
     try {
-      result = await applyLogged(plan, desired, settings, guards, ctx);
+      result = await applyReported(plan, desired, settings, guards, ctx);
     } catch (err) {
       const reason = `apply failed: ${message(err)}`;
       return {

@@ -73,6 +73,15 @@ describe('health endpoints', () => {
 
   it('serves every metric in Prometheus text format', async () => {
     const { metrics, url } = await start();
+    // Operations are counted as they finish, before their reconcile ends.
+    for (const op of [
+      { kind: 'ip_policy', action: 'create', outcome: 'succeeded' },
+      { kind: 'ip_policy', action: 'create', outcome: 'succeeded' },
+      { kind: 'api_key', action: 'update', outcome: 'succeeded' },
+      { kind: 'api_key', action: 'update', outcome: 'failed' },
+      { kind: 'api_key', action: 'delete', outcome: 'stopped' },
+    ] as const)
+      metrics.recordOperation(op);
     metrics.recordReconcile(
       record({
         status: 'success',
@@ -114,9 +123,21 @@ describe('health endpoints', () => {
     metrics.recordReconcile(
       record({ status: 'invalid_config', planned: 0, applied: [], reason: 'bad' }, { failures: 1 }),
     );
-    metrics.recordResponse({ method: 'GET', path: '/ip_policies', status: 200, durationMs: 3, attempt: 1 });
-    metrics.recordResponse({ method: 'POST', path: '/ip_policies', status: 429, durationMs: 3, attempt: 1 });
-    metrics.recordResponse({
+    metrics.api.recordResponse({
+      method: 'GET',
+      path: '/ip_policies',
+      status: 200,
+      durationMs: 3,
+      attempt: 1,
+    });
+    metrics.api.recordResponse({
+      method: 'POST',
+      path: '/ip_policies',
+      status: 429,
+      durationMs: 3,
+      attempt: 1,
+    });
+    metrics.api.recordResponse({
       method: 'POST',
       path: '/ip_policies',
       status: 'error',
@@ -134,9 +155,22 @@ describe('health endpoints', () => {
       invalid_config: 2,
       refused: 1,
       failed: 0,
+      stopped: 0,
     });
     expect(exposition.types.get('acctsync_reconcile_duration_seconds')).toBe('histogram');
-    expect(samplesOf(exposition, 'acctsync_reconcile_duration_seconds_count')[0]?.value).toBe(6);
+    const durations = samplesOf(exposition, 'acctsync_reconcile_duration_seconds_count');
+    expect(durations.reduce((sum, s) => sum + s.value, 0)).toBe(6);
+    expect(
+      durations.find((s) => s.labels.trigger === 'interval' && s.labels.result === 'success')?.value,
+    ).toBe(2);
+    const outcomes = samplesOf(exposition, 'acctsync_operations_total').filter((s) => s.value > 0);
+    expect(outcomes.map((s) => [s.labels.kind, s.labels.action, s.labels.outcome, s.value])).toEqual(
+      expect.arrayContaining([
+        ['ip_policy', 'create', 'succeeded', 2],
+        ['api_key', 'update', 'failed', 1],
+        ['api_key', 'delete', 'stopped', 1],
+      ]),
+    );
     expect(samplesOf(exposition, 'acctsync_operations_applied_total')).toEqual(
       expect.arrayContaining([
         {
@@ -190,5 +224,10 @@ describe('health endpoints', () => {
     expect([...exposition.types.keys()].filter((name) => /^acctsync_(process|nodejs)_/.test(name))).toEqual(
       [],
     );
+    // A `_total` name promises a counter: prom-client's default gauges named so are dropped.
+    expect(
+      [...exposition.types].filter(([name, type]) => name.endsWith('_total') && type !== 'counter'),
+    ).toEqual([]);
+    expect(exposition.types.get('nodejs_active_handles')).toBe('gauge');
   });
 });

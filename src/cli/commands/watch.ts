@@ -17,6 +17,7 @@ import { startDaemon, type Daemon } from '../../watch/daemon.js';
 import { formatDuration, parseDuration } from '../../watch/duration.js';
 import { parseListen } from '../../watch/health.js';
 import { createLogger, type LogFormat } from '../../watch/logger.js';
+import { apiEventHandlers } from '../../watch/api-events.js';
 import { WatchMetrics } from '../../watch/metrics.js';
 import { Notifier, parseNotifyUrls } from '../../watch/notify.js';
 import { createReconcileStep, type ReconcileSettings } from '../../watch/reconcile.js';
@@ -114,7 +115,8 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       client: {
         ...clientOptionsFor(flags.run.parallelism),
         signal: abort.signal,
-        onResponse: (event) => metrics.recordResponse(event),
+        // Retries are logged at debug under the reconcile that made them, and summarised by it.
+        ...apiEventHandlers(log, metrics.api),
       },
       announce: (line) => log.info(line),
       ...(environment === undefined ? {} : { environment }),
@@ -130,7 +132,17 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
         backoff: { baseMs: Math.min(backoffBaseMs, intervalMs), maxMs: intervalMs },
         listen: flags.listen,
         mode,
-        ...(notifyUrls.length === 0 ? {} : { notifier: new Notifier({ urls: notifyUrls, mode, log }) }),
+        api: connection.url,
+        ...(notifyUrls.length === 0
+          ? {}
+          : {
+              notifier: new Notifier({
+                urls: notifyUrls,
+                mode,
+                log,
+                observer: metrics.notifications(notifyUrls.length),
+              }),
+            }),
         reconcile: createReconcileStep(
           reconcileSettings(values, flags, { paths, cwd, environment, connection }),
         ),
