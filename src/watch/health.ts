@@ -104,11 +104,13 @@ export class ReadinessState {
 
   /** Records a finished reconcile. */
   record(record: ReconcileRecord): void {
+    // A stop says nothing of the account or the config: readiness stays what it was.
+    if (record.result.status === 'stopped') return;
     this.#last = record;
     const at = finishedAt(record);
     const { result } = record;
     if (result.status === 'success') this.#lastSuccessAt = at;
-    else if (result.status !== 'stopped')
+    else
       this.#lastError = {
         reconcile: record.id,
         at: at.toISOString(),

@@ -71,6 +71,38 @@ describe('health endpoints', () => {
     expect((await fetch(`${url}/healthz`, { method: 'POST' })).status).toBe(405);
   });
 
+  it('caps the details of a failure at 20 and counts the rest, in /readyz and /status', async () => {
+    const { readiness, url } = await start();
+    const details = Array.from(
+      { length: 436 },
+      (_, i) => `create ip_policies/p${i}: FAILED ERR_SVC_500: boom`,
+    );
+    readiness.record(
+      record(
+        { status: 'failed', planned: 436, applied: [], reason: '436 operations failed', details },
+        { failures: 1 },
+      ),
+    );
+    const ready = (await (await fetch(`${url}/readyz`)).json()) as { details: string[]; moreDetails: number };
+    expect(ready.details).toEqual(details.slice(0, 20));
+    expect(ready.moreDetails).toBe(416);
+    const status = (await (await fetch(`${url}/status`)).json()) as {
+      lastError: { details: string[]; moreDetails: number };
+    };
+    expect(status.lastError.details).toHaveLength(20);
+    expect(status.lastError.moreDetails).toBe(416);
+  });
+
+  it('leaves readiness and the last error as they were when a reconcile is stopped', async () => {
+    const { readiness, url } = await start();
+    readiness.record(record({ status: 'success', planned: 0, applied: [] }));
+    readiness.record(record({ status: 'stopped', planned: 3, applied: [], reason: 'the daemon stopped' }));
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    const status = (await (await fetch(`${url}/status`)).json()) as Record<string, unknown>;
+    expect(status).toMatchObject({ ready: true, lastReconcile: { status: 'success' } });
+    expect(status.lastError).toBeUndefined();
+  });
+
   it('serves every metric in Prometheus text format', async () => {
     const { metrics, url } = await start();
     // Operations are counted as they finish, before their reconcile ends.
