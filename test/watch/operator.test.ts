@@ -111,11 +111,11 @@ describe('what the operator of a running daemon sees', { timeout: 90_000 }, () =
       args: ['--parallelism', '1'],
     });
     d.emulator.setFaults({ latencyMs: 250 });
-    await d.writeConfig('policies.yaml', policyFile(...descriptions(16)));
+    await d.writeConfig('policies.yaml', policyFile(...descriptions(30)));
 
     const running = await waitFor('an operation done with more to go in /status', async () => {
       const r = (await status(d)).running as { planned?: number; done: number } | undefined;
-      return r !== undefined && r.planned === 16 && r.done >= 1 && r.done < 14 ? r : undefined;
+      return r !== undefined && r.planned === 30 && r.done >= 1 && r.done < 20 ? r : undefined;
     });
     expect(running).toMatchObject({ trigger: 'change', failed: 0, startedAt: expect.any(String) as string });
     const midApply = await waitFor('operations counted while the reconcile runs', async () => {
@@ -133,11 +133,11 @@ describe('what the operator of a running daemon sees', { timeout: 90_000 }, () =
       d.reconciles().find((e) => e.trigger === 'change'),
     );
     expect(result).toMatchObject({ level: 'error', status: 'failed' });
+    // The retries that follow fail too (the faults stay): counts only grow from here.
     const after = await metrics(d);
     expect(total(after, 'acctsync_operations_total', { outcome: 'failed' })).toBeGreaterThanOrEqual(1);
     expect(total(after, 'acctsync_operations_total', { outcome: 'not_attempted' })).toBeGreaterThanOrEqual(1);
-    expect(total(after, 'acctsync_reconciles_total', { result: 'failed' })).toBe(1);
-    expect(total(after, 'acctsync_reconcile_in_progress')).toBe(0);
+    expect(total(after, 'acctsync_reconciles_total', { result: 'failed' })).toBeGreaterThanOrEqual(1);
     expect(total(after, 'acctsync_last_attempt_timestamp_seconds')).toBeGreaterThan(
       total(after, 'acctsync_last_success_timestamp_seconds'),
     );
@@ -145,10 +145,13 @@ describe('what the operator of a running daemon sees', { timeout: 90_000 }, () =
       total(after, 'acctsync_reconcile_duration_seconds_count', { trigger: 'change', result: 'failed' }),
     ).toBe(1);
 
-    const body = await status(d);
+    const body = await waitFor('/status between reconciles', async () => {
+      const s = await status(d);
+      return s.nextRun === undefined ? undefined : s;
+    });
     expect(body).toMatchObject({
       api: new URL(d.emulator.url).origin,
-      config: { revision: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as string, managedObjects: 16 },
+      config: { revision: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as string, managedObjects: 30 },
       nextRun: { trigger: 'retry', at: expect.any(String) as string },
       lastError: { status: 'failed' },
     });
