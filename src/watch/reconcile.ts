@@ -88,7 +88,7 @@ async function loadDesired(
 
 /**
  * The plan against the live account, or the reconcile's result when planning failed. Once one of
- * its requests has failed the plan has, and the others are aborted rather than left retrying.
+ * its requests has failed, the plan has failed: the others are aborted rather than left retrying.
  * Cut by the daemon's stop, it is `stopped`.
  */
 async function planOrFailure(

@@ -13,11 +13,11 @@ import {
   type EnvironmentSettings,
 } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
+import { apiEventHandlers } from '../../watch/api-events.js';
 import { startDaemon, type Daemon } from '../../watch/daemon.js';
 import { formatDuration, parseDuration } from '../../watch/duration.js';
 import { parseListen } from '../../watch/health.js';
 import { createLogger, type LogFormat } from '../../watch/logger.js';
-import { apiEventHandlers } from '../../watch/api-events.js';
 import { WatchMetrics } from '../../watch/metrics.js';
 import { Notifier, parseNotifyUrls } from '../../watch/notify.js';
 import { createReconcileStep, type ReconcileSettings } from '../../watch/reconcile.js';
