@@ -4,7 +4,7 @@
  * git-sync's checkouts (a `.git` file pointing into a shared repository, a detached HEAD) are read
  * the same way.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 const sha = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
@@ -25,7 +25,8 @@ async function gitDirOf(path: string): Promise<string | undefined> {
     if (info?.isDirectory() === true) return dotGit;
     if (info?.isFile() === true) {
       const pointer = /^gitdir: (.+)$/m.exec((await read(dotGit)) ?? '');
-      return pointer?.[1] === undefined ? undefined : resolve(dir, pointer[1]);
+      // Relative to where the work tree really is: git-sync's `current` is a symlink to it.
+      return pointer?.[1] === undefined ? undefined : resolve(await realpath(dir), pointer[1]);
     }
     if (dirname(dir) === dir) return undefined;
   }

@@ -1,6 +1,6 @@
 /** The config's git commit on /status, read from what git itself wrote. */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -43,8 +43,13 @@ describe('gitCommitOf', () => {
     await writeFile(join(root, 'repo', 'account', 'policies.yaml'), 'version: 1\nscope: two\n');
     await git('-C', 'repo', 'commit', '-qam', 'two');
     const first = await git('-C', 'repo', 'rev-parse', 'HEAD~1');
-    await git('-C', 'repo', 'worktree', 'add', '-q', '--detach', join(root, 'checkout'), first);
-    expect(await gitCommitOf(join(root, 'checkout', 'account'))).toBe(first);
+    await mkdir(join(root, 'worktrees'));
+    await git('-C', 'repo', 'worktree', 'add', '-q', '--detach', join(root, 'worktrees', 'one'), first);
+    expect(await gitCommitOf(join(root, 'worktrees', 'one', 'account'))).toBe(first);
+    // Reached through a symlink, as git-sync's `current`, with the work tree's relative `gitdir`.
+    await writeFile(join(root, 'worktrees', 'one', '.git'), `gitdir: ../../repo/.git/worktrees/one\n`);
+    await symlink(join('worktrees', 'one'), join(root, 'current'));
+    expect(await gitCommitOf(join(root, 'current', 'account'))).toBe(first);
   });
 
   it('is undefined outside a git work tree', async () => {
