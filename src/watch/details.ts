@@ -5,7 +5,7 @@
  */
 
 /** Details shown before the rest is only counted. */
-export const detailsShown = 20;
+const detailsShown = 20;
 
 /** `details` capped, with `moreDetails` counting what was left out; empty when there are none. */
 export function cappedDetails(details: readonly string[] | undefined): {

@@ -17,8 +17,6 @@ import { driftText, type Notification } from './notification.js';
 import type { WatchMode } from './types.js';
 import { WebhookQueue, type DeliveryObserver } from './webhook-queue.js';
 
-export type { Notification, NotificationType } from './notification.js';
-
 export interface NotifierOptions {
   readonly urls: readonly string[];
   readonly mode: WatchMode;
@@ -43,7 +41,7 @@ export interface NotifierOptions {
 
 const dayMs = 24 * 60 * 60 * 1000;
 /** How long an object's revert report stands for its further reverts. */
-export const defaultDriftWindowMs = 10 * 60 * 1000;
+const defaultDriftWindowMs = 10 * 60 * 1000;
 
 /** `--notify` values: http(s) URLs only, checked before the daemon starts. */
 export function parseNotifyUrls(values: readonly string[]): string[] {
