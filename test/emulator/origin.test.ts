@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- responses are arbitrary JSON read member by member */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument -- responses are arbitrary JSON read member by member */
 /**
  * The addresses in answers (`uri`, `next_page_uri`) are where the client sent its request: a client
  * behind a port-forward or a proxy follows them back through it, never to the address the emulator
@@ -18,9 +18,15 @@ async function createPolicies(account: TestAccount, n: number): Promise<string[]
   return ids;
 }
 
+interface Page {
+  readonly ip_policies: ReadonlyArray<{ readonly id: string; readonly uri: string }>;
+  readonly uri: string;
+  readonly next_page_uri: string | null;
+}
+
 /** Every page of the list from `first`, following `next_page_uri` as a client does. */
-async function followPages(account: TestAccount, first: string): Promise<Array<Record<string, any>>> {
-  const pages: Array<Record<string, any>> = [];
+async function followPages(account: TestAccount, first: string): Promise<Page[]> {
+  const pages: Page[] = [];
   let next: string | null = first;
   while (next !== null) {
     const page = await callEmulator(account, 'GET', next);
@@ -42,7 +48,7 @@ describe('addresses in answers', () => {
     await using forward = await startPortForward(account.url);
     const pages = await followPages(account, `${forward.url}/ip_policies?limit=2`);
     expect(pages).toHaveLength(4);
-    const listed = pages.flatMap((p) => p.ip_policies.map((o: { id: string }) => o.id));
+    const listed = pages.flatMap((p) => p.ip_policies.map((o) => o.id));
     expect(listed.sort()).toEqual([...ids].sort());
     for (const page of pages) {
       expect(page.uri).toBe(`${forward.url}/ip_policies`);
@@ -58,7 +64,7 @@ describe('addresses in answers', () => {
     await using proxy = await startReverseProxy(account.url, true);
     const pages = await followPages(account, `${proxy.url}/ip_policies?limit=2`);
     expect(pages.map((p) => p.uri)).toEqual(new Array<string>(3).fill(`${proxy.url}/ip_policies`));
-    const listed = pages.flatMap((p) => p.ip_policies.map((o: { id: string }) => o.id));
+    const listed = pages.flatMap((p) => p.ip_policies.map((o) => o.id));
     expect(listed.sort()).toEqual([...ids].sort());
     const https = await callEmulator(account, 'GET', `/ip_policies/${ids[0]}`, undefined, {
       headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.test, inner.proxy' },
