@@ -13,6 +13,7 @@ import { injectedStatus, type FaultOptions } from './faults.js';
 import type { RateLimiter } from './rate-limit.js';
 import { drainRefusedBody, readBody } from './request-body.js';
 import { originOfRequest, servingAt } from './request-origin.js';
+import { withoutPathEcho } from './path-echo.js';
 import type { Router } from './router.js';
 import type { RequestStats } from './stats.js';
 
@@ -192,7 +193,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     }
     checkQuery(query, route.query ?? []);
     const raw = withBody.has(method) ? await readBody(req) : Buffer.alloc(0);
-    const body = parseBody(req, raw);
+    const body = withoutPathEcho(parseBody(req, raw), params);
     const origin = originOfRequest(req, account.listenOrigin, parts.trustProxy);
     const reply = await servingAt(origin, () => route.handler({ account, principal, params, query, body }));
     if (route.write && (faults.dropAfterWrite ?? 0) > parts.random()) {

@@ -4,7 +4,7 @@
  * a reverse proxy (the Host rewritten to the upstream's, the client's in `X-Forwarded-*`).
  */
 import { once } from 'node:events';
-import { createServer as createHttpServer, request } from 'node:http';
+import { createServer as createHttpServer, request, type IncomingHttpHeaders } from 'node:http';
 import {
   connect,
   createServer as createTcpServer,
@@ -62,7 +62,7 @@ export function startReverseProxy(upstream: string, forwardedHeaders: boolean): 
   const target = new URL(upstream);
   const sockets = new Set<Socket>();
   const server = createHttpServer((req, res) => {
-    const headers = { ...req.headers, host: target.host };
+    const headers: IncomingHttpHeaders = { ...req.headers, host: target.host };
     if (forwardedHeaders) {
       headers['x-forwarded-proto'] = 'http';
       headers['x-forwarded-host'] = req.headers.host ?? '';
