@@ -7,6 +7,12 @@ export function aTitle(d: Pick<KindDescriptor, 'title' | 'article'>): string {
   return `${d.article} ${d.title}`;
 }
 
+/** "An IP policy", to start a sentence. */
+export function aTitleAtStart(d: Pick<KindDescriptor, 'title' | 'article'>): string {
+  const text = aTitle(d);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** "an HTTPS edge or a TLS edge": any one of the kinds. */
 export function anyOf(kinds: readonly KindName[]): string {
   return kinds.map((k) => aTitle(descriptorOf(k))).join(' or ');
