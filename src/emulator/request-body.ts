@@ -45,12 +45,12 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * Reads and drops what is left of a refused body. Node's server keeps a connection whose request
- * is still being read, and answers its next request once this one ended; beyond the bounds the
- * connection is dropped (a client still sending then may see a reset, having had the answer for
- * `LINGER_MS`).
+ * Reads and drops what is left of the body of a refused request (too large, or refused before it
+ * was read). Node's server keeps the connection and answers its next request once this one ended;
+ * beyond the bounds the connection is dropped (a client still sending then may see a reset, having
+ * had the answer all along).
  */
-export function drainRefusedBody(req: IncomingMessage): void {
+export function drainUnreadBody(req: IncomingMessage): void {
   if (req.readableEnded) return;
   let left = LINGER_BYTES;
   const drop = (): void => {

@@ -11,7 +11,7 @@ import type { Reply } from './call.js';
 import { ApiFailure, badRequest } from './failure.js';
 import { injectedStatus, type FaultOptions } from './faults.js';
 import type { RateLimiter } from './rate-limit.js';
-import { drainRefusedBody, readBody } from './request-body.js';
+import { drainUnreadBody, readBody } from './request-body.js';
 import { originOfRequest, servingAt } from './request-origin.js';
 import { withoutPathEcho } from './path-echo.js';
 import type { Router } from './router.js';
@@ -211,7 +211,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
             reason: err instanceof Error ? err.message : String(err),
           });
     // A body the handler never read (refused before or while reading it) is drained, bounded.
-    drainRefusedBody(req);
+    drainUnreadBody(req);
     if (!res.headersSent) sendFailure(res, operationId, failure);
     stats.record(method, pattern, failure.status);
   }

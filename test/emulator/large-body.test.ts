@@ -27,7 +27,8 @@ function open(): Exchange {
   let error: string | undefined;
   socket.setEncoding('latin1').on('data', (c: string) => (text += c));
   socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code ?? err.message));
-  const closed = once(socket, 'close').then(() => error);
+  // Not events.once: it rejects on the socket's error, which is an outcome here.
+  const closed = new Promise<string | undefined>((resolve) => socket.once('close', () => resolve(error)));
   return { socket, received: () => text, closed };
 }
 
@@ -46,7 +47,8 @@ async function trickle(ex: Exchange, size: number, chunked: boolean): Promise<vo
     const data = chunked
       ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
       : piece;
-    if (!ex.socket.write(data)) await Promise.race([once(ex.socket, 'drain'), ex.closed]);
+    if (!ex.socket.write(data))
+      await Promise.race([new Promise((resolve) => ex.socket.once('drain', resolve)), ex.closed]);
     await new Promise((resolve) => setImmediate(resolve));
   }
   if (chunked && !ex.socket.destroyed) ex.socket.write('0\r\n\r\n');
