@@ -4,7 +4,7 @@
  */
 import { ApiError, isAmbiguousWriteFailure, type ApiClient } from '../api/index.js';
 import type { Operation } from '../plan/types.js';
-import { descriptorOf, type DesiredObject, type KindDescriptor } from '../resources/index.js';
+import { aTitle, descriptorOf, type DesiredObject, type KindDescriptor } from '../resources/index.js';
 import {
   createRequest,
   objectPath,
@@ -60,7 +60,7 @@ function parentIdOf(
   // left the config or is being replaced; only a new object needs its parent's (possibly new) id.
   if (op.liveParentId !== undefined) return op.liveParentId;
   const parentKey = op.parentKey ?? object?.parentKey;
-  if (parentKey === undefined) throw new PlanMismatchError(`${op.id}: a ${d.title} needs its parent's key`);
+  if (parentKey === undefined) throw new PlanMismatchError(`${op.id}: ${aTitle(d)} needs its parent's key`);
   const id = ctx.ids.lookup(parentKey);
   if (id === undefined) throw new PlanMismatchError(`${op.id}: no id for the parent '${parentKey}'`);
   return id;

@@ -4,6 +4,8 @@
  * when the committed file lags behind the descriptors.
  */
 import {
+  anyOf,
+  aTitleAtStart,
   descriptorOf,
   nestedObject,
   type Field,
@@ -45,9 +47,8 @@ function sourceSchema(): Schema {
 
 function refDescription(target: RefTarget): string {
   const kinds = target.kinds.map((k) => descriptorOf(k));
-  const titles = kinds.map((d) => d.title).join(' or ');
   const prefixes = kinds.flatMap((d) => (d.idPrefix ? [`${d.idPrefix}...`] : [])).join(', ');
-  return `the name of a ${titles} in this config, or the id (${prefixes}) of one it does not manage`;
+  return `the name of ${anyOf(target.kinds)} in this config, or the id (${prefixes}) of one it does not manage`;
 }
 
 function typeSchema(type: FieldType): Schema {
@@ -170,7 +171,7 @@ function entrySchema(map: MapLayout): Schema {
     map.children.map((c) => [
       c.member,
       {
-        description: `The ${c.descriptor.title}s of this object.`,
+        description: `The ${c.descriptor.titlePlural} of this object.`,
         type: 'array',
         items: { $ref: `#/$defs/${c.descriptor.kind}` },
       },
@@ -181,14 +182,14 @@ function entrySchema(map: MapLayout): Schema {
     return objectSchema(
       d.fields,
       { ...children, ...lifecycleMembers },
-      `A ${d.title}, keyed by its logical name.`,
+      `${aTitleAtStart(d)}, keyed by its logical name.`,
     );
   }
   const { members, shared } = map.variants;
   const variants = Object.fromEntries(
     members.map(({ member, descriptor }) => {
       const own = Object.fromEntries(Object.entries(descriptor.fields).filter(([n]) => !(n in shared)));
-      return [member, objectSchema(own, {}, `A ${descriptor.title}.`)];
+      return [member, objectSchema(own, {}, `${aTitleAtStart(descriptor)}.`)];
     }),
   );
   return {
@@ -271,7 +272,7 @@ function definitions(): Schema {
   for (const map of configLayout) {
     defs[map.key] = entrySchema(map);
     for (const c of map.children)
-      defs[c.descriptor.kind] = objectSchema(c.fields, lifecycleMembers, `A ${c.descriptor.title}.`);
+      defs[c.descriptor.kind] = objectSchema(c.fields, lifecycleMembers, `${aTitleAtStart(c.descriptor)}.`);
   }
   return defs;
 }

@@ -56,7 +56,7 @@ export function refuseLookalikeCreates(
     });
     if (alike.length > 0) {
       problems.push(
-        `${o.key}: unmanaged ${d.title}s look like it: ${alike.join('; ')}: write \`id: <one of them>\` to take it over, or \`id: ${newObjectPin}\` to create another`,
+        `${o.key}: unmanaged ${d.titlePlural} look like it: ${alike.join('; ')}: write \`id: <one of them>\` to take it over, or \`id: ${newObjectPin}\` to create another`,
       );
     } else if (d.tokenField !== undefined) {
       problems.push(

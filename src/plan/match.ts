@@ -7,6 +7,7 @@
 import { newObjectPin } from '../config/layout.js';
 import { UserError } from '../errors.js';
 import {
+  aTitle,
   descriptorOf,
   isObjectKey,
   naturalIdentity,
@@ -114,7 +115,7 @@ function pinProblem(
   options: MatchOptions,
 ): string | undefined {
   if (l.kind !== o.kind)
-    return `${o.pin} is a ${descriptorOf(l.kind).title}, not a ${descriptorOf(o.kind).title}`;
+    return `${o.pin} is ${aTitle(descriptorOf(l.kind))}, not ${aTitle(descriptorOf(o.kind))}`;
   if (pairing.claimed.has(l))
     return `${o.pin} is already paired with ${pairing.pinnedBy.get(l) ?? l.marker?.key ?? 'another entry'}`;
   if (l.marker !== undefined && l.marker.scope !== options.scope)
@@ -204,7 +205,7 @@ function pairByNaturalKey(
       );
     } else if (candidates.length > 1) {
       notes.push(
-        `${o.key}: not adopted: ${candidates.length} unmanaged ${d.title}s have the same ${by} (${candidates.map((c) => c.id).join(', ')})`,
+        `${o.key}: not adopted: ${candidates.length} unmanaged ${d.titlePlural} have the same ${by} (${candidates.map((c) => c.id).join(', ')})`,
       );
     } else {
       pairing.pair(o, only, 'natural key');

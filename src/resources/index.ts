@@ -2,6 +2,7 @@
 export * from './types.js';
 export * from './builtin-kinds.js';
 export * from './registry.js';
+export { aTitle, aTitleAtStart, anyOf, countOf } from './titles.js';
 export { pickFields } from './own-fields.js';
 export * from './error-codes.js';
 export * from './event-types.js';

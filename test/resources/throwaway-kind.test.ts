@@ -35,6 +35,8 @@ beforeAll(async () => {
   const registeredWidgets = registerKind({
     kind: 'widgets',
     title: 'widget',
+    titlePlural: 'widgets',
+    article: 'a',
     path: '/widgets',
     listMember: 'widgets',
     idPrefix: 'wdg_',
@@ -58,6 +60,8 @@ beforeAll(async () => {
   const registeredParts = registerKind({
     kind: 'widget_parts',
     title: 'widget part',
+    titlePlural: 'widget parts',
+    article: 'a',
     path: '/widget_parts',
     listMember: 'widget_parts',
     idPrefix: 'wdp_',

@@ -8,7 +8,7 @@ import { ConfigError, loadDesiredState } from '../../config/index.js';
 import { UsageError, UserError } from '../../errors.js';
 import { indexChildren, cascadeOf } from '../../plan/cascade.js';
 import { fetchLiveState, type LiveObject } from '../../plan/index.js';
-import { descriptorOf } from '../../resources/index.js';
+import { aTitle, descriptorOf } from '../../resources/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { connectionOptions, deadlineOptions, openConnection, waitUsage } from '../connection.js';
@@ -68,7 +68,7 @@ ${waitUsage}`,
       for (const l of targets) {
         const d = descriptorOf(l.kind);
         if (!d.operations.update)
-          throw new UserError(`${l.marker?.key ?? l.id}: a ${d.title} cannot be changed`);
+          throw new UserError(`${l.marker?.key ?? l.id}: ${aTitle(d)} cannot be changed`);
         const parentId = d.parent?.via === 'path' ? l.parentId : undefined;
         await connection.client.patch(objectPath(d, l.id, parentId), { metadata: l.userMetadata });
         process.stdout.write(`forgot ${l.marker?.key ?? l.id} (${l.id}): no longer managed, left as it is\n`);

@@ -3,7 +3,7 @@ import { isSystemError, UsageError, UserError } from '../../errors.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 
-const usage = `Usage: acctsync serve [--host 127.0.0.1] [--port 4010] [--token T] [--data FILE] [--rate-limit N/m]
+const usage = `Usage: acctsync serve [--host 127.0.0.1] [--port 4010] [--token T] [--data FILE] [--rate-limit N/m] [--trust-proxy]
 
 Serves the whole Account Management API locally, with a control surface under /_emulator/.
 
@@ -13,7 +13,8 @@ Options:
   --token T          token of the bootstrap API key (default: generated and printed)
   --data FILE        keep the state in FILE, loaded at start and saved atomically
   --rate-limit N/m   answer 429 beyond N requests per rolling minute
-  --cert-delay D     how long a managed certificate takes to be issued, e.g. 500ms, 2s, 1m (default 2s)`;
+  --cert-delay D     how long a managed certificate takes to be issued, e.g. 500ms, 2s, 1m (default 2s)
+  --trust-proxy      build the addresses in answers from X-Forwarded-Proto/-Host (a proxy you run)`;
 
 function parsePort(value: string): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : -1;
@@ -62,6 +63,7 @@ export const command: Command = {
       data: { type: 'string' },
       'rate-limit': { type: 'string' },
       'cert-delay': { type: 'string' },
+      'trust-proxy': { type: 'boolean' },
     });
     const { startEmulator } = await import('../../emulator/index.js');
     const rate = values['rate-limit'];
@@ -85,6 +87,7 @@ export const command: Command = {
             }),
         ...(rate === undefined ? {} : { rateLimitPerMinute: parseRate(rate) }),
         ...(certDelay === undefined ? {} : { certDelayMs: parseDelay(certDelay) }),
+        trustProxy: values['trust-proxy'] === true,
       });
     } catch (err) {
       if (isSystemError(err) && err.syscall === 'listen') throw listenError(err, host, port);
