@@ -11,6 +11,9 @@ import {
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
+import { newObjectPin } from '../resources/state.js';
+
+export { newObjectPin };
 
 /** A kind written as a list inside each entry of its parent's map. */
 export interface ChildLayout {
@@ -105,9 +108,6 @@ export const namePattern = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$';
 
 /** The member pinning an entry to a live object by id; not a field of any kind. */
 export const pinMember = 'id';
-
-/** The pin value asking for a new object although unmanaged look-alikes exist. */
-export const newObjectPin = 'new';
 
 /**
  * Members acctsync reads itself on every entry and nested item, never sent to the API: the `id` pin

@@ -6,7 +6,7 @@
 import type { DesiredState } from '../resources/index.js';
 import { cachedSecretHasher } from '../resources/ownership/marker.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
-import type { LiveState } from './live.js';
+import type { LiveState } from '../live/index.js';
 import { isPaired, matchObjects } from './match.js';
 import { checkProtection } from './protection.js';
 import { foldCascades, orphanDeletes } from './steps/deletes.js';

@@ -5,7 +5,7 @@
  * summaries count every object a delete removes and renderers can say "with 8 routes".
  */
 import { descriptorOf, managedDescriptors, moduleFields, type KindName } from '../resources/index.js';
-import { compare, type LiveObject } from './live.js';
+import { compare, type LiveObject } from '../live/index.js';
 import type { Cascade, CascadedObject, Operation } from './types.js';
 
 /** Module members set on a live record (an edge's `mutual_tls`, a route's `oidc`). */

@@ -4,7 +4,7 @@
  * releases it, so that the order can free each value before another object takes it.
  */
 import { claimKeys, descriptorOf, type DesiredObject, type KindDescriptor } from '../resources/index.js';
-import type { LiveObject } from './live.js';
+import type { LiveObject } from '../live/index.js';
 import { resolvedFields, type ResolveRef } from './normalize.js';
 import { desiredParentId } from './parents.js';
 import type { Operation } from './types.js';

@@ -2,7 +2,7 @@
  * The graph side of ordering: finding a cycle among operations' dependencies, and the one
  * deterministic topological order once there is none.
  */
-import { compare } from './live.js';
+import { compare } from '../live/index.js';
 import type { Operation } from './types.js';
 
 /** What each operation waits for, by operation id. */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { descriptorOf, writableValues, type DesiredState, type FieldPath } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson } from './canonical.js';
-import type { LiveState } from './live.js';
+import type { LiveState } from '../live/index.js';
 import { hashSecret } from '../resources/ownership/marker.js';
 import { secretPaths } from '../resources/ownership/secret-fields.js';
 import { sensitiveMask } from './types.js';

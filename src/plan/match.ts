@@ -4,7 +4,6 @@
  * objects. Objects of other scopes are never paired; marked objects of this scope that no desired
  * object claims are the candidates for deletion.
  */
-import { newObjectPin } from '../config/layout.js';
 import { UserError } from '../errors.js';
 import {
   descriptorOf,
@@ -12,8 +11,9 @@ import {
   naturalIdentity,
   type DesiredObject,
   type DesiredState,
+  newObjectPin,
 } from '../resources/index.js';
-import { compare, type LiveObject, type LiveState } from './live.js';
+import { compare, type LiveObject, type LiveState } from '../live/index.js';
 
 export interface Match {
   readonly desired: DesiredObject;

@@ -16,7 +16,7 @@ import {
 import { UserError } from '../errors.js';
 import type { ClaimSides } from './claims.js';
 import { firstCycle, topologicalOrder } from './dependency-graph.js';
-import { compare, type LiveObject } from './live.js';
+import { compare, type LiveObject } from '../live/index.js';
 import type { Operation } from './types.js';
 
 export interface OrderContext {

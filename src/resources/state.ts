@@ -14,6 +14,9 @@ export function isObjectKey(ref: DesiredRef): boolean {
   return ref.includes('/');
 }
 
+/** The pin value asking for a new object although unmanaged look-alikes exist. */
+export const newObjectPin = 'new';
+
 export interface SourceLocation {
   readonly file: string;
   /** 1-based. */

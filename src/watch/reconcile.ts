@@ -15,7 +15,8 @@ import {
 } from '../apply/index.js';
 import { loadDesiredState, renderDiagnostic, type Diagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
-import { planFor, type Operation, type Plan } from '../plan/index.js';
+import type { Operation, Plan } from '../plan/index.js';
+import { planFor } from '../pipeline/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { configKindOf, driftEventsOf, type DriftEvent } from './drift.js';
 import type { ReconcileContext, ReconcileResult, ReconcileStep, WatchMode } from './types.js';

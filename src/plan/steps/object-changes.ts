@@ -6,7 +6,7 @@ import type { DesiredObject, FieldPath, KindDescriptor } from '../../resources/i
 import { secretMatches, type SecretHasher } from '../../resources/ownership/marker.js';
 import { hashKey, writeOnlyValues } from '../../resources/ownership/secret-fields.js';
 import { diffObject, isUnder } from '../diff.js';
-import type { LiveObject } from '../live.js';
+import type { LiveObject } from '../../live/index.js';
 import type { Paired } from '../match.js';
 import { normalizeDesired, normalizeLive, type ResolveRef } from '../normalize.js';
 import { structuralDiff } from '../structural-diff.js';

@@ -1,6 +1,6 @@
 /** The plan's counts: what it creates, updates, replaces, deletes and adopts, and what it removes. */
 import { managedCount, removedBy } from '../cascade.js';
-import type { LiveObject } from '../live.js';
+import type { LiveObject } from '../../live/index.js';
 import type { Operation, PlanSummary } from '../types.js';
 
 export interface SummaryInputs {
