@@ -20,6 +20,8 @@ import {
   type MapLayout,
 } from './layout.js';
 
+import { movedSchema } from './moved-schema.js';
+
 type Schema = Record<string, unknown>;
 
 /** The `$defs` entry every string value may be replaced with. */
@@ -323,6 +325,7 @@ export function buildConfigSchema(): Schema {
         type: 'string',
         pattern: namePattern,
       },
+      moved: movedSchema(),
       ...byMap(mapSchema),
       environments: environmentsSchema(),
       values: valuesSchema('Default values for `{var: name}`; an environment may set its own.'),

@@ -63,5 +63,7 @@ export function desiredFingerprint(desired: DesiredState, scope: string): string
     });
   const secrets =
     sensitive.length === 0 ? null : hashSecret(`fingerprint/${scope}`, canonicalJson(sensitive));
-  return sha256(canonicalJson({ scope, objects, secrets }));
+  // Moves change what the plan does; a config without them keeps the fingerprint it always had.
+  const moves = (desired.moves ?? []).map((m) => [m.from, m.to]);
+  return sha256(canonicalJson({ scope, objects, secrets, ...(moves.length > 0 ? { moves } : {}) }));
 }

@@ -3,7 +3,7 @@
  * block (destructive first, then by kind and name; long bodies folded into `<details>` after it),
  * cut at a line boundary with a note so the whole stays under GitHub's comment limit.
  */
-import { bodyOf, entriesOf, summaryLine, whyOf, type Entry } from './render-common.js';
+import { bodyOf, entriesOf, shownKey, summaryLine, whyOf, type Entry } from './render-common.js';
 import type { Plan } from './types.js';
 
 /** GitHub refuses comments (and step summaries) longer than this many characters. */
@@ -18,12 +18,12 @@ function cell(text: string): string {
 const foldLines = 30;
 
 function signOf(e: Entry): string {
-  return e.symbol === '~' || e.symbol === '<=' ? '!' : e.symbol === '+' ? '+' : '-';
+  return e.symbol === '~' || e.symbol === '<=' || e.symbol === '~>' ? '!' : e.symbol === '+' ? '+' : '-';
 }
 
 function headOf(e: Entry): string {
   const why = whyOf(e);
-  return `${e.symbol} ${e.key} (${e.title}${e.liveId === undefined ? '' : ` ${e.liveId}`})${why === undefined ? '' : `: ${why}`}`;
+  return `${e.symbol} ${shownKey(e)} (${e.title}${e.liveId === undefined ? '' : ` ${e.liveId}`})${why === undefined ? '' : `: ${why}`}`;
 }
 
 function diffLines(e: Entry, body: readonly string[]): string[] {
@@ -35,7 +35,7 @@ function diffLines(e: Entry, body: readonly string[]): string[] {
 function folded(e: Entry, body: readonly string[]): string {
   const sign = signOf(e);
   return [
-    `<details><summary><code>${e.symbol} ${e.key}</code> (${e.title})</summary>`,
+    `<details><summary><code>${e.symbol} ${shownKey(e)}</code> (${e.title})</summary>`,
     '',
     '```diff',
     `${sign} ${headOf(e)}`,

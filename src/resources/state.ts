@@ -62,9 +62,22 @@ export interface DesiredObject {
   readonly protect?: boolean;
 }
 
+/**
+ * A `moved:` entry of the config: the live object marked `from` is the entry `to` now, kept with
+ * its id. The loader resolves chains, so `to` is always a key of the desired state.
+ */
+export interface DesiredMove {
+  readonly from: string;
+  readonly to: string;
+  /** Where the entry is written. */
+  readonly source: SourceLocation;
+}
+
 export interface DesiredState {
   /** Ownership scope; objects marked with another scope are never touched. */
   readonly scope: string;
   /** In dependency-free declaration order; the planner orders them. */
   readonly objects: readonly DesiredObject[];
+  /** The config's `moved:` entries, chains resolved; absent when there are none. */
+  readonly moves?: readonly DesiredMove[];
 }

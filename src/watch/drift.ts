@@ -19,7 +19,7 @@ export interface DriftEvent {
   readonly kind: string;
   readonly key: string;
   /** What putting it back takes: `update`, `create` (deleted by hand), `replace`, `delete`. */
-  readonly action: 'create' | 'update' | 'replace' | 'delete' | 'adopt';
+  readonly action: 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'rename';
   readonly changes: readonly DriftChange[];
   /** Every operation on the object succeeded: the object equals the desired state again. */
   readonly reverted: boolean;

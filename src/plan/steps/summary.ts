@@ -21,6 +21,7 @@ export function summarize(operations: readonly Operation[], inputs: SummaryInput
     replace: inputs.replaced,
     delete: count('delete'),
     adopt: count('adopt'),
+    rename: count('rename'),
     unchanged: inputs.unchanged,
     managed: managedCount(inputs.liveObjects, inputs.scope),
     removed: operations.reduce((n, op) => n + removedBy(op), 0),
