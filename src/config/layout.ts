@@ -111,7 +111,8 @@ export const pinMember = 'id';
 
 /**
  * Members acctsync reads itself on every entry and nested item, never sent to the API: the `id` pin
- * (docs/export.md "Taking an account over") and `protect` (docs/apply.md "Protection").
+ * (docs/export.md "Taking an account over"), `protect` (docs/apply.md "Protection") and `ignore`
+ * (docs/config.md "Fields owned elsewhere").
  */
 export const lifecycleMembers = {
   [pinMember]: {
@@ -123,5 +124,11 @@ export const lifecycleMembers = {
     description:
       'Refuse to delete or replace this object, even once its block left the config, until a sync with `protect: false` or `--unprotect KEY`. Recorded on the live object.',
     type: 'boolean',
+  },
+  ignore: {
+    description:
+      'Fields owned elsewhere (`acl`, `oidc.client_secret`): sent on create when given, never compared or written afterwards. See docs/config.md "Fields owned elsewhere".',
+    type: 'array',
+    items: { type: 'string', pattern: '^[a-z0-9_]+(\\.[a-z0-9_]+)*$' },
   },
 } as const;

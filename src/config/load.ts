@@ -196,6 +196,7 @@ function desiredState(
     sensitive: o.sensitive,
     source: { file: o.source.file, ...locate(o.source, o.entryPath, true) },
     ...(o.protect === undefined ? {} : { protect: o.protect }),
+    ...(o.ignore === undefined ? {} : { ignore: o.ignore.map((p) => p.split('.')) }),
   }));
   return { scope, objects: desired, ...(moves.length > 0 ? { moves } : {}) };
 }

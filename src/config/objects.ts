@@ -25,6 +25,8 @@ export interface DeclaredObject {
   readonly values: Record<string, unknown>;
   /** `protect` as written (the schema pass checked its type). */
   readonly protect?: boolean;
+  /** `ignore` as written, dotted paths (the rule pass checks them against the kind). */
+  readonly ignore?: readonly string[];
   readonly sensitive: FieldPath[];
   /** The file that declares the entry (the base file, for an entry an overlay patched). */
   readonly source: SourceFile;
@@ -82,13 +84,18 @@ function splitLifecycle(entry: Record<string, unknown>): {
   readonly written: Record<string, unknown>;
   readonly pin?: string;
   readonly protect?: boolean;
+  readonly ignore?: readonly string[];
 } {
   const written = Object.fromEntries(Object.entries(entry).filter(([k]) => !(k in lifecycleMembers)));
   const pin = entry[pinMember];
+  const ignore = Array.isArray(entry.ignore)
+    ? entry.ignore.filter((p): p is string => typeof p === 'string')
+    : [];
   return {
     written,
     ...(typeof pin === 'string' ? { pin } : {}),
     ...(typeof entry.protect === 'boolean' ? { protect: entry.protect } : {}),
+    ...(ignore.length > 0 ? { ignore } : {}),
   };
 }
 
@@ -116,6 +123,11 @@ function declareEntry(
       ...variantValues,
     };
     relative = (path) => (path.length > 0 && String(path[0]) in shared ? path : [variant.member, ...path]);
+    // `ignore: [tunnel_group.labels]` names the variant's field as the YAML nests it.
+    if (lifecycle.ignore !== undefined) {
+      const prefix = `${variant.member}.`;
+      lifecycle.ignore = lifecycle.ignore.map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p));
+    }
   } else {
     descriptor = map.kinds[0]!;
     written = Object.fromEntries(Object.entries(entry).filter(([k]) => !childMembers.has(k)));

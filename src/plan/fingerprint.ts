@@ -59,7 +59,15 @@ export function desiredFingerprint(desired: DesiredState, scope: string): string
           }),
         o.fields,
       );
-      return { kind: o.kind, key: o.key, parentKey: o.parentKey ?? null, pin: o.pin ?? null, fields };
+      const ignore = o.ignore === undefined ? {} : { ignore: o.ignore };
+      return {
+        kind: o.kind,
+        key: o.key,
+        parentKey: o.parentKey ?? null,
+        pin: o.pin ?? null,
+        fields,
+        ...ignore,
+      };
     });
   const secrets =
     sensitive.length === 0 ? null : hashSecret(`fingerprint/${scope}`, canonicalJson(sensitive));

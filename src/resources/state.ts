@@ -60,6 +60,11 @@ export interface DesiredObject {
    * it; absent keeps whatever the marker says (protection does not vanish with a lost line).
    */
   readonly protect?: boolean;
+  /**
+   * `ignore:` paths: fields owned elsewhere, sent on create when given and never compared or
+   * written afterwards. Absent when the entry has none.
+   */
+  readonly ignore?: readonly FieldPath[];
 }
 
 /**

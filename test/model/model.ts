@@ -37,11 +37,17 @@ export class MoveLog {
   readonly renamed = new Map<string, { readonly before: string; readonly explicit: boolean }>();
   /** Entries whose unique value changed in this step: it proves no rename then. */
   readonly #changed = new Set<string>();
+  /**
+   * Keys removed in this step: their live object is still there when the sync plans, and keeps
+   * its key (a move onto it is not made: docs/config.md "Renaming an entry").
+   */
+  readonly #removed = new Set<string>();
 
   /** A new step: its renames start from the keys the account has now. */
   startStep(): void {
     this.renamed.clear();
     this.#changed.clear();
+    this.#removed.clear();
   }
 
   /** `from` renamed to `to`, with a `moved:` entry when `explicit`. */
@@ -49,6 +55,7 @@ export class MoveLog {
     const earlier = this.renamed.get(from);
     this.renamed.delete(from);
     if (explicit) this.moves = [...this.moves.filter((m) => m.to !== to), { from, to }];
+    if (this.#removed.has(to)) return;
     if (this.#changed.has(from)) {
       this.#changed.add(to);
       if (!explicit) return;
@@ -61,6 +68,7 @@ export class MoveLog {
 
   /** The object of `key` is gone or is another object now: nothing moves to it. */
   forget(key: string): void {
+    this.#removed.add(key);
     this.renamed.delete(key);
     this.moves = this.moves.filter((m) => m.to !== key);
   }
