@@ -132,3 +132,13 @@ export const lifecycleMembers = {
     items: { type: 'string', pattern: '^[a-z0-9_]+(\\.[a-z0-9_]+)*$' },
   },
 } as const;
+
+/** Members of a top-level entry only: `observe` takes the whole entry, nested items included. */
+export const entryMembers = {
+  ...lifecycleMembers,
+  observe: {
+    description:
+      'Read this object (paired by `id:` or natural key, whoever manages it) and report its drift, but never create, update, delete or mark it. See docs/config.md "Observed objects".',
+    type: 'boolean',
+  },
+} as const;

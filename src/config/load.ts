@@ -197,6 +197,7 @@ function desiredState(
     source: { file: o.source.file, ...locate(o.source, o.entryPath, true) },
     ...(o.protect === undefined ? {} : { protect: o.protect }),
     ...(o.ignore === undefined ? {} : { ignore: o.ignore.map((p) => p.split('.')) }),
+    ...(o.observe === undefined ? {} : { observe: o.observe }),
   }));
   return { scope, objects: desired, ...(moves.length > 0 ? { moves } : {}) };
 }

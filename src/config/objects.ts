@@ -6,7 +6,7 @@
  */
 import { naturalName, type FieldPath, type Fields, type KindDescriptor } from '../resources/index.js';
 import type { DocPath } from './diagnostic.js';
-import { configLayout, lifecycleMembers, pinMember, type ChildLayout, type MapLayout } from './layout.js';
+import { configLayout, entryMembers, pinMember, type ChildLayout, type MapLayout } from './layout.js';
 import { isPlainObject } from '../plain-object.js';
 import { PatchedEntry, type PatchConflict, type EntryPatch } from './overlay.js';
 import type { FileFinding, Place, SourceFile } from './source.js';
@@ -27,6 +27,8 @@ export interface DeclaredObject {
   readonly protect?: boolean;
   /** `ignore` as written, dotted paths (the rule pass checks them against the kind). */
   readonly ignore?: readonly string[];
+  /** `observe: true` on the entry (its nested items inherit it). */
+  readonly observe?: true;
   readonly sensitive: FieldPath[];
   /** The file that declares the entry (the base file, for an entry an overlay patched). */
   readonly source: SourceFile;
@@ -85,8 +87,9 @@ function splitLifecycle(entry: Record<string, unknown>): {
   readonly pin?: string;
   readonly protect?: boolean;
   readonly ignore?: readonly string[];
+  readonly observe?: true;
 } {
-  const written = Object.fromEntries(Object.entries(entry).filter(([k]) => !(k in lifecycleMembers)));
+  const written = Object.fromEntries(Object.entries(entry).filter(([k]) => !(k in entryMembers)));
   const pin = entry[pinMember];
   const ignore = Array.isArray(entry.ignore)
     ? entry.ignore.filter((p): p is string => typeof p === 'string')
@@ -96,6 +99,7 @@ function splitLifecycle(entry: Record<string, unknown>): {
     ...(typeof pin === 'string' ? { pin } : {}),
     ...(typeof entry.protect === 'boolean' ? { protect: entry.protect } : {}),
     ...(ignore.length > 0 ? { ignore } : {}),
+    ...(entry.observe === true ? { observe: true as const } : {}),
   };
 }
 
@@ -165,6 +169,8 @@ function declareChild(
   ctx: DeclareContext,
 ): DeclaredObject {
   const { written: item, ...lifecycle } = splitLifecycle(withLifecycle);
+  // The schema admits `observe` on entries only: a nested item is observed with its parent.
+  const observed = parent.observe === true ? { observe: true as const } : {};
   const written = (path: FieldPath): Place =>
     patched.placeOf(path[0] === child.parentField ? [child.member, index] : [child.member, index, ...path]);
   const sensitive: FieldPath[] = [];
@@ -182,6 +188,7 @@ function declareChild(
     parentKey: parent.key,
     values,
     ...lifecycle,
+    ...observed,
     sensitive,
     source: place([]).source,
     entryPath: place([]).path,

@@ -13,6 +13,7 @@ import {
 } from '../resources/index.js';
 import {
   configLayout,
+  entryMembers,
   lifecycleMembers,
   namePattern,
   readOnlyFields,
@@ -182,7 +183,7 @@ function entrySchema(map: MapLayout): Schema {
     const d = map.kinds[0]!;
     return objectSchema(
       d.fields,
-      { ...children, ...lifecycleMembers },
+      { ...children, ...entryMembers },
       `A ${d.title}, keyed by its logical name.`,
     );
   }
@@ -196,7 +197,7 @@ function entrySchema(map: MapLayout): Schema {
   return {
     ...objectSchema(
       shared,
-      { ...variants, ...children, ...lifecycleMembers },
+      { ...variants, ...children, ...entryMembers },
       `Exactly one of ${members.map((m) => m.member).join(', ')}.`,
     ),
     oneOf: members.map(({ member }) => ({ required: [member] })),

@@ -15,6 +15,7 @@ import {
 } from '../resources/index.js';
 import { compare, type LiveObject, type LiveState } from '../live/index.js';
 import { indexLive, markerSlot, Pairing, type LiveIndex, type RenameCause } from './pairing.js';
+import { pairObserved } from './observed.js';
 import { pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
 
 export interface Match {
@@ -69,7 +70,8 @@ function parentIdOf(o: DesiredObject, matchedIds: ReadonlyMap<string, string>): 
 
 function pairByMarker(sorted: readonly DesiredObject[], index: LiveIndex, pairing: Pairing): void {
   for (const o of sorted) {
-    const live = index.byMarker.get(markerSlot(o.kind, o.key))?.[0];
+    if (pairing.found.has(o)) continue;
+    const live = index.byMarker.get(markerSlot(o.kind, o.key))?.find((l) => !pairing.claimed.has(l));
     if (live !== undefined) pairing.pair(o, live);
   }
 }
@@ -205,6 +207,7 @@ function matchOf(o: DesiredObject, pairing: Pairing, scope: string): Match {
   const by = pairing.adopted.get(o);
   if (l === undefined) return { desired: o, adopted: false };
   if (by !== undefined) return { desired: o, live: l, adopted: true, adoptedBy: by };
+  if (o.observe === true) return { desired: o, live: l, adopted: false };
   const before = l.marker?.scope === scope ? l.marker.key : undefined;
   if (before === undefined || before === o.key) return { desired: o, live: l, adopted: false };
   // Any other pairing of a marked object under a new key is by its `id:` pin.
@@ -218,7 +221,8 @@ function matchOf(o: DesiredObject, pairing: Pairing, scope: string): Match {
 }
 
 /**
- * Pairs in this order: by marker (same key); renames by the config's `moved:` entries; `id:`
+ * Pairs in this order: observed entries (by pin or natural key, whoever manages the object); by
+ * marker (same key); renames by the config's `moved:` entries; `id:`
  * pins; renames the service proves (a unique value in common); nested items of renamed parents;
  * with `adopt`, unmarked objects by natural key.
  * @throws {UserError} when an `id:` pin cannot be paired, or a move changes an object's kind
@@ -227,6 +231,7 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
   const index = indexLive(live, options.scope);
   const sorted = [...desired.objects].sort((a, b) => compare(a.key, b.key));
   const pairing = new Pairing();
+  pairObserved(sorted, index, pairing);
   pairByMarker(sorted, index, pairing);
   const moveNotes = pairByMove(sorted, index, pairing, desired.moves ?? []);
   pairByPin(sorted, index, pairing, options);

@@ -13,6 +13,8 @@ export interface LiveIndex {
   readonly byMarker: ReadonlyMap<string, readonly LiveObject[]>;
   readonly unmarked: readonly LiveObject[];
   readonly byId: ReadonlyMap<string, LiveObject>;
+  /** Every live object, whoever manages it (observed entries pair with any). */
+  readonly all: readonly LiveObject[];
 }
 
 /** The slot of `byMarker` for a kind and key. */
@@ -28,7 +30,7 @@ export function indexLive(live: LiveState, scope: string): LiveIndex {
       byMarker.set(k, [...(byMarker.get(k) ?? []), o]);
     }
   }
-  return { byMarker, unmarked, byId: new Map(live.objects.map((l) => [l.id, l])) };
+  return { byMarker, unmarked, byId: new Map(live.objects.map((l) => [l.id, l])), all: live.objects };
 }
 
 /** The pairs found so far, each live object taken at most once. */

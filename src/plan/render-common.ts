@@ -131,6 +131,27 @@ function entryOf(op: Operation, title: string): Entry {
 }
 
 /**
+ * The observed entries, in a section of their own: each with its live id and, when it drifted,
+ * its changes (`before` the live value, `after` the config's). Empty when the config observes none.
+ */
+export function observedLines(plan: Plan): string[] {
+  const observed = plan.observed ?? [];
+  if (observed.length === 0) return [];
+  const names = namesOfIds(plan);
+  return [
+    'Observed objects (read only, never written):',
+    ...observed.flatMap((o) => {
+      const head = `${o.key}  ${descriptorOf(o.kind).title} ${o.liveId}`;
+      if (o.changes.length === 0) return [`  = ${head}  (as configured)`];
+      return [
+        `  ! ${head}  (drifted: live -> config)`,
+        ...treeLines(changeTree(o.kind, o.changes, names)).map((line) => `      ${line}`),
+      ];
+    }),
+  ];
+}
+
+/**
  * `3 to create, 1 to update, ...`, every count shown so scripts and readers find them; children the
  * service deletes with their parent are counted after the deletes (`1 to delete (with 8 HTTPS edge routes)`).
  */

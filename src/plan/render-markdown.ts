@@ -3,7 +3,15 @@
  * block (destructive first, then by kind and name; long bodies folded into `<details>` after it),
  * cut at a line boundary with a note so the whole stays under GitHub's comment limit.
  */
-import { bodyOf, entriesOf, shownKey, summaryLine, whyOf, type Entry } from './render-common.js';
+import {
+  bodyOf,
+  entriesOf,
+  observedLines,
+  shownKey,
+  summaryLine,
+  whyOf,
+  type Entry,
+} from './render-common.js';
 import type { Plan } from './types.js';
 
 /** GitHub refuses comments (and step summaries) longer than this many characters. */
@@ -81,6 +89,9 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     head.push('');
   }
   if (plan.notes.length > 0) head.push('#### Notes', '', ...plan.notes.map((n) => `- ${cell(n)}`), '');
+  const [title, ...observed] = observedLines(plan);
+  if (title !== undefined)
+    head.push(`#### ${title.replace(/:$/, '')}`, '', '```diff', ...observed, '```', '');
   if (entries.length === 0) return `${head.join('\n')}\n`;
 
   const open = ['#### All changes', '', '```diff'];

@@ -2,7 +2,15 @@
  * The terminal rendering: Terraform-like `+ ~ - -/+ <= ~>` headers grouped by kind and name, each with its
  * tree of changes (never truncated), a summary.
  */
-import { bodyOf, entriesOf, shownKey, summaryLine, whyOf, type Entry } from './render-common.js';
+import {
+  bodyOf,
+  entriesOf,
+  observedLines,
+  shownKey,
+  summaryLine,
+  whyOf,
+  type Entry,
+} from './render-common.js';
 import type { Plan } from './types.js';
 
 export interface TextOptions {
@@ -26,6 +34,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
     for (const line of body(e)) lines.push(`      ${line}`);
   }
   if (entries.length > 0) lines.push('');
+  const observed = observedLines(plan);
+  if (observed.length > 0) lines.push(...observed, '');
   for (const note of plan.notes) lines.push(`Note: ${note}`);
   if (plan.notes.length > 0) lines.push('');
   lines.push(bold(summaryLine(plan)));

@@ -123,6 +123,18 @@ export interface ModuleChange {
   readonly action: 'put' | 'delete';
 }
 
+/**
+ * An observed entry (`observe: true`) and how its live object differs from it: reported, never
+ * written. `before` is the live value, `after` the config's.
+ */
+export interface ObservedObject {
+  readonly kind: KindName;
+  readonly key: string;
+  readonly liveId: string;
+  /** Empty when the live object matches its entry. */
+  readonly changes: readonly FieldChange[];
+}
+
 export interface PlanSummary {
   readonly create: number;
   readonly update: number;
@@ -156,6 +168,8 @@ export interface Plan {
   readonly resolvedIds: Readonly<Record<string, string>>;
   readonly operations: readonly Operation[];
   readonly summary: PlanSummary;
+  /** The observed entries, in key order: present when the config observes any object. */
+  readonly observed?: readonly ObservedObject[];
   /** Things a reviewer should know that are not operations (a token that will not be saved, ...). */
   readonly notes: readonly string[];
   /** The options the plan was computed with, so `apply plan.json` re-plans the same way. */

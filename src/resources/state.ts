@@ -65,6 +65,11 @@ export interface DesiredObject {
    * written afterwards. Absent when the entry has none.
    */
   readonly ignore?: readonly FieldPath[];
+  /**
+   * `observe: true` (on the entry, inherited by its nested items): the live object, paired by
+   * `id:` or natural key whoever manages it, is read and compared but never written.
+   */
+  readonly observe?: true;
 }
 
 /**

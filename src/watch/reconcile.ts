@@ -18,7 +18,7 @@ import { UserError } from '../errors.js';
 import type { Operation, Plan } from '../plan/index.js';
 import { planFor } from '../pipeline/index.js';
 import type { DesiredState } from '../resources/index.js';
-import { configKindOf, driftEventsOf, type DriftEvent } from './drift.js';
+import { configKindOf, driftEventsOf, observedDriftEvents, type DriftEvent } from './drift.js';
 import type { ReconcileContext, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
 export interface ReconcileSettings {
@@ -131,6 +131,7 @@ function driftReporter(
   drifted: readonly Operation[],
   log: Logger,
   observe: boolean,
+  observed: readonly DriftEvent[],
 ): (applied?: ApplyResult) => DriftEvent[] {
   return (applied) => {
     const events = driftEventsOf(drifted, applied);
@@ -139,7 +140,7 @@ function driftReporter(
         { drift: event },
         `drift: ${event.key} differs from the config${event.reverted ? '; reverted' : observe ? '; observing, not reverted' : '; not reverted'}`,
       );
-    return events;
+    return [...observed, ...events];
   };
 }
 
@@ -225,12 +226,16 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       lastGood = { state: desired, fingerprint: plan.desiredFingerprint, reconciledAt: new Date() };
       return { status: 'success', planned, applied, ...(drift.length === 0 ? {} : { drift }) };
     };
-    if (planned === 0) return succeeded([], []);
+    // Observed entries are reported every time they differ: nothing ever puts them back.
+    const seen = observedDriftEvents(plan.observed ?? []);
+    for (const event of seen)
+      log.warn({ drift: event }, `drift: ${event.key} (observed) differs from the config; never written`);
+    if (planned === 0) return succeeded([], seen);
     log.info({ summary: plan.summary, notes: plan.notes }, 'plan has changes');
     // With the config unchanged since the account last equalled it, every difference was made by
     // hand. Observing, the account never equals the config on purpose: every difference counts.
     const drifted = observe || lastGood?.fingerprint === plan.desiredFingerprint ? plan.operations : [];
-    const reportDrift = driftReporter(drifted, log, observe);
+    const reportDrift = driftReporter(drifted, log, observe, seen);
 
     const refusal = guardRefusal(plan, desired, guards);
     if (observe) {
