@@ -182,6 +182,7 @@ export async function executeOperation(ctx: OperationContext, op: Operation): Pr
       return create(ctx, d, op);
     case 'update':
     case 'adopt':
+    case 'rename':
       return update(ctx, d, op);
     case 'delete':
       return remove(ctx, d, op);

@@ -5,7 +5,7 @@
  * (the old half of a replace carries the same key) are ignored.
  */
 import type { ApiClient } from '../api/index.js';
-import { parseMetadata } from '../resources/ownership/marker.js';
+import { liveObject, markedAs } from '../live/index.js';
 import { descriptorOf, type KindDescriptor } from '../resources/index.js';
 import { collectionPath, objectPath } from './build-request.js';
 import type { IdTable } from './ids.js';
@@ -47,8 +47,7 @@ export async function findCreated(
   for (const record of await siblings(client, d, parentId)) {
     const id = record.id;
     if (typeof id !== 'string' || ids.existedAtPlanTime(id)) continue;
-    const marker = parseMetadata(typeof record.metadata === 'string' ? record.metadata : undefined).marker;
-    if (marker?.scope === scope && marker.key === key) return record;
+    if (markedAs(liveObject(d, record, parentId), scope, key)) return record;
   }
   return undefined;
 }

@@ -8,7 +8,7 @@ import { environmentBase } from '../config/environment-base.js';
 import { UsageError, UserError } from '../errors.js';
 import { exportAccount } from '../export/index.js';
 import { overlayDiff, renderOverlay, type OverlayExport } from '../export/overlay-diff.js';
-import { loadConfig } from '../plan/index.js';
+import { loadConfig } from '../config/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type ConnectionFlags } from './connection.js';
 

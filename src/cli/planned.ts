@@ -3,7 +3,9 @@
  * show its warnings, connect to that account and plan. The caller closes the connection.
  */
 import type { ApiClientOptions } from '../api/index.js';
-import { loadConfig, planFor, type ComputedPlan, type TokenFileView } from '../plan/index.js';
+import { loadConfig } from '../config/index.js';
+import type { TokenFileView } from '../plan/index.js';
+import { planFor, type ComputedPlan } from '../pipeline/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
 

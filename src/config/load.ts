@@ -3,13 +3,14 @@
  * check → cross-object checks → the desired state. Every stage collects findings; the result is
  * either the state (with warnings) or every error, each placed at its file, line and column.
  */
-import type { DesiredObject, DesiredState } from '../resources/index.js';
+import type { DesiredMove, DesiredObject, DesiredState } from '../resources/index.js';
 import { checkAcrossObjects, type CheckedObjects } from './cross-object-checks.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { EnvironmentSettings } from './environments.js';
 import { defaultPaths, expandPaths, type ExpandedFile } from './files.js';
 import { environmentLayers, type Layers } from './layers.js';
 import { LoadReport } from './load-report.js';
+import { checkMoves } from './moves.js';
 import { declaredObjects, type DeclareContext, type DeclaredObject } from './objects.js';
 import { conflictFinding, missingTargets, overlayOnlySections } from './overlay-findings.js';
 import { checkStructure } from './schema-check.js';
@@ -85,6 +86,7 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   // Before duplicates are dropped: a duplicate's secret is in its file all the same.
   const secretSpans = literalSecrets(objects);
   const checked = checkAcrossObjects(objects, scopes, reader.unread, report);
+  const moves = declaredMoves(sources, checked, report);
 
   const shown = report.diagnostics.map((d) => withoutSecretFound(d, secretSpans, sources));
   const errors = shown.filter((d) => d.severity === 'error');
@@ -100,7 +102,7 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   }
   return {
     ok: true,
-    state: desiredState(checked, layers.settings?.scope ?? filesScope(scopes)),
+    state: desiredState(checked, layers.settings?.scope ?? filesScope(scopes), moves),
     warnings,
     files: sources.map((o) => o.file),
     secretSpans,
@@ -167,7 +169,23 @@ function declareObjects(
   return { objects, scopes };
 }
 
-function desiredState({ objects, resolved }: CheckedObjects, scope: string): DesiredState {
+/** The `moved:` entries of every file, checked against the entries (docs/config.md "Renaming an entry"). */
+function declaredMoves(
+  sources: readonly SourceFile[],
+  checked: CheckedObjects,
+  report: LoadReport,
+): DesiredMove[] {
+  const findings: FileFinding[] = [];
+  const moves = checkMoves(sources, new Set(checked.objects.map((o) => o.key)), findings);
+  report.addFileFindings(findings);
+  return moves;
+}
+
+function desiredState(
+  { objects, resolved }: CheckedObjects,
+  scope: string,
+  moves: readonly DesiredMove[],
+): DesiredState {
   const desired: DesiredObject[] = objects.map((o) => ({
     kind: o.descriptor.kind,
     key: o.key,
@@ -178,6 +196,8 @@ function desiredState({ objects, resolved }: CheckedObjects, scope: string): Des
     sensitive: o.sensitive,
     source: { file: o.source.file, ...locate(o.source, o.entryPath, true) },
     ...(o.protect === undefined ? {} : { protect: o.protect }),
+    ...(o.ignore === undefined ? {} : { ignore: o.ignore.map((p) => p.split('.')) }),
+    ...(o.observe === undefined ? {} : { observe: o.observe }),
   }));
-  return { scope, objects: desired };
+  return { scope, objects: desired, ...(moves.length > 0 ? { moves } : {}) };
 }

@@ -6,7 +6,7 @@
  */
 import { naturalName, type FieldPath, type Fields, type KindDescriptor } from '../resources/index.js';
 import type { DocPath } from './diagnostic.js';
-import { configLayout, lifecycleMembers, pinMember, type ChildLayout, type MapLayout } from './layout.js';
+import { configLayout, entryMembers, pinMember, type ChildLayout, type MapLayout } from './layout.js';
 import { isPlainObject } from '../plain-object.js';
 import { PatchedEntry, type PatchConflict, type EntryPatch } from './overlay.js';
 import type { FileFinding, Place, SourceFile } from './source.js';
@@ -25,6 +25,10 @@ export interface DeclaredObject {
   readonly values: Record<string, unknown>;
   /** `protect` as written (the schema pass checked its type). */
   readonly protect?: boolean;
+  /** `ignore` as written, dotted paths (the rule pass checks them against the kind). */
+  readonly ignore?: readonly string[];
+  /** `observe: true` on the entry (its nested items inherit it). */
+  readonly observe?: true;
   readonly sensitive: FieldPath[];
   /** The file that declares the entry (the base file, for an entry an overlay patched). */
   readonly source: SourceFile;
@@ -82,13 +86,20 @@ function splitLifecycle(entry: Record<string, unknown>): {
   readonly written: Record<string, unknown>;
   readonly pin?: string;
   readonly protect?: boolean;
+  readonly ignore?: readonly string[];
+  readonly observe?: true;
 } {
-  const written = Object.fromEntries(Object.entries(entry).filter(([k]) => !(k in lifecycleMembers)));
+  const written = Object.fromEntries(Object.entries(entry).filter(([k]) => !(k in entryMembers)));
   const pin = entry[pinMember];
+  const ignore = Array.isArray(entry.ignore)
+    ? entry.ignore.filter((p): p is string => typeof p === 'string')
+    : [];
   return {
     written,
     ...(typeof pin === 'string' ? { pin } : {}),
     ...(typeof entry.protect === 'boolean' ? { protect: entry.protect } : {}),
+    ...(ignore.length > 0 ? { ignore } : {}),
+    ...(entry.observe === true ? { observe: true as const } : {}),
   };
 }
 
@@ -116,6 +127,11 @@ function declareEntry(
       ...variantValues,
     };
     relative = (path) => (path.length > 0 && String(path[0]) in shared ? path : [variant.member, ...path]);
+    // `ignore: [tunnel_group.labels]` names the variant's field as the YAML nests it.
+    if (lifecycle.ignore !== undefined) {
+      const prefix = `${variant.member}.`;
+      lifecycle.ignore = lifecycle.ignore.map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p));
+    }
   } else {
     descriptor = map.kinds[0]!;
     written = Object.fromEntries(Object.entries(entry).filter(([k]) => !childMembers.has(k)));
@@ -153,6 +169,8 @@ function declareChild(
   ctx: DeclareContext,
 ): DeclaredObject {
   const { written: item, ...lifecycle } = splitLifecycle(withLifecycle);
+  // The schema admits `observe` on entries only: a nested item is observed with its parent.
+  const observed = parent.observe === true ? { observe: true as const } : {};
   const written = (path: FieldPath): Place =>
     patched.placeOf(path[0] === child.parentField ? [child.member, index] : [child.member, index, ...path]);
   const sensitive: FieldPath[] = [];
@@ -170,6 +188,7 @@ function declareChild(
     parentKey: parent.key,
     values,
     ...lifecycle,
+    ...observed,
     sensitive,
     source: place([]).source,
     entryPath: place([]).path,

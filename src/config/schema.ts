@@ -15,12 +15,15 @@ import {
 } from '../resources/index.js';
 import {
   configLayout,
+  entryMembers,
   lifecycleMembers,
   namePattern,
   readOnlyFields,
   writableFields,
   type MapLayout,
 } from './layout.js';
+
+import { movedSchema } from './moved-schema.js';
 
 type Schema = Record<string, unknown>;
 
@@ -181,7 +184,7 @@ function entrySchema(map: MapLayout): Schema {
     const d = map.kinds[0]!;
     return objectSchema(
       d.fields,
-      { ...children, ...lifecycleMembers },
+      { ...children, ...entryMembers },
       `${aTitleAtStart(d)}, keyed by its logical name.`,
     );
   }
@@ -195,7 +198,7 @@ function entrySchema(map: MapLayout): Schema {
   return {
     ...objectSchema(
       shared,
-      { ...variants, ...children, ...lifecycleMembers },
+      { ...variants, ...children, ...entryMembers },
       `Exactly one of ${members.map((m) => m.member).join(', ')}.`,
     ),
     oneOf: members.map(({ member }) => ({ required: [member] })),
@@ -324,6 +327,7 @@ export function buildConfigSchema(): Schema {
         type: 'string',
         pattern: namePattern,
       },
+      moved: movedSchema(),
       ...byMap(mapSchema),
       environments: environmentsSchema(),
       values: valuesSchema('Default values for `{var: name}`; an environment may set its own.'),

@@ -4,9 +4,10 @@
  * emulator answers with) plus the warnings only the loader gives.
  */
 import { parseCidr } from '../resources/formats/index.js';
-import { validateBody, type FieldPath } from '../resources/index.js';
+import { ignoredPathProblem, validateBody, type FieldPath } from '../resources/index.js';
 import type { DeclaredObject } from './objects.js';
 import type { FileFinding } from './source.js';
+import { didYouMean } from './suggest.js';
 
 /** Findings about one object's values, in the files that wrote them. */
 export function checkObject(o: DeclaredObject): FileFinding[] {
@@ -17,7 +18,24 @@ export function checkObject(o: DeclaredObject): FileFinding[] {
     ...(v.message.startsWith('unknown field') || v.message.includes('read-only') ? { atKey: true } : {}),
   }));
   if (out.length > 0) return out;
-  return cidrHostBits(o);
+  return [...ignoredPaths(o), ...cidrHostBits(o)];
+}
+
+/** `ignore:` paths the kind does not have, with the name it probably meant. */
+function ignoredPaths(o: DeclaredObject): FileFinding[] {
+  return (o.ignore ?? []).flatMap((written, i) => {
+    const problem = ignoredPathProblem(o.fields, written.split('.'));
+    if (problem === undefined) return [];
+    const hint = didYouMean(problem.at.split('.').at(-1) ?? '', problem.candidates);
+    return [
+      {
+        source: o.source,
+        path: [...o.entryPath, 'ignore', i],
+        message: `${o.descriptor.title} has no field ${problem.at}`,
+        hint: hint ?? `ignore takes the kind's fields: ${problem.candidates.join(', ')}`,
+      },
+    ];
+  });
 }
 
 function cidrHostBits(o: DeclaredObject): FileFinding[] {

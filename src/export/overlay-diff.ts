@@ -9,7 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document } from 'yaml';
 import type { BaseEntry } from '../config/environment-base.js';
-import { configLayout, lifecycleMembers, pinMember, type MapLayout } from '../config/layout.js';
+import { configLayout, entryMembers, pinMember, type MapLayout } from '../config/layout.js';
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson, canonicalValues } from '../plan/canonical.js';
 import type { Field, Fields } from '../resources/index.js';
@@ -70,7 +70,7 @@ function sameItems(fields: Fields, a: unknown, b: unknown): boolean {
 function withoutDefaults(fields: Fields, item: Plain): Plain {
   const kept = Object.entries(item).filter(([k, v]) => {
     const f = fields[k];
-    return !(k in lifecycleMembers) && (f?.default === undefined || !isDeepStrictEqual(v, f.default));
+    return !(k in entryMembers) && (f?.default === undefined || !isDeepStrictEqual(v, f.default));
   });
   return canonicalValues(fields, Object.fromEntries(kept));
 }
@@ -119,7 +119,7 @@ function mergePatch(map: MapLayout, base: Plain, live: Plain, path: readonly str
     path.length === 1 ? map.variants?.members.find((m) => m.member === path[0])?.descriptor : undefined;
   const fields = path.length === 0 ? (map.variants?.shared ?? map.kinds[0]?.fields) : variant?.fields;
   for (const key of new Set([...Object.keys(base), ...Object.keys(live)])) {
-    if (path.length === 0 && key in lifecycleMembers) continue;
+    if (path.length === 0 && key in entryMembers) continue;
     const b = base[key];
     const l = live[key];
     if (isSource(b) || isSource(l)) continue;

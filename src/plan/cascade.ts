@@ -11,7 +11,7 @@ import {
   moduleFields,
   type KindName,
 } from '../resources/index.js';
-import { compare, type LiveObject } from './live.js';
+import { compare, type LiveObject } from '../live/index.js';
 import type { Cascade, CascadedObject, Operation } from './types.js';
 
 /** Module members set on a live record (an edge's `mutual_tls`, a route's `oidc`). */

@@ -4,10 +4,9 @@
  * content), and a new token-bearing object (API key, tunnel credential) only when asked for by name.
  * The user resolves each case with an `id:` pin, or `id: new` for a new object.
  */
-import { newObjectPin } from '../config/layout.js';
 import { UserError } from '../errors.js';
-import { descriptorOf, naturalIdentity, type DesiredObject } from '../resources/index.js';
-import type { LiveObject } from './live.js';
+import { descriptorOf, naturalIdentity, newObjectPin, type DesiredObject } from '../resources/index.js';
+import type { LiveObject } from '../live/index.js';
 
 /** How a desired object is compared with one live object, by the planner's own normal forms. */
 export interface Resemblance {

@@ -6,12 +6,14 @@ import type { Cascade, CascadedObject, FieldChange, Operation, Plan } from './ty
 
 /** One line of the plan as a reader sees it: a replace's two operations are one entry. */
 export interface Entry {
-  readonly symbol: '+' | '~' | '-' | '-/+' | '<=';
+  readonly symbol: '+' | '~' | '-' | '-/+' | '<=' | '~>';
   readonly verb: string;
   readonly kind: KindName;
   readonly key: string;
   readonly title: string;
   readonly liveId?: string;
+  /** On a rename: the key before. */
+  readonly renamedFrom?: string;
   readonly changes: readonly FieldChange[];
   /** Members left as they are, counted at the end of the body. */
   readonly unchanged?: number;
@@ -21,14 +23,30 @@ export interface Entry {
   readonly destructive: boolean;
 }
 
+/**
+ * How an entry is named in headers: its key, or for a rename the key before and the new name
+ * (`reserved_domains/www -> website`; a nested item's whole new key, its parent may have moved).
+ */
+export function shownKey(e: Entry): string {
+  if (e.renamedFrom === undefined) return e.key;
+  const topLevel = descriptorOf(e.kind).parent === undefined;
+  return `${e.renamedFrom} -> ${topLevel ? e.key.slice(e.key.indexOf('/') + 1) : e.key}`;
+}
+
 /** Why, for the header line: the reason and what goes with a delete (`left the config, with 8 HTTPS edge routes`). */
 export function whyOf(e: Entry): string | undefined {
   const why = `${e.reason ?? ''}${describeCascade(e.cascade)}`.replace(/^, /, '');
   return why === '' ? undefined : why;
 }
 
-const symbols = { create: '+', update: '~', delete: '-', adopt: '<=' } as const;
-const verbs = { create: 'create', update: 'update', delete: 'delete', adopt: 'adopt' } as const;
+const symbols = { create: '+', update: '~', delete: '-', adopt: '<=', rename: '~>' } as const;
+const verbs = {
+  create: 'create',
+  update: 'update',
+  delete: 'delete',
+  adopt: 'adopt',
+  rename: 'rename',
+} as const;
 
 /** Keys compared segment by segment: children (`a/b/rules/x`) follow their parent `a/b`. */
 function byKey(a: Entry, b: Entry): number {
@@ -103,6 +121,7 @@ function entryOf(op: Operation, title: string): Entry {
     key: op.key,
     title,
     ...(op.liveId === undefined ? {} : { liveId: op.liveId }),
+    ...(op.renamedFrom === undefined ? {} : { renamedFrom: op.renamedFrom }),
     changes: op.changes,
     ...(op.unchanged === undefined ? {} : { unchanged: op.unchanged }),
     ...(op.reason === undefined ? {} : { reason: op.reason }),
@@ -112,14 +131,37 @@ function entryOf(op: Operation, title: string): Entry {
 }
 
 /**
+ * The observed entries, in a section of their own: each with its live id and, when it drifted,
+ * its changes (`before` the live value, `after` the config's). Empty when the config observes none.
+ */
+export function observedLines(plan: Plan): string[] {
+  const observed = plan.observed ?? [];
+  if (observed.length === 0) return [];
+  const names = namesOfIds(plan);
+  return [
+    'Observed objects (read only, never written):',
+    ...observed.flatMap((o) => {
+      const head = `${o.key}  ${descriptorOf(o.kind).title} ${o.liveId}`;
+      if (o.changes.length === 0) return [`  = ${head}  (as configured)`];
+      return [
+        `  ! ${head}  (drifted: live -> config)`,
+        ...treeLines(changeTree(o.kind, o.changes, names)).map((line) => `      ${line}`),
+      ];
+    }),
+  ];
+}
+
+/**
  * `3 to create, 1 to update, ...`, every count shown so scripts and readers find them; children the
  * service deletes with their parent are counted after the deletes (`1 to delete (with 8 HTTPS edge routes)`).
  */
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
-  const total = s.create + s.update + s.replace + s.delete + s.adopt;
+  const total = s.create + s.update + s.replace + s.delete + s.adopt + s.rename;
   if (total === 0) return `No changes. ${s.unchanged} objects up to date.`;
   const cascaded = countCascaded(plan.operations.flatMap((op) => op.cascade?.objects ?? []));
   const deletes = `${s.delete} to delete${cascaded === '' ? '' : ` (with ${cascaded})`}`;
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${deletes}, ${s.adopt} to adopt; ${s.unchanged} unchanged.`;
+  // Renames are counted when there are any: plans without them read as they always have.
+  const renames = s.rename > 0 ? `, ${s.rename} to rename` : '';
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${deletes}, ${s.adopt} to adopt${renames}; ${s.unchanged} unchanged.`;
 }

@@ -3,7 +3,15 @@
  * block (destructive first, then by kind and name; long bodies folded into `<details>` after it),
  * cut at a line boundary with a note so the whole stays under GitHub's comment limit.
  */
-import { bodyOf, entriesOf, summaryLine, whyOf, type Entry } from './render-common.js';
+import {
+  bodyOf,
+  entriesOf,
+  observedLines,
+  shownKey,
+  summaryLine,
+  whyOf,
+  type Entry,
+} from './render-common.js';
 import type { Plan } from './types.js';
 
 /** GitHub refuses comments (and step summaries) longer than this many characters. */
@@ -18,12 +26,12 @@ function cell(text: string): string {
 const foldLines = 30;
 
 function signOf(e: Entry): string {
-  return e.symbol === '~' || e.symbol === '<=' ? '!' : e.symbol === '+' ? '+' : '-';
+  return e.symbol === '~' || e.symbol === '<=' || e.symbol === '~>' ? '!' : e.symbol === '+' ? '+' : '-';
 }
 
 function headOf(e: Entry): string {
   const why = whyOf(e);
-  return `${e.symbol} ${e.key} (${e.title}${e.liveId === undefined ? '' : ` ${e.liveId}`})${why === undefined ? '' : `: ${why}`}`;
+  return `${e.symbol} ${shownKey(e)} (${e.title}${e.liveId === undefined ? '' : ` ${e.liveId}`})${why === undefined ? '' : `: ${why}`}`;
 }
 
 function diffLines(e: Entry, body: readonly string[]): string[] {
@@ -35,7 +43,7 @@ function diffLines(e: Entry, body: readonly string[]): string[] {
 function folded(e: Entry, body: readonly string[]): string {
   const sign = signOf(e);
   return [
-    `<details><summary><code>${e.symbol} ${e.key}</code> (${e.title})</summary>`,
+    `<details><summary><code>${e.symbol} ${shownKey(e)}</code> (${e.title})</summary>`,
     '',
     '```diff',
     `${sign} ${headOf(e)}`,
@@ -81,6 +89,9 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     head.push('');
   }
   if (plan.notes.length > 0) head.push('#### Notes', '', ...plan.notes.map((n) => `- ${cell(n)}`), '');
+  const [title, ...observed] = observedLines(plan);
+  if (title !== undefined)
+    head.push(`#### ${title.replace(/:$/, '')}`, '', '```diff', ...observed, '```', '');
   if (entries.length === 0) return `${head.join('\n')}\n`;
 
   const open = ['#### All changes', '', '```diff'];

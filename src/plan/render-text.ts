@@ -1,8 +1,16 @@
 /**
- * The terminal rendering: Terraform-like `+ ~ - -/+` headers grouped by kind and name, each with its
+ * The terminal rendering: Terraform-like `+ ~ - -/+ <= ~>` headers grouped by kind and name, each with its
  * tree of changes (never truncated), a summary.
  */
-import { bodyOf, entriesOf, summaryLine, whyOf, type Entry } from './render-common.js';
+import {
+  bodyOf,
+  entriesOf,
+  observedLines,
+  shownKey,
+  summaryLine,
+  whyOf,
+  type Entry,
+} from './render-common.js';
 import type { Plan } from './types.js';
 
 export interface TextOptions {
@@ -10,7 +18,7 @@ export interface TextOptions {
   readonly color: boolean;
 }
 
-const colors: Record<Entry['symbol'], number> = { '+': 32, '~': 33, '-': 31, '-/+': 35, '<=': 36 };
+const colors: Record<Entry['symbol'], number> = { '+': 32, '~': 33, '-': 31, '-/+': 35, '<=': 36, '~>': 33 };
 
 export function renderText(plan: Plan, options: TextOptions): string {
   const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
@@ -22,10 +30,12 @@ export function renderText(plan: Plan, options: TextOptions): string {
     const where = e.liveId === undefined ? e.title : `${e.title} ${e.liveId}`;
     const reason = whyOf(e);
     const why = reason === undefined ? '' : `  (${reason})`;
-    lines.push(`${paint(colors[e.symbol], e.symbol.padStart(3))} ${bold(e.key)}  ${where}${why}`);
+    lines.push(`${paint(colors[e.symbol], e.symbol.padStart(3))} ${bold(shownKey(e))}  ${where}${why}`);
     for (const line of body(e)) lines.push(`      ${line}`);
   }
   if (entries.length > 0) lines.push('');
+  const observed = observedLines(plan);
+  if (observed.length > 0) lines.push(...observed, '');
   for (const note of plan.notes) lines.push(`Note: ${note}`);
   if (plan.notes.length > 0) lines.push('');
   lines.push(bold(summaryLine(plan)));

@@ -10,6 +10,7 @@ export { validateBody, type BodyMode } from './validate.js';
 export { checkFormat } from './format-check.js';
 export * from './shape.js';
 export * from './walk.js';
+export { ignoredPathProblem, withoutPaths } from './ignored.js';
 export * from './references.js';
 export * from './state.js';
 export { tunnelSessionCommands, type TunnelSessionCommand } from './kinds/sessions.js';

@@ -10,9 +10,10 @@ import type { ApiClient } from '../api/index.js';
 import { checkGuards, type ApplyResult, type GuardOptions } from '../apply/index.js';
 import { loadDesiredState, renderDiagnostic, type Diagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
-import { planFor, type Operation, type Plan } from '../plan/index.js';
+import type { Operation, Plan } from '../plan/index.js';
+import { planFor } from '../pipeline/index.js';
 import type { DesiredState } from '../resources/index.js';
-import { driftEventsOf, type DriftEvent } from './drift.js';
+import { driftEventsOf, observedDriftEvents, type DriftEvent } from './drift.js';
 import { gitCommitOf } from './git-revision.js';
 import { applyReported, appliedOf, incompleteApplyResult } from './reconcile-apply.js';
 import type { ConfigRevision, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
@@ -158,6 +159,7 @@ function driftReporter(
   drifted: readonly Operation[],
   log: Logger,
   observe: boolean,
+  observed: readonly DriftEvent[],
 ): (applied?: ApplyResult) => DriftEvent[] {
   return (applied) => {
     const events = driftEventsOf(drifted, applied);
@@ -166,7 +168,7 @@ function driftReporter(
         { drift: event },
         `drift: ${event.key} differs from the config${event.reverted ? '; reverted' : observe ? '; observing, not reverted' : '; not reverted'}`,
       );
-    return events;
+    return [...observed, ...events];
   };
 }
 
@@ -211,12 +213,16 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       lastGood = { state: desired, fingerprint: plan.desiredFingerprint, reconciledAt: new Date() };
       return { status: 'success', planned, applied, ...(drift.length === 0 ? {} : { drift }) };
     };
-    if (planned === 0) return succeeded([], []);
+    // Observed entries are reported every time they differ: nothing ever puts them back.
+    const seen = observedDriftEvents(plan.observed ?? []);
+    for (const event of seen)
+      log.warn({ drift: event }, `drift: ${event.key} (observed) differs from the config; never written`);
+    if (planned === 0) return succeeded([], seen);
     log.info({ summary: plan.summary, notes: plan.notes }, 'plan has changes');
     // With the config unchanged since the account last equalled it, every difference was made by
     // hand. Observing, the account never equals the config on purpose: every difference counts.
     const drifted = observe || lastGood?.fingerprint === plan.desiredFingerprint ? plan.operations : [];
-    const reportDrift = driftReporter(drifted, log, observe);
+    const reportDrift = driftReporter(drifted, log, observe, seen);
 
     const refusal = guardRefusal(plan, desired, guards);
     if (observe) {

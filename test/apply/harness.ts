@@ -9,7 +9,8 @@ import type { ApiClient, ResponseEvent } from '../../src/api/index.js';
 import { applyPlan, type ApplyOptions, type ApplyResult } from '../../src/apply/index.js';
 import type { FaultOptions } from '../../src/emulator/index.js';
 import { loadDesiredState } from '../../src/config/index.js';
-import { computePlan, parseMetadata, planFor, type ComputedPlan } from '../../src/plan/index.js';
+import { parseMetadata } from '../../src/plan/index.js';
+import { computePlan, planFor, type ComputedPlan } from '../../src/pipeline/index.js';
 import { descriptorOf, managedDescriptors, type DesiredState } from '../../src/resources/index.js';
 import { startAccount, type TestAccount } from '../support/account.js';
 

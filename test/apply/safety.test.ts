@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPlan, fileTokenSink } from '../../src/apply/index.js';
 import { UserError } from '../../src/errors.js';
-import { planFor } from '../../src/plan/index.js';
+import { planFor } from '../../src/pipeline/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { examplesState, startHarness, syncState, type Harness } from './harness.js';
 

@@ -38,6 +38,7 @@ function planOf(action: 'create' | 'delete', n: number): Plan {
       replace: 0,
       delete: action === 'delete' ? n : 0,
       adopt: 0,
+      rename: 0,
       unchanged: 0,
       managed: n,
       removed: action === 'delete' ? n : 0,

@@ -7,7 +7,8 @@
  * needs the kind in the build and the schema regenerated, as the checklist says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planFor, renderText } from '../../src/plan/index.js';
+import { renderText } from '../../src/plan/index.js';
+import { planFor } from '../../src/pipeline/index.js';
 import {
   allDescriptors,
   descriptorOf,

@@ -7,7 +7,7 @@ import { objectPath } from '../../apply/build-request.js';
 import { ConfigError, loadDesiredState } from '../../config/index.js';
 import { UsageError, UserError } from '../../errors.js';
 import { indexChildren, cascadeOf } from '../../plan/cascade.js';
-import { fetchLiveState, type LiveObject } from '../../plan/index.js';
+import { fetchLiveState, type LiveObject } from '../../live/index.js';
 import { aTitle, descriptorOf } from '../../resources/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
