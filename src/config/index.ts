@@ -7,3 +7,4 @@ export { buildConfigSchema, schemaText } from './schema.js';
 export { defaultPaths } from './files.js';
 export { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from './environments.js';
 export { maxFileBytes } from './source.js';
+export { filesRootVariable } from './files-root.js';
