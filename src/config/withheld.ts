@@ -5,7 +5,13 @@
  * log and in the annotation on the pull request. A problem with such a value names its source
  * instead: `the value of env NAME is not ...`, `the content of ca.pem (1234 bytes) is not ...`.
  */
-import { checkFormat, formatExpectations, type FormatName } from '../resources/index.js';
+import {
+  checkFormat,
+  formatExpectations,
+  pemFormats,
+  standardPemLabels,
+  type FormatName,
+} from '../resources/index.js';
 import type { Diagnostic } from './diagnostic.js';
 
 /** A value read from the environment or a file, and how messages name it. */
@@ -28,11 +34,23 @@ const sizeMessage = /^is \d+ (bytes|characters) long; the limit is \d+ (bytes|ch
 export function withheldMessage(w: Withheld | undefined, message: string): string {
   if (w === undefined) return message;
   if (w.format !== undefined && checkFormat(w.format, w.value) === message) {
-    return `${w.subject} is not ${formatExpectations[w.format]}`;
+    const expected = `${w.subject} is not ${formatExpectations[w.format]}`;
+    return pemReasonIsSafe(w.format, w.value, message) ? `${expected}: ${message}` : expected;
   }
   if (message === 'must not be empty') return `${w.subject} is empty`;
   if (sizeMessage.test(message)) return `${w.subject} ${message}`;
   return `${w.subject}: ${message}`;
+}
+
+/**
+ * A PEM format's reason quotes block labels (and an `-----END label-----` line): safe to repeat
+ * when every label in the value is a standard one, and nothing else is quoted.
+ */
+function pemReasonIsSafe(format: FormatName, value: string, reason: string): boolean {
+  if (!pemFormats.has(format)) return false;
+  const labels = [...value.matchAll(/-----(?:BEGIN|END) ([^\n]*?)-----/g)].map((m) => m[1] ?? '');
+  if (!labels.every((label) => standardPemLabels.has(label))) return false;
+  return !reason.replace(/"-----END [A-Z0-9 ]+-----"/g, '').includes('"');
 }
 
 /** Shorter values are everyday words and digits: replacing them would garble messages for nothing. */

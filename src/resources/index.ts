@@ -7,7 +7,7 @@ export * from './error-codes.js';
 export * from './event-types.js';
 export { validateBody, type BodyMode } from './validate.js';
 export { checkFormat } from './format-check.js';
-export { formatExpectations } from './format-expectations.js';
+export { formatExpectations, pemFormats, standardPemLabels } from './format-expectations.js';
 export * from './shape.js';
 export * from './walk.js';
 export * from './references.js';
