@@ -15,6 +15,7 @@ import type { ExternalContext } from './external-value.js';
 import { declaredObjects, type DeclareContext, type DeclaredObject } from './objects.js';
 import { conflictFinding, missingTargets, overlayOnlySections } from './overlay-findings.js';
 import { checkStructure } from './schema-check.js';
+import { revisionOf } from './revision.js';
 import { literalSecrets, withoutSecretFound, type SecretSpans } from './secret-spans.js';
 import { checkObject } from './semantic.js';
 import { SourceReader } from './source-reader.js';
@@ -62,9 +63,27 @@ export interface LoadOptions {
  */
 export async function loadDesiredState(paths: string[], options: LoadOptions = {}): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
-  const env = options.env ?? process.env;
   const given = paths.length > 0 ? paths : defaultPaths(cwd);
-  const root = filesRootOf(given, cwd, env);
+  const root = filesRootOf(given, cwd, options.env ?? process.env);
+  for (let attempt = 1; ; attempt++) {
+    const before = await revisionOf(given, cwd, root);
+    const result = await loadRevision(paths, given, root, options);
+    // Files swapped under the load (a ConfigMap update, a git-sync flip): read the new revision whole.
+    if (attempt === maxRevisionReads || (await revisionOf(given, cwd, root)) === before) return result;
+  }
+}
+
+/** Reads of a config whose files keep being swapped, before the last one is taken as it is. */
+const maxRevisionReads = 5;
+
+async function loadRevision(
+  paths: readonly string[],
+  given: readonly string[],
+  root: FilesRoot,
+  options: LoadOptions,
+): Promise<LoadResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
   const { files, missing, refused } = await expandPaths(given, cwd, root);
   const names = files.map((f) => f.file);
   const report = new LoadReport();
