@@ -59,6 +59,12 @@ export class WatchMetrics {
     labelNames: ['kind'] as const,
     registers: [this.#registry],
   });
+  readonly #keyRotations = new Counter({
+    name: 'acctsync_api_key_rotations_total',
+    help: 'New API keys read from --api-key-file, by cause (file_changed, unauthorized: read again after a 401).',
+    labelNames: ['cause'] as const,
+    registers: [this.#registry],
+  });
   readonly #requests = new Counter({
     name: 'acctsync_api_requests_total',
     help: 'API request attempts (retries included), by method and HTTP status ("error" when no response arrived).',
@@ -72,6 +78,7 @@ export class WatchMetrics {
       this.#reconciles.inc({ result }, 0);
     for (const kind of configKinds()) this.#drifted.set({ kind }, 0);
     this.#drift.inc(0);
+    for (const cause of ['file_changed', 'unauthorized']) this.#keyRotations.inc({ cause }, 0);
     this.#lastSuccess.set(0);
     this.#ready.set(0);
     new Gauge({
@@ -103,6 +110,11 @@ export class WatchMetrics {
   /** Counts one API attempt; pass as the client's `onResponse`. */
   recordResponse(event: ResponseEvent): void {
     this.#requests.inc({ method: event.method, status: String(event.status) });
+  }
+
+  /** `--api-key-file` held a new key. */
+  recordKeyRotation(cause: 'file_changed' | 'unauthorized'): void {
+    this.#keyRotations.inc({ cause });
   }
 
   /** The exposition text and its content type. */

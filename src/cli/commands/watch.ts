@@ -32,6 +32,7 @@ import {
 } from '../connection.js';
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
 import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
+import { keyRotationReport } from '../api-key-file.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
 /** First retry delay after a failure; doubles per failure up to the interval. */
@@ -122,6 +123,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       },
       announce: (line) => log.info(line),
       ...(environment === undefined ? {} : { environment }),
+      onKeyRotated: keyRotationReport(log, metrics, values['api-key-file']),
     });
     try {
       const { intervalMs, mode, notifyUrls } = flags;
