@@ -85,14 +85,14 @@ function startWatch(
     { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const logs: LogEntry[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => {
+  createInterface({ input: child.stdout }).on('line', (line) => {
     try {
       logs.push(JSON.parse(line) as LogEntry);
     } catch {
       logs.push({ msg: `(not JSON) ${line}` });
     }
   });
-  createInterface({ input: child.stderr! }).on('line', (line) => logs.push({ msg: `(stderr) ${line}` }));
+  createInterface({ input: child.stderr }).on('line', (line) => logs.push({ msg: `(stderr) ${line}` }));
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   return {
     logs,
