@@ -12,6 +12,7 @@ import {
   TimeoutError,
   type RequestIdentity,
 } from './errors.js';
+import type { ApiKeySource } from './key-source.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import type { HttpMethod } from './method.js';
 import { Pacer, type Sleep } from './pacer.js';
@@ -67,6 +68,8 @@ export interface ApiClientOptions {
   /** Origin plus an optional path prefix, e.g. `http://127.0.0.1:4010/api`. */
   readonly baseUrl: string;
   readonly apiKey: string;
+  /** Asked for the key before each attempt and after a 401, when the key can change (a rotated key file). */
+  readonly keySource?: ApiKeySource;
   /** Per attempt, until the whole body is read. Default 6 s. */
   readonly timeoutMs?: number;
   /**
@@ -191,9 +194,10 @@ export class ApiClient {
   readonly #origin: string;
   readonly #pathPrefix: string;
   readonly #pool: Pool;
-  readonly #headers: Readonly<Record<string, string>>;
+  #headers: Readonly<Record<string, string>>;
   /** {@link #headers} plus the JSON content type, for requests with a body. */
-  readonly #jsonHeaders: Readonly<Record<string, string>>;
+  #jsonHeaders: Readonly<Record<string, string>>;
+  readonly #keySource: ApiKeySource | undefined;
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy;
   readonly #limiter: ConcurrencyLimiter;
@@ -241,6 +245,18 @@ export class ApiClient {
     this.#onResponse = options.onResponse;
     this.#secrets = [options.apiKey];
     this.#redact = createRedactor(this.#secrets);
+    this.#keySource = options.keySource;
+  }
+
+  /** The headers with the key source's current key (the key scrubbed from errors like the first). */
+  #headersFor(body: string | undefined): Readonly<Record<string, string>> {
+    const key = this.#keySource?.current();
+    if (key !== undefined && this.#headers.authorization !== `Bearer ${key}`) {
+      this.protectSecrets([key]);
+      this.#headers = { ...this.#headers, authorization: `Bearer ${key}` };
+      this.#jsonHeaders = { ...this.#jsonHeaders, authorization: `Bearer ${key}` };
+    }
+    return body === undefined ? this.#headers : this.#jsonHeaders;
   }
 
   /**
@@ -366,6 +382,7 @@ export class ApiClient {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     let used = 0;
     let lastFailure: string | undefined;
+    let renewed = false;
     try {
       for (let attempt = 1; ; attempt++) {
         let failure: ApiError | NetworkError | TimeoutError;
@@ -373,6 +390,11 @@ export class ApiClient {
         try {
           const response = await this.#attempt(identity, body, options.timeoutMs, signal, attempt);
           if (response.status < 300) return this.#success<T>(identity, response);
+          // A rotated key: the old one was revoked before this client read the new one.
+          if (response.status === 401 && !renewed && this.#keySource !== undefined) {
+            renewed = true;
+            if (await this.#keySource.renew()) continue;
+          }
           const retryAfterMs = parseRetryAfterMs(firstHeader(response.headers, 'retry-after'), Date.now());
           failure = apiErrorFromResponse(
             identity,
@@ -455,7 +477,7 @@ export class ApiClient {
       const response = await this.#pool.request({
         method: identity.method,
         path: identity.path,
-        headers: body === undefined ? this.#headers : this.#jsonHeaders,
+        headers: this.#headersFor(body),
         body: body ?? null,
         signal: deadline.signal,
       });

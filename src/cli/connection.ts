@@ -3,7 +3,7 @@
  * `SVC_API_KEY` or `--api-key-file`), or the embedded emulator, the default when neither is set,
  * whose state lives in `.acctsync/embedded.json` so consecutive commands see the same account.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ApiClient,
@@ -14,6 +14,7 @@ import {
 } from '../api/index.js';
 import { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from '../config/index.js';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
+import { ApiKeyFile, type KeyRotationCause } from './api-key-file.js';
 import { formatDuration, parseDuration } from '../watch/duration.js';
 import type { Options } from './args.js';
 
@@ -74,6 +75,11 @@ export interface ConnectionSettings {
    * emulator keeps a state file of its own, so that each environment is a separate local account.
    */
   readonly environment?: EnvironmentSettings;
+  /**
+   * Told when `--api-key-file` holds a new key; given, the file is also read again every few
+   * seconds (a daemon's key rotates under it). Without it the file is read again only after a 401.
+   */
+  readonly onKeyRotated?: (cause: KeyRotationCause) => void;
 }
 
 /**
@@ -95,24 +101,16 @@ export function parseRateLimit(text: string): number {
   return rate;
 }
 
-async function readKeyFile(path: string): Promise<string> {
-  try {
-    const key = (await readFile(path, 'utf8')).trim();
-    if (key === '') throw new UserError(`the API key file ${path} is empty`);
-    return key;
-  } catch (err) {
-    throw isSystemError(err) ? systemUserError(`read the API key file ${path}`, err) : err;
-  }
-}
-
 export async function openConnection(settings: ConnectionSettings): Promise<Connection> {
   const { flags, env } = settings;
   const urlVariable = settings.environment?.apiUrlEnv ?? defaultApiUrlEnv;
   const keyVariable = settings.environment?.apiKeyEnv ?? defaultApiKeyEnv;
   const url = flags['api-url'] ?? env[urlVariable];
-  const keyFromFile =
-    flags['api-key-file'] === undefined ? undefined : await readKeyFile(flags['api-key-file']);
-  const key = keyFromFile ?? env[keyVariable];
+  const keyFile =
+    flags['api-key-file'] === undefined
+      ? undefined
+      : await ApiKeyFile.open(flags['api-key-file'], settings.onKeyRotated);
+  const key = keyFile?.current() ?? env[keyVariable];
   const ratePerMinute = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
   const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
   const clientOptions = {
@@ -149,8 +147,22 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
   } catch {
     throw new UserError(`the API URL ${url} is not a valid URL`);
   }
-  const client = new ApiClient({ ...clientOptions, baseUrl: parsed.href.replace(/\/$/, ''), apiKey: key });
-  return { client, url: parsed.origin, embedded: false, close: () => client.close() };
+  const client = new ApiClient({
+    ...clientOptions,
+    baseUrl: parsed.href.replace(/\/$/, ''),
+    apiKey: key,
+    ...(keyFile === undefined ? {} : { keySource: keyFile }),
+  });
+  if (settings.onKeyRotated !== undefined) keyFile?.watch();
+  return {
+    client,
+    url: parsed.origin,
+    embedded: false,
+    async close() {
+      keyFile?.close();
+      await client.close();
+    },
+  };
 }
 
 async function openEmbedded(

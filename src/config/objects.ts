@@ -10,7 +10,9 @@ import { configLayout, entryMembers, pinMember, type ChildLayout, type MapLayout
 import { isPlainObject } from '../plain-object.js';
 import { PatchedEntry, type PatchConflict, type EntryPatch } from './overlay.js';
 import type { FileFinding, Place, SourceFile } from './source.js';
+import type { ExternalContext } from './external-value.js';
 import { pathKey, resolveSources, type Values } from './sources.js';
+import type { Withheld } from './withheld.js';
 
 /** An object as declared, before references are resolved. */
 export interface DeclaredObject {
@@ -30,6 +32,8 @@ export interface DeclaredObject {
   /** `observe: true` on the entry (its nested items inherit it). */
   readonly observe?: true;
   readonly sensitive: FieldPath[];
+  /** Values read from the environment or a file, by field path (`pathKey`): messages never repeat them. */
+  readonly withheld: ReadonlyMap<string, Withheld>;
   /** The file that declares the entry (the base file, for an entry an overlay patched). */
   readonly source: SourceFile;
   /** Where the entry (map value or list item) sits in that file's document. */
@@ -39,8 +43,7 @@ export interface DeclaredObject {
 }
 
 /** What declaring objects needs besides the file. */
-export interface DeclareContext {
-  readonly env: NodeJS.ProcessEnv;
+export interface DeclareContext extends ExternalContext {
   /** `{var: name}` values of the environment. */
   readonly values: Values;
   /** Patches of the selected environment's overlays, by entry key (`ip_policies/office`). */
@@ -139,11 +142,13 @@ function declareEntry(
   }
   const sensitive: FieldPath[] = [];
   const valuePlaces = new Map<string, Place>();
+  const withheld = new Map<string, Withheld>();
   const values = resolveSources(descriptor.fields, written, {
     ...ctx,
     place: (path) => patched.placeOf(relative(path)),
     sensitive,
     valuePlaces,
+    withheld,
   });
   const place = placeWithValues(valuePlaces, (path) => patched.placeOf(relative(path)));
   return {
@@ -154,6 +159,7 @@ function declareEntry(
     values,
     ...lifecycle,
     sensitive,
+    withheld,
     source,
     entryPath: [map.key, name],
     place,
@@ -175,11 +181,20 @@ function declareChild(
     patched.placeOf(path[0] === child.parentField ? [child.member, index] : [child.member, index, ...path]);
   const sensitive: FieldPath[] = [];
   const valuePlaces = new Map<string, Place>();
-  const resolved = resolveSources(child.fields, item, { ...ctx, place: written, sensitive, valuePlaces });
+  const withheld = new Map<string, Withheld>();
+  const resolved = resolveSources(child.fields, item, {
+    ...ctx,
+    place: written,
+    sensitive,
+    valuePlaces,
+    withheld,
+  });
   const place = placeWithValues(valuePlaces, written);
   const values =
     child.parentField === undefined ? resolved : { ...resolved, [child.parentField]: parent.name };
-  const name = naturalName(child.descriptor, values, index);
+  // A name is printed in plans and keys: one taken from a withheld value would publish it.
+  const named = Object.fromEntries(Object.entries(values).filter(([k]) => !withheld.has(pathKey([k]))));
+  const name = naturalName(child.descriptor, named, index);
   return {
     descriptor: child.descriptor,
     fields: child.descriptor.fields,
@@ -190,6 +205,7 @@ function declareChild(
     ...lifecycle,
     ...observed,
     sensitive,
+    withheld,
     source: place([]).source,
     entryPath: place([]).path,
     place,

@@ -8,6 +8,7 @@ export * from './error-codes.js';
 export * from './event-types.js';
 export { validateBody, type BodyMode } from './validate.js';
 export { checkFormat } from './format-check.js';
+export { formatExpectations, pemFormats, standardPemLabels } from './format-expectations.js';
 export * from './shape.js';
 export * from './walk.js';
 export { ignoredPathProblem, withoutPaths } from './ignored.js';

@@ -91,6 +91,12 @@ export class WatchMetrics {
   });
   /** The API client's traffic. */
   readonly api = new ApiMetrics(this.#registry);
+  readonly #keyRotations = new Counter({
+    name: 'acctsync_api_key_rotations_total',
+    help: 'New API keys read from --api-key-file, by cause (file_changed, unauthorized: read again after a 401).',
+    labelNames: ['cause'] as const,
+    registers: [this.#registry],
+  });
 
   constructor(mode: WatchMode = 'reconcile') {
     // Labels exist from the start so that rate() and alerts see zeros, not missing series.
@@ -100,6 +106,7 @@ export class WatchMetrics {
         for (const outcome of outcomes) this.#operations.inc({ kind, action, outcome }, 0);
     for (const kind of configKinds()) this.#drifted.set({ kind }, 0);
     this.#drift.inc(0);
+    for (const cause of ['file_changed', 'unauthorized']) this.#keyRotations.inc({ cause }, 0);
     this.#lastSuccess.set(0);
     this.#lastAttempt.set(0);
     this.#inProgress.set(0);
@@ -149,6 +156,11 @@ export class WatchMetrics {
       for (const event of record.result.drift ?? []) found.set(event.kind, (found.get(event.kind) ?? 0) + 1);
       for (const [kind, count] of found) this.#drifted.set({ kind }, count);
     }
+  }
+
+  /** `--api-key-file` held a new key. */
+  recordKeyRotation(cause: 'file_changed' | 'unauthorized'): void {
+    this.#keyRotations.inc({ cause });
   }
 
   /** The exposition text and its content type. */

@@ -2,7 +2,7 @@
  * Test support for the applier: the one test account (`test/support/account.ts`) with helpers to
  * plan and apply a config directory in one call.
  */
-import { cp, mkdtemp } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient, ResponseEvent } from '../../src/api/index.js';
@@ -49,6 +49,8 @@ export async function startHarness(options: { faults?: FaultOptions } = {}): Pro
 export async function copyExamples(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-apply-'));
   await cp(examplesDir, dir, { recursive: true });
+  // A checkout: examples/account reads ../pki and ../secrets, inside the work tree.
+  await mkdir(join(dir, '.git'));
   return dir;
 }
 

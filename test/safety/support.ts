@@ -23,6 +23,8 @@ export interface CliAccount extends TestAccount {
 export async function startCliAccount(options: { faults?: FaultOptions } = {}): Promise<CliAccount> {
   const account = await startAccount({ ...options, client: { retry: { attempts: 1 } } });
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-safety-'));
+  // A checkout: the config's root is the work tree, so `{file: ../x}` from account/ may read x.
+  await mkdir(join(dir, '.git'));
   const close = async (): Promise<void> => {
     await account.close();
     await rm(dir, { recursive: true, force: true });

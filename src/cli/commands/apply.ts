@@ -6,10 +6,11 @@ import { UsageError } from '../../errors.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
+import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
 import { planFromConfig } from '../planned.js';
 import { renderPlan, useColor } from '../plan-output.js';
 
-const options = { ...connectionOptions, ...deadlineOptions, ...executionFlags } as const;
+const options = { ...connectionOptions, ...deadlineOptions, ...executionFlags, ...filesRootOptions } as const;
 
 export const command: Command = {
   summary: 'apply a plan saved by plan --out, if the config and the account did not change since',
@@ -21,6 +22,7 @@ Secrets are taken from the config, never from the plan file (which holds none).
 
 Options:
 ${executionUsage}
+${filesRootUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
   --rate-limit N/m            pace requests below N per minute
@@ -28,6 +30,7 @@ ${waitUsage}`,
 
   async run(argv) {
     const { values, positionals } = parseCommandArgs('apply', argv, options);
+    useFilesRoot(values, process.env);
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0) {
       throw new UsageError('apply takes exactly one argument, the plan file', {

@@ -3,6 +3,7 @@ import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
 import { environmentName, environmentOptions } from '../environment.js';
+import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
 import { planEveryEnvironment } from '../plan-environments.js';
 import { planFromConfig } from '../planned.js';
 import {
@@ -20,6 +21,7 @@ const options = {
   ...planOutputOptions,
   ...planningOptions,
   ...environmentOptions,
+  ...filesRootOptions,
   'all-envs': { type: 'boolean', default: false },
 } as const;
 
@@ -39,6 +41,7 @@ Options:
   --scope S                    Ownership scope (default: the config's scope)
   --unprotect KEY              Allow deleting or replacing the protected object KEY (repeatable)
   --env NAME                   The environment, for a config that declares them (default: ACCTSYNC_ENV)
+${filesRootUsage}
   --all-envs                   Plan every declared environment, each against its own account, in one report
   --api-url URL                API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE          File holding the API key (default: SVC_API_KEY)
@@ -49,6 +52,7 @@ With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
 
   async run(argv) {
     const { values, positionals } = parseCommandArgs('plan', argv, options);
+    useFilesRoot(values, process.env);
     const format = parsePlanFormat(values.output);
     if (values['all-envs']) return planEveryEnvironment(positionals, values, format);
     const { plan, connection } = await planFromConfig({

@@ -7,6 +7,7 @@ import type { Command } from '../command.js';
 import { confirmDestruction, mustConfirm } from '../confirm.js';
 import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
+import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
 import { planFromConfig } from '../planned.js';
 import {
   parsePlanFormat,
@@ -28,6 +29,7 @@ const options = {
   'recapture-tokens': { type: 'boolean', default: false },
   yes: { type: 'boolean', default: false },
   ...environmentOptions,
+  ...filesRootOptions,
   ...planningOptions,
 } as const;
 
@@ -49,6 +51,7 @@ Options:
   --scope S                   ownership scope (default: the config's scope)
   --unprotect KEY             allow deleting or replacing the protected object KEY (repeatable)
 ${environmentUsage}
+${filesRootUsage}
 ${executionUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
@@ -59,6 +62,7 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
 
   async run(argv) {
     const { values, positionals } = parseCommandArgs('sync', argv, options);
+    useFilesRoot(values, process.env);
     // Checked before connecting: a usage mistake must not cost an API call.
     const mode = values['dry-run']
       ? { dryRun: true as const, format: parsePlanFormat(values.output) }

@@ -4,6 +4,7 @@ import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { printConfigWarnings } from '../config-report.js';
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
+import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
 
 const usage = `Usage: acctsync validate [PATH...] [--env NAME]
 
@@ -14,6 +15,7 @@ environments is checked for each of them, or for the one --env names.
 
 Options:
 ${environmentUsage}
+${filesRootUsage}
 
 Exit status: 0 valid, 1 invalid. With GITHUB_ACTIONS=true, problems are also printed as
 workflow annotations.`;
@@ -59,7 +61,11 @@ export const command: Command = {
   summary: 'check the desired state offline (schema, rules, references)',
   usage,
   async run(argv) {
-    const { values, positionals } = parseCommandArgs('validate', argv, environmentOptions);
+    const { values, positionals } = parseCommandArgs('validate', argv, {
+      ...environmentOptions,
+      ...filesRootOptions,
+    });
+    useFilesRoot(values, process.env);
     const results = await loadEach(positionals, environmentName(values, process.env));
     const secretSpans = Object.assign(
       {},

@@ -32,6 +32,8 @@ import {
   type Connection,
 } from '../connection.js';
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
+import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
+import { keyRotationReport } from '../api-key-file.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
 /** First retry delay after a failure; doubles per failure up to the interval. */
@@ -42,6 +44,7 @@ const exitDeadlineMs = 5000;
 export const options = {
   ...connectionOptions,
   ...environmentOptions,
+  ...filesRootOptions,
   mode: { type: 'string', default: 'reconcile' },
   interval: { type: 'string', default: defaults.interval },
   debounce: { type: 'string', default: defaults.debounce },
@@ -83,6 +86,7 @@ Options:
   --no-delete                 delete nothing, apply everything else
   --scope S                   ownership scope (default: the config's scope)
 ${environmentUsage}
+${filesRootUsage}
   --parallelism N             operations running at once (default ${defaultParallelism})
   --continue-on-error         after a failure, keep running what does not depend on it
   --max-delete-percent P      refuse plans deleting more than P% of the managed objects (default ${defaultGuardOptions.maxDeletePercent})
@@ -96,6 +100,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
 
   async run(argv) {
     const { values, positionals } = parseCommandArgs('watch', argv, options);
+    useFilesRoot(values, process.env);
     const flags = parseWatchFlags(values);
     const cwd = process.cwd();
     const paths = positionals.length > 0 ? positionals : defaultPaths(cwd);
@@ -120,6 +125,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       },
       announce: (line) => log.info(line),
       ...(environment === undefined ? {} : { environment }),
+      onKeyRotated: keyRotationReport(log, metrics, values['api-key-file']),
     });
     try {
       const { intervalMs, mode, notifyUrls } = flags;
