@@ -34,6 +34,8 @@ export interface RunStreams {
    * confirmation (a rejection stops before any change).
    */
   readonly beforeApply?: () => void | Promise<void>;
+  /** Aborted when writing must stop: the scope's lease was lost (its reason is printed). */
+  readonly stop?: AbortSignal | undefined;
 }
 
 /**
@@ -67,12 +69,15 @@ export async function runApply(
       continueOnError: settings.continueOnError,
       guards: settings.guards,
       progress,
-      signal: interrupt.signal,
+      signal: streams.stop ? AbortSignal.any([interrupt.signal, streams.stop]) : interrupt.signal,
       ...(tokens === undefined ? {} : { tokens }),
     });
     if (settings.output === 'json') streams.stdout.write(renderResultJson(plan, result));
     // An empty plan already said "No changes"; a line of zero counts would only add noise.
     else if (plan.operations.length > 0) streams.stdout.write(renderResultText(result));
+    const lost: unknown = streams.stop?.aborted ? streams.stop.reason : undefined;
+    if (lost instanceof Error && result.status !== 'succeeded')
+      streams.stderr.write(`error: ${lost.message}\n`);
     return { exitCode: result.status === 'succeeded' ? 0 : 1, result };
   } finally {
     process.removeListener('SIGINT', onSigint);

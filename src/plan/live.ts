@@ -14,6 +14,7 @@ import {
   type KindName,
 } from '../resources/index.js';
 import { parseMetadata, type OwnershipMarker } from '../resources/ownership/marker.js';
+import { isLeaseObject } from '../resources/ownership/lease-record.js';
 import { isPlainObject } from '../plain-object.js';
 
 /** One live object as the API returned it, with its ownership marker read out of `metadata`. */
@@ -103,7 +104,7 @@ export function fetchLiveState(
 /**
  * The one reader of the live account, for plans and exports alike: lists `kinds` (each collection
  * once, all pages; embedded children from their parent's records) and leaves out the service's own
- * objects.
+ * objects and acctsync's scope leases (docs/lease.md).
  */
 export async function readLiveState(
   client: ApiClient,
@@ -130,7 +131,7 @@ export async function readLiveState(
   const order = kindOrder();
   const objects = results
     .flat()
-    .filter((o) => !isServiceOwned(descriptorOf(o.kind), o.record))
+    .filter((o) => !isServiceOwned(descriptorOf(o.kind), o.record) && !isLeaseObject(o.record))
     .sort((a, b) => order(a.kind) - order(b.kind) || compare(a.id, b.id));
   return { kinds, objects };
 }

@@ -7,6 +7,7 @@ import type { Command } from '../command.js';
 import { confirmDestruction, mustConfirm } from '../confirm.js';
 import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
+import { leaseFlagsFrom, leaseOptions, leaseUsage } from '../lease-flags.js';
 import { planFromConfig } from '../planned.js';
 import {
   parsePlanFormat,
@@ -24,6 +25,7 @@ const options = {
   ...deadlineOptions,
   ...planOutputOptions,
   ...executionFlags,
+  ...leaseOptions,
   'dry-run': { type: 'boolean', default: false },
   'recapture-tokens': { type: 'boolean', default: false },
   yes: { type: 'boolean', default: false },
@@ -50,6 +52,7 @@ Options:
   --unprotect KEY             allow deleting or replacing the protected object KEY (repeatable)
 ${environmentUsage}
 ${executionUsage}
+${leaseUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
   --rate-limit N/m            pace requests below N per minute (the live API allows about 120)
@@ -62,9 +65,13 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
     // Checked before connecting: a usage mistake must not cost an API call.
     const mode = values['dry-run']
       ? { dryRun: true as const, format: parsePlanFormat(values.output) }
-      : { dryRun: false as const, settings: runSettingsFrom('sync', values) };
+      : {
+          dryRun: false as const,
+          settings: runSettingsFrom('sync', values),
+          lease: { command: 'sync', flags: leaseFlagsFrom('sync', values) },
+        };
     const tokens = await tokenFileView(values['token-output'], values['recapture-tokens']);
-    const { plan, desired, connection } = await planFromConfig({
+    const { plan, desired, connection, lease } = await planFromConfig({
       paths: positionals,
       flags: values,
       env: process.env,
@@ -72,7 +79,7 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
       ...planningSettings(values),
       deadline: true,
       tokens,
-      ...(mode.dryRun ? {} : { client: clientOptionsFor(mode.settings.parallelism) }),
+      ...(mode.dryRun ? {} : { client: clientOptionsFor(mode.settings.parallelism), lease: mode.lease }),
     });
     try {
       if (mode.dryRun) {
@@ -88,6 +95,7 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
       const { exitCode } = await runApply(plan, desired, connection.client, settings, {
         stdout: process.stdout,
         stderr: process.stderr,
+        stop: lease?.signal,
         beforeApply: async () => {
           if (settings.output === 'text')
             process.stdout.write(renderPlan(plan, 'text', useColor(process.env, process.stdout.isTTY)));
