@@ -3,6 +3,7 @@
  * `watch`), and taking the scope's lease for them (docs/lease.md).
  */
 import { UsageError } from '../errors.js';
+import { LeaseKeeper } from '../lease/keeper.js';
 import { defaultLeaseTtlMs, ScopeLease } from '../lease/lease.js';
 import { formatDuration, parseDuration } from '../watch/duration.js';
 import type { Options } from './args.js';
@@ -16,9 +17,12 @@ export const leaseOptions = {
 /** Below this a renewal (every third of it) would not survive a slow answer. */
 const minimumTtlMs = 1000;
 
+export const leaseTtlUsage = `  --lock-ttl DURATION         how long the scope's lease outlives a holder that stops renewing it
+                              (default ${formatDuration(defaultLeaseTtlMs)}; see docs/lease.md)`;
+
 export const leaseUsage = `  --lock-timeout DURATION     wait this long for the scope's lease when another writer holds it
-                              (default 0: refuse at once, naming the holder; see docs/lease.md)
-  --lock-ttl DURATION         how long the lease outlives a holder that stops renewing it (default ${formatDuration(defaultLeaseTtlMs)})`;
+                              (default 0: refuse at once, naming the holder)
+${leaseTtlUsage}`;
 
 export interface LeaseValues {
   readonly 'lock-timeout'?: string | undefined;
@@ -77,4 +81,18 @@ export function withLease(connection: Connection, lease: ScopeLease | undefined)
       }
     },
   };
+}
+
+/**
+ * The hold of `watch` on its scope: reconcile mode writes only while holding the lease, a second
+ * daemon waits as a standby; observe mode never writes, and the embedded emulator is its own.
+ */
+export function daemonLease(
+  connection: Connection,
+  mode: 'reconcile' | 'observe',
+  ttlMs: number,
+  onLost: () => void,
+): LeaseKeeper | undefined {
+  if (mode === 'observe' || connection.embedded) return undefined;
+  return new LeaseKeeper(connection.client, { command: 'acctsync watch', ttlMs }, onLost);
 }

@@ -47,6 +47,7 @@ export class ReconcileLoop {
   #running: Promise<void> | undefined;
   #queued: Trigger | undefined;
   #failures = 0;
+  #retryInMs: number | undefined;
 
   constructor(options: LoopOptions) {
     this.#options = options;
@@ -107,7 +108,10 @@ export class ReconcileLoop {
     }
     const durationMs = Date.now() - startedAt.getTime();
     const previousFailures = this.#failures;
-    this.#failures = result.status === 'success' ? 0 : previousFailures + 1;
+    const standby = result.status === 'standby';
+    // Waiting for the lease is no failure: no backoff, no error log every time it asks again.
+    this.#failures = result.status === 'success' || standby ? 0 : previousFailures + 1;
+    this.#retryInMs = result.retryInMs;
     const drift = (result.drift?.length ?? 0) > 0;
     const summary = {
       trigger,
@@ -118,7 +122,9 @@ export class ReconcileLoop {
     };
     if (drift)
       log.warn({ objects: result.drift?.length }, 'drift detected: the account differed from the config');
-    if (result.status === 'success') {
+    if (standby) {
+      log.info({ ...summary, holder: result.details?.[0] }, 'standby: another process holds the scope');
+    } else if (result.status === 'success') {
       if (previousFailures > 0) log.info({ ...summary, failures: previousFailures }, 'reconcile recovered');
       else log.info(summary, 'reconcile succeeded');
     } else {
@@ -149,9 +155,11 @@ export class ReconcileLoop {
     const { intervalMs, random } = this.#options;
     const interval = jitteredInterval(intervalMs, this.#options.jitter ?? 0.1, random);
     const [trigger, delayMs]: [Trigger, number] =
-      this.#failures === 0
-        ? ['interval', interval]
-        : ['retry', Math.min(interval, backoffDelay(this.#failures, this.#options.backoff, random))];
+      this.#retryInMs !== undefined
+        ? ['retry', this.#retryInMs]
+        : this.#failures === 0
+          ? ['interval', interval]
+          : ['retry', Math.min(interval, backoffDelay(this.#failures, this.#options.backoff, random))];
     this.#options.log.debug({ trigger, delayMs }, 'next reconcile scheduled');
     this.#timer = setTimeout(() => this.request(trigger), delayMs);
   }

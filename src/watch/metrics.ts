@@ -59,6 +59,11 @@ export class WatchMetrics {
     labelNames: ['kind'] as const,
     registers: [this.#registry],
   });
+  readonly #standby = new Gauge({
+    name: 'acctsync_standby',
+    help: "1 while another process holds the scope's lease and this daemon waits to take over (docs/lease.md), else 0.",
+    registers: [this.#registry],
+  });
   readonly #requests = new Counter({
     name: 'acctsync_api_requests_total',
     help: 'API request attempts (retries included), by method and HTTP status ("error" when no response arrived).',
@@ -74,6 +79,7 @@ export class WatchMetrics {
     this.#drift.inc(0);
     this.#lastSuccess.set(0);
     this.#ready.set(0);
+    this.#standby.set(0);
     new Gauge({
       name: 'acctsync_build_info',
       help: 'Always 1; the labels say which acctsync runs, on which Node, in which mode.',
@@ -86,6 +92,9 @@ export class WatchMetrics {
 
   /** Counts a finished reconcile. */
   recordReconcile(record: ReconcileRecord): void {
+    this.#standby.set(record.result.status === 'standby' ? 1 : 0);
+    // A standby asking for the lease reconciled nothing: it is not counted as a reconcile.
+    if (record.result.status === 'standby') return this.#ready.set(0);
     this.#reconciles.inc({ result: record.result.status });
     this.#duration.observe(record.durationMs / 1000);
     for (const op of record.result.applied) this.#operations.inc({ kind: op.kind, action: op.action });

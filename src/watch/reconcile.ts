@@ -18,6 +18,7 @@ import { UserError } from '../errors.js';
 import { planFor, type Operation, type Plan } from '../plan/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { configKindOf, driftEventsOf, type DriftEvent } from './drift.js';
+import { writeSignal, type HoldScope } from './scope-hold.js';
 import type { ReconcileContext, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
 export interface ReconcileSettings {
@@ -39,6 +40,8 @@ export interface ReconcileSettings {
   readonly tokenOutput?: string;
   /** `observe` plans and reports, and never applies; default `reconcile`. */
   readonly mode?: WatchMode;
+  /** Reconcile mode plans and writes only while holding the scope's lease (docs/lease.md). */
+  readonly hold?: HoldScope;
 }
 
 /** The last desired state the account was made equal to, and when. */
@@ -209,10 +212,13 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
   const observe = settings.mode === 'observe';
 
   return async (ctx: ReconcileContext): Promise<ReconcileResult> => {
-    const { log, signal } = ctx;
+    const { log } = ctx;
     const loaded = await loadDesired(settings, log);
     if ('diagnostics' in loaded) return invalidConfigResult(loaded.diagnostics, lastGood);
     const { desired } = loaded;
+    const writing = await writeSignal(observe ? undefined : settings.hold, desired.scope, ctx.signal);
+    if ('result' in writing) return writing.result;
+    const { signal } = writing;
     const planning = await planOrFailure(desired, settings, signal);
     if ('failure' in planning) return planning.failure;
     const { plan } = planning;
@@ -258,7 +264,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
 
     let result: ApplyResult;
     try {
-      result = await applyLogged(plan, desired, settings, guards, ctx);
+      result = await applyLogged(plan, desired, settings, guards, { ...ctx, signal });
     } catch (err) {
       const reason = `apply failed: ${message(err)}`;
       return {

@@ -11,9 +11,10 @@ export type Trigger = 'start' | 'change' | 'interval' | 'retry';
 /**
  * How a reconcile ended: `success` (the account equals the config, nothing or everything applied),
  * `invalid_config` (the tree failed to load: nothing was planned or changed), `refused` (a safety
- * guard stopped the plan before any call), `failed` (the API or the applier failed part-way).
+ * guard stopped the plan before any call), `failed` (the API or the applier failed part-way),
+ * `standby` (another process holds the scope's lease: nothing was planned; docs/lease.md).
  */
-export type ReconcileStatus = 'success' | 'invalid_config' | 'refused' | 'failed';
+export type ReconcileStatus = 'success' | 'invalid_config' | 'refused' | 'failed' | 'standby';
 
 /** One operation that was carried out, for the operations metric. */
 export interface AppliedOperation {
@@ -37,6 +38,8 @@ export interface ReconcileResult {
    * account), or in observe mode every object that differs; empty or absent when none did.
    */
   readonly drift?: readonly DriftEvent[];
+  /** Run again after this long instead of the interval (a standby asks for the lease again). */
+  readonly retryInMs?: number;
 }
 
 export interface ReconcileContext {

@@ -31,6 +31,8 @@ import {
   type Connection,
 } from '../connection.js';
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
+import { daemonLease, leaseFlagsFrom, leaseOptions, leaseTtlUsage } from '../lease-flags.js';
+import { stopSignal } from '../stop-signal.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
 /** First retry delay after a failure; doubles per failure up to the interval. */
@@ -57,6 +59,7 @@ export const options = {
   'max-delete-min-managed': { type: 'string' },
   'token-output': { type: 'string' },
   notify: { type: 'string', multiple: true },
+  'lock-ttl': leaseOptions['lock-ttl'],
 } as const;
 
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
@@ -87,6 +90,7 @@ ${environmentUsage}
   --max-delete-percent P      refuse plans deleting more than P% of the managed objects (default ${defaultGuardOptions.maxDeletePercent})
   --max-delete-min-managed N  apply that percentage only from N managed objects up (default ${defaultGuardOptions.maxDeleteMinManaged})
   --token-output FILE         write tokens of created API keys and credentials to FILE (JSON, mode 0600)
+${leaseTtlUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
   --rate-limit N/m            pace requests below N per minute (the live API allows about 120)
@@ -119,9 +123,11 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       announce: (line) => log.info(line),
       ...(environment === undefined ? {} : { environment }),
     });
+    let daemon: Daemon | undefined;
+    const keeper = daemonLease(connection, flags.mode, flags.leaseTtlMs, () => daemon?.reconcileNow());
     try {
       const { intervalMs, mode, notifyUrls } = flags;
-      const daemon = await startDaemon({
+      daemon = await startDaemon({
         paths: paths.map((p) => resolve(cwd, p)),
         log,
         metrics,
@@ -131,9 +137,10 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
         listen: flags.listen,
         mode,
         ...(notifyUrls.length === 0 ? {} : { notifier: new Notifier({ urls: notifyUrls, mode, log }) }),
-        reconcile: createReconcileStep(
-          reconcileSettings(values, flags, { paths, cwd, environment, connection }),
-        ),
+        reconcile: createReconcileStep({
+          ...reconcileSettings(values, flags, { paths, cwd, environment, connection }),
+          ...(keeper === undefined ? {} : { hold: (scope: string) => keeper.hold(scope) }),
+        }),
       });
       log.info(
         {
@@ -147,6 +154,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       await stopGracefully(daemon, await stopRequested, { log, abort, graceMs: flags.graceMs });
       return 0;
     } finally {
+      await keeper?.release().catch((err: unknown) => log.warn({ err }, 'could not release the lease'));
       await connection.close();
       // A handle something leaked must not keep a stopped daemon alive past its bounded shutdown.
       setTimeout(() => process.exit(), exitDeadlineMs).unref();
@@ -167,6 +175,7 @@ interface WatchFlags {
   readonly format: LogFormat;
   readonly level: string;
   readonly run: RunSettings;
+  readonly leaseTtlMs: number;
 }
 
 /** Everything the command line can get wrong, checked before connecting or listening. */
@@ -189,7 +198,8 @@ function parseWatchFlags(values: WatchValues): WatchFlags {
     throw new UsageError(`watch: --log-level must be one of ${logLevels.join(', ')}`);
   }
   const run = runSettingsFrom('watch', values);
-  return { intervalMs, debounceMs, graceMs, listen, mode, notifyUrls, format, level, run };
+  const leaseTtlMs = leaseFlagsFrom('watch', values).ttlMs;
+  return { intervalMs, debounceMs, graceMs, listen, mode, notifyUrls, format, level, run, leaseTtlMs };
 }
 
 /** A daemon quietly reconciling a throwaway emulator looks healthy while managing nothing. */
@@ -200,17 +210,6 @@ function requireApi(values: WatchValues, environment: EnvironmentSettings | unde
       `watch: no API given: set ${urlVariable} (or --api-url URL), or say --api-url ${embeddedUrl} to use the embedded emulator`,
     );
   }
-}
-
-/**
- * The first SIGTERM or SIGINT. Listening from the start: a signal during startup must stop the
- * daemon cleanly too, not kill it.
- */
-function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise<NodeJS.Signals>((done) => {
-    process.once('SIGTERM', () => done('SIGTERM'));
-    process.once('SIGINT', () => done('SIGINT'));
-  });
 }
 
 /** Where the daemon runs: the config, and the account it connected to. */
