@@ -3,6 +3,7 @@
  * apply, print the outcome. Everything is checked before the first write: guards, then the token
  * file (an unreadable one must not be found out after keys were created).
  */
+import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/index.js';
 import type { Plan } from '../plan/types.js';
 import type { DesiredState } from '../resources/index.js';
@@ -69,7 +70,7 @@ export async function runApply(
       continueOnError: settings.continueOnError,
       guards: settings.guards,
       progress,
-      signal: streams.stop ? AbortSignal.any([interrupt.signal, streams.stop]) : interrupt.signal,
+      signal: streams.stop ? writingSignal(interrupt.signal, streams.stop) : interrupt.signal,
       ...(tokens === undefined ? {} : { tokens }),
     });
     if (settings.output === 'json') streams.stdout.write(renderResultJson(plan, result));
@@ -82,4 +83,11 @@ export async function runApply(
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** Aborted by Ctrl-C or a lost lease; every operation in flight listens on it, which is no leak. */
+function writingSignal(interrupt: AbortSignal, stop: AbortSignal): AbortSignal {
+  const signal = AbortSignal.any([interrupt, stop]);
+  setMaxListeners(0, signal);
+  return signal;
 }

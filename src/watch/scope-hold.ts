@@ -1,4 +1,5 @@
 /** What a reconcile in reconcile mode does about the scope's lease before planning (docs/lease.md). */
+import { setMaxListeners } from 'node:events';
 import type { Hold } from '../lease/keeper.js';
 import type { ReconcileResult } from './types.js';
 
@@ -22,15 +23,19 @@ export async function writeSignal(
     const reason = `could not take the lease on scope ${scope}: ${err instanceof Error ? err.message : String(err)}`;
     return { result: { status: 'failed', planned: 0, applied: [], reason } };
   }
-  if (state.held) return { signal: AbortSignal.any([signal, state.signal]) };
-  return {
-    result: {
-      status: 'standby',
-      planned: 0,
-      applied: [],
-      reason: 'standby',
-      details: [state.holder],
-      retryInMs: state.retryInMs,
-    },
-  };
+  if (!state.held)
+    return {
+      result: {
+        status: 'standby',
+        planned: 0,
+        applied: [],
+        reason: 'standby',
+        details: [state.holder],
+        retryInMs: state.retryInMs,
+      },
+    };
+  const writing = AbortSignal.any([signal, state.signal]);
+  // The planner's concurrent requests each listen on it while they run: many at once is not a leak.
+  setMaxListeners(0, writing);
+  return { signal: writing };
 }
