@@ -259,7 +259,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
         status: 'failed',
         planned,
         applied: [],
-        reason: 'the daemon is stopping; nothing was applied',
+        reason: `${ctx.signal.aborted ? 'the daemon is stopping' : message(signal.reason)}; nothing was applied`,
       };
 
     let result: ApplyResult;
@@ -278,6 +278,6 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     }
     const drift = reportDrift(result);
     if (result.status === 'succeeded') return succeeded(appliedOf(result), drift);
-    return incompleteApplyResult(result, planned, drift, signal.aborted);
+    return incompleteApplyResult(result, planned, drift, ctx.signal.aborted);
   };
 }
