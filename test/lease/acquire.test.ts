@@ -3,10 +3,12 @@
  * exactly one holds the scope, on a fresh scope and on one whose holder died; a holder renews, and
  * learns when its lease is broken; plans never see the lease object.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
 import { recordOf } from '../../src/lease/acquire.js';
-import type { Holder } from '../../src/lease/holder.js';
+import { thisHolder, type Holder } from '../../src/lease/holder.js';
 import { ScopeLease } from '../../src/lease/lease.js';
 import { createLease, deleteLease, findLease } from '../../src/lease/store.js';
 import { fetchLiveState, planFor } from '../../src/plan/index.js';
@@ -73,6 +75,31 @@ describe('taking a lease', () => {
     const third = await ScopeLease.tryAcquire(account.client, 'live', settings, holder(2));
     expect(third).toBeInstanceOf(ScopeLease);
     await (third as ScopeLease).release();
+  });
+});
+
+describe('a holder on this machine whose process is gone', () => {
+  const account = useAccount({ client: { retry: { attempts: 1 } } });
+
+  it('is taken over at once, before its TTL passed', async () => {
+    const self = thisHolder('acctsync sync');
+    // Linux, where CI and the image run, tells its boot and pid namespace (elsewhere the TTL decides).
+    expect(self.machine).toBeDefined();
+    const gone = spawn(process.execPath, ['-e', '']);
+    await once(gone, 'exit');
+    const dead = { ...self, pid: gone.pid ?? 0 };
+    const record = recordOf('killed', dead, new Date().toISOString(), 'killed', 60_000);
+    await createLease(account.client, record);
+    const taken = await ScopeLease.tryAcquire(account.client, 'killed', settings, self);
+    expect(taken).toBeInstanceOf(ScopeLease);
+    await (taken as ScopeLease).release();
+    // A live process of this machine keeps its lease.
+    await createLease(
+      account.client,
+      recordOf('alive', { ...self, pid: process.ppid }, record.since, 'x', 60_000),
+    );
+    const refused = await ScopeLease.tryAcquire(account.client, 'alive', settings, self);
+    expect(refused).not.toBeInstanceOf(ScopeLease);
   });
 });
 

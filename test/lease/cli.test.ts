@@ -204,6 +204,35 @@ describe('two watches on one scope', () => {
   });
 });
 
+describe('the other writing commands', () => {
+  it('forget and apply are refused beside a holder, naming it; a bad --lock-ttl is a usage error', async () => {
+    const on = await account();
+    const dir = await configDir(policyFile('office'));
+    const synced = await runCli(['sync', dir, '--yes'], { cwd: dir, env: on.env });
+    expect(synced.code, synced.stderr).toBe(0);
+    const planned = await runCli(['plan', dir, '--out', join(dir, 'plan.json')], { cwd: dir, env: on.env });
+    expect(planned.code, planned.stderr).toBe(0);
+    const lease = await ScopeLease.acquire(on.client, 'watch-test', {
+      command: 'acctsync sync',
+      ttlMs: 60_000,
+      timeoutMs: 0,
+    });
+    const empty = await configDir('version: 1\nscope: watch-test\n');
+    for (const args of [
+      ['forget', 'ip_policies/p0', '--config', empty],
+      ['apply', join(dir, 'plan.json')],
+    ]) {
+      const result = await runCli(args, { cwd: dir, env: on.env });
+      expect(result.code, `${args[0]}: ${result.stderr}`).toBe(1);
+      expect(result.stderr).toMatch(heldBy('acctsync sync', process.pid));
+    }
+    const bad = await runCli(['sync', dir, '--lock-ttl', '10ms'], { cwd: dir, env: on.env });
+    expect(bad.stderr).toMatch(/^error: sync: --lock-ttl must be at least 1s\n/);
+    expect(bad.code).toBe(1);
+    await lease.release();
+  });
+});
+
 describe('acctsync unlock', () => {
   it('breaks a lease by hand with a warning; the holder learns it lost the lease', async () => {
     const on = await account();
