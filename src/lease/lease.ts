@@ -41,7 +41,8 @@ export class ScopeLease {
     this.#id = id;
     this.#record = record;
     this.#ttlMs = ttlMs;
-    this.#renewed(Date.now());
+    // The record was written as if renewed then: others count its TTL from there.
+    this.#renewed(Date.parse(record.expiresAt) - ttlMs);
   }
 
   /** Takes `scope`'s lease, or returns the record of the process holding it. */
