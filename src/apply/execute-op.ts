@@ -14,7 +14,7 @@ import {
   type ApiRequest,
 } from './build-request.js';
 import type { IdTable } from './ids.js';
-import { findCreated, type LiveRecord } from './recover-create.js';
+import { findCreated, isClaimConflict, type LiveRecord } from './recover-create.js';
 import type { TokenSink } from './token-output.js';
 
 /** Everything an operation needs besides itself; shared by all operations of a run. */
@@ -105,6 +105,7 @@ async function createOnce(
         throw new PlanMismatchError(`POST ${request.path}: no id in the response`);
       return notes.length === 0 ? { record } : { record, recovery: notes.join('; ') };
     } catch (err) {
+      if (isClaimConflict(err, d)) return adoptRacingCreate(ctx, d, op, parentId, notes, err);
       if (!isAmbiguousWriteFailure(err)) throw err;
       lastError = err;
     }
@@ -123,6 +124,25 @@ async function createOnce(
     return { record: found, recovery: notes.join('; ') };
   }
   throw lastError;
+}
+
+/**
+ * A create refused because the value it claims is taken: when another writer of this scope
+ * created the same key at the same moment, its object (found by the marker) is this one;
+ * otherwise the refusal stands.
+ */
+async function adoptRacingCreate(
+  ctx: OperationContext,
+  d: KindDescriptor,
+  op: Operation,
+  parentId: string | undefined,
+  notes: readonly string[],
+  refusal: unknown,
+): Promise<{ record: LiveRecord; recovery: string }> {
+  const found = await findCreated(ctx.client, d, parentId, ctx.scope, op.key, ctx.ids);
+  if (found === undefined) throw refusal;
+  const note = `another writer created it at the same moment: found ${String(found.id)} by its marker and kept it`;
+  return { record: found, recovery: [...notes, note].join('; ') };
 }
 
 /** DELETE that counts "already gone" as done: a retried DELETE whose first try committed gets a 404. */

@@ -49,8 +49,12 @@ export function checkGuards(plan: Plan, desired: DesiredState, options: GuardOpt
   if (options.force) return;
   const managed = plan.summary.managed;
   // Children the service deletes with their parent count too: removing one edge with its 8 routes
-  // removes 9 objects, not 1.
-  const deletes = plan.operations.reduce((n, op) => n + removedBy(op), 0);
+  // removes 9 objects, not 1. Duplicates of a key that two writers created at once are clean-up,
+  // not a deletion of what the config manages (docs/lease.md).
+  const deletes = plan.operations.reduce(
+    (n, op) => n + (op.reason_code === 'delete_because_duplicate' ? 0 : removedBy(op)),
+    0,
+  );
   if (desired.objects.length === 0 && managed > 0) {
     throw new UserError(
       `refusing to sync: the config is empty but ${managed} objects in scope '${plan.scope}' are managed by it`,

@@ -8,6 +8,8 @@ import type { TokenFileView } from '../plan/index.js';
 import { planFor, type ComputedPlan } from '../pipeline/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
+import { holdScope, withLease, type LeaseFlags } from './lease-flags.js';
+import type { ScopeLease } from '../lease/lease.js';
 
 export interface PlanRequest {
   readonly paths: readonly string[];
@@ -24,10 +26,15 @@ export interface PlanRequest {
   readonly deadline?: boolean;
   /** The token file's captured ids (`sync --token-output`) and `--recapture-tokens`. */
   readonly tokens?: TokenFileView | undefined;
+  /** Commands that write hold the scope's lease from before the plan (docs/lease.md). */
+  readonly lease?: { readonly command: string; readonly flags: LeaseFlags };
 }
 
 export interface Planned extends ComputedPlan {
+  /** Closing it releases the lease first. */
   readonly connection: Connection;
+  /** Held while the connection is open; its signal says when writing must stop. */
+  readonly lease?: ScopeLease | undefined;
 }
 
 export async function planFromConfig(request: PlanRequest): Promise<Planned> {
@@ -45,7 +52,10 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
     ...(request.deadline === undefined ? {} : { deadline: request.deadline }),
     ...(config.environment === undefined ? {} : { environment: config.environment }),
   });
+  let lease: ScopeLease | undefined;
   try {
+    if (request.lease)
+      lease = await holdScope(connection, config.desired.scope, request.lease.command, request.lease.flags);
     const computed = await planFor(config.desired, connection.client, {
       adopt: request.adopt,
       noDelete: request.noDelete,
@@ -54,9 +64,9 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
       ...(config.environment === undefined ? {} : { environment: config.environment.name }),
       ...(request.tokens === undefined ? {} : { tokens: request.tokens }),
     });
-    return { ...computed, connection };
+    return { ...computed, connection: withLease(connection, lease), lease };
   } catch (err) {
-    await connection.close();
+    await withLease(connection, lease).close();
     throw err;
   }
 }

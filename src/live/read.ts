@@ -13,6 +13,7 @@ import {
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
+import { isLeaseObject } from '../resources/ownership/lease-record.js';
 import { isPlainObject } from '../plain-object.js';
 import { liveObject, type LiveObject } from './record.js';
 
@@ -67,7 +68,7 @@ function listedThrough(d: KindDescriptor): KindDescriptor {
  * are nobody's to change. Anything else acctsync keeps out of sight is one more condition here.
  */
 function readable(o: LiveObject): boolean {
-  return !isServiceOwned(descriptorOf(o.kind), o.record);
+  return !isServiceOwned(descriptorOf(o.kind), o.record) && !isLeaseObject(o.record);
 }
 
 /** Lists the collections a plan for `desired` can touch; each collection once, all pages. */
@@ -82,7 +83,7 @@ export function fetchLiveState(
 /**
  * The one reader of the live account, for plans and exports alike: lists `kinds` (each collection
  * once, all pages; embedded children from their parent's records) and leaves out the service's own
- * objects.
+ * objects and acctsync's scope leases (docs/lease.md).
  */
 export async function readLiveState(
   client: ApiClient,

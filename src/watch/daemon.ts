@@ -40,6 +40,8 @@ export interface Daemon {
    * caller's: it owns the signal that aborts requests.
    */
   stop(): Promise<void>;
+  /** Reconciles as soon as it can: the scope's lease was lost, and only a reconcile tells whether this daemon is a standby now. */
+  reconcileNow(): void;
 }
 
 /** Starts serving, watching and reconciling (a first reconcile at once). */
@@ -91,6 +93,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   return {
     url: server?.url,
+    reconcileNow: () => loop.request('retry'),
     async stop() {
       await watcher.close();
       await loop.stop();

@@ -110,7 +110,7 @@ export class ReadinessState {
     const at = finishedAt(record);
     const { result } = record;
     if (result.status === 'success') this.#lastSuccessAt = at;
-    else
+    else if (result.status !== 'standby')
       this.#lastError = {
         reconcile: record.id,
         at: at.toISOString(),
@@ -146,6 +146,16 @@ export class ReadinessState {
     const { result } = last;
     const lastReconcile = summaryOf(last);
     if (result.status === 'success') return { ready: true, lastReconcile, failures: 0, ...since };
+    // Another process holds the scope (docs/lease.md): not an error, and the details name it.
+    if (result.status === 'standby')
+      return {
+        ready: false,
+        reason: 'standby',
+        details: result.details ?? [],
+        lastReconcile,
+        failures: 0,
+        ...since,
+      };
     return {
       ready: false,
       reason: `${result.status}: ${result.reason ?? 'no reason given'}`,

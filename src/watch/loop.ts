@@ -56,6 +56,7 @@ export class ReconcileLoop {
   #current: RunningReconcile | undefined;
   #queued: Trigger | undefined;
   #failures = 0;
+  #retryInMs: number | undefined;
 
   constructor(options: LoopOptions) {
     this.#options = options;
@@ -133,9 +134,11 @@ export class ReconcileLoop {
     this.#current = undefined;
     const durationMs = Date.now() - run.startedAt.getTime();
     const previousFailures = this.#failures;
-    // A stop is no failure, and no success either: the streak stands as it was.
-    if (result.status === 'success') this.#failures = 0;
+    // A stop is no failure, and no success either: the streak stands as it was. Waiting for the
+    // lease is no failure: no backoff, no error log every time it asks again.
+    if (result.status === 'success' || result.status === 'standby') this.#failures = 0;
     else if (result.status !== 'stopped') this.#failures = previousFailures + 1;
+    this.#retryInMs = result.retryInMs;
     const drift = (result.drift?.length ?? 0) > 0;
     if (drift)
       log.warn({ objects: result.drift?.length }, 'drift detected: the account differed from the config');
@@ -165,9 +168,11 @@ export class ReconcileLoop {
     const { intervalMs, random } = this.#options;
     const interval = jitteredInterval(intervalMs, this.#options.jitter ?? 0.1, random);
     const [trigger, delayMs]: [Trigger, number] =
-      this.#failures === 0
-        ? ['interval', interval]
-        : ['retry', Math.min(interval, backoffDelay(this.#failures, this.#options.backoff, random))];
+      this.#retryInMs !== undefined
+        ? ['retry', this.#retryInMs]
+        : this.#failures === 0
+          ? ['interval', interval]
+          : ['retry', Math.min(interval, backoffDelay(this.#failures, this.#options.backoff, random))];
     this.#options.log.debug({ trigger, delayMs }, 'next reconcile scheduled');
     this.#nextRun = { trigger, at: new Date(Date.now() + delayMs).toISOString() };
     this.#timer = setTimeout(() => this.request(trigger), delayMs);
@@ -196,6 +201,9 @@ function logResult(
       return;
     case 'stopped':
       log.warn({ ...summary, reason: result.reason }, 'reconcile stopped: the daemon is stopping');
+      return;
+    case 'standby':
+      log.info({ ...summary, holder: result.details?.[0] }, 'standby: another process holds the scope');
       return;
     default:
       log.error(

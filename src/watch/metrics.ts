@@ -89,6 +89,11 @@ export class WatchMetrics {
     labelNames: ['kind'] as const,
     registers: [this.#registry],
   });
+  readonly #standby = new Gauge({
+    name: 'acctsync_standby',
+    help: "1 while another process holds the scope's lease and this daemon waits to take over (docs/lease.md), else 0.",
+    registers: [this.#registry],
+  });
   /** The API client's traffic. */
   readonly api = new ApiMetrics(this.#registry);
   readonly #keyRotations = new Counter({
@@ -111,6 +116,7 @@ export class WatchMetrics {
     this.#lastAttempt.set(0);
     this.#inProgress.set(0);
     this.#ready.set(0);
+    this.#standby.set(0);
     new Gauge({
       name: 'acctsync_build_info',
       help: 'Always 1; the labels say which acctsync runs, on which Node, in which mode.',
@@ -141,9 +147,12 @@ export class WatchMetrics {
   /** Counts a finished reconcile. */
   recordReconcile(record: ReconcileRecord): void {
     const { status } = record.result;
+    this.#inProgress.set(0);
+    this.#standby.set(status === 'standby' ? 1 : 0);
+    // A standby asking for the lease reconciled nothing: it is not counted as a reconcile.
+    if (status === 'standby') return this.#ready.set(0);
     this.#reconciles.inc({ result: status });
     this.#duration.observe({ trigger: record.trigger, result: status }, record.durationMs / 1000);
-    this.#inProgress.set(0);
     this.#lastAttempt.set(Date.now() / 1000);
     if (record.drift) this.#drift.inc();
     if (status === 'success') this.#lastSuccess.set(Date.now() / 1000);

@@ -123,6 +123,8 @@ export class Notifier {
 
   #notificationsOf(record: ReconcileRecord): Notification[] {
     const { result } = record;
+    // Waiting for another holder of the scope is the normal state of a second replica.
+    if (result.status === 'standby') return [];
     const base = {
       at: new Date(record.startedAt.getTime() + record.durationMs).toISOString(),
       mode: this.#options.mode,

@@ -16,6 +16,7 @@ import type { DesiredState } from '../resources/index.js';
 import { driftEventsOf, observedDriftEvents, type DriftEvent } from './drift.js';
 import { gitCommitOf } from './git-revision.js';
 import { applyReported, appliedOf, incompleteApplyResult } from './reconcile-apply.js';
+import { writeSignal, type HoldScope } from './scope-hold.js';
 import type { ConfigRevision, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
 export interface ReconcileSettings {
@@ -37,6 +38,8 @@ export interface ReconcileSettings {
   readonly tokenOutput?: string;
   /** `observe` plans and reports, and never applies; default `reconcile`. */
   readonly mode?: WatchMode;
+  /** Reconcile mode plans and writes only while holding the scope's lease (docs/lease.md). */
+  readonly hold?: HoldScope;
 }
 
 /** The last desired state the account was made equal to, and when. */
@@ -197,10 +200,13 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
   const observe = settings.mode === 'observe';
 
   return async (ctx) => {
-    const { log, signal } = ctx;
+    const { log } = ctx;
     const loaded = await loadDesired(settings, log);
     if ('diagnostics' in loaded) return invalidConfigResult(loaded.diagnostics, lastGood);
     const { desired } = loaded;
+    const writing = await writeSignal(observe ? undefined : settings.hold, desired.scope, ctx.signal);
+    if ('result' in writing) return writing.result;
+    const { signal } = writing;
     const planning = await planOrFailure(desired, settings, signal);
     if ('failure' in planning) return planning.failure;
     const { plan } = planning;
@@ -243,15 +249,15 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     }
     if (signal.aborted)
       return {
-        status: 'stopped',
+        status: ctx.signal.aborted ? 'stopped' : 'failed',
         planned,
         applied: [],
-        reason: 'the daemon stopped before applying; nothing was applied',
+        reason: `${ctx.signal.aborted ? 'the daemon stopped before applying' : message(signal.reason)}; nothing was applied`,
       };
 
     let result: ApplyResult;
     try {
-      result = await applyReported(plan, desired, settings, guards, ctx);
+      result = await applyReported(plan, desired, settings, guards, { ...ctx, signal });
     } catch (err) {
       const reason = `apply failed: ${message(err)}`;
       return {
@@ -265,6 +271,6 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     }
     const drift = reportDrift(result);
     if (result.status === 'succeeded') return succeeded(appliedOf(result), drift);
-    return incompleteApplyResult(result, planned, drift, signal.aborted);
+    return incompleteApplyResult(result, planned, drift, ctx.signal.aborted);
   };
 }

@@ -12,9 +12,10 @@ export type Trigger = 'start' | 'change' | 'interval' | 'retry';
  * How a reconcile ended: `success` (the account equals the config, nothing or everything applied),
  * `invalid_config` (the tree failed to load: nothing was planned or changed), `refused` (a safety
  * guard stopped the plan before any call), `failed` (the API or the applier failed part-way),
- * `stopped` (the daemon was stopping: nothing failed, the next start finishes the work).
+ * `stopped` (the daemon was stopping: nothing failed, the next start finishes the work),
+ * `standby` (another process holds the scope's lease: nothing was planned; docs/lease.md).
  */
-export type ReconcileStatus = 'success' | 'invalid_config' | 'refused' | 'failed' | 'stopped';
+export type ReconcileStatus = 'success' | 'invalid_config' | 'refused' | 'failed' | 'stopped' | 'standby';
 
 /**
  * How one operation of a plan ended, as the metrics count it: `stopped` is an operation whose
@@ -61,6 +62,8 @@ export interface ReconcileResult {
    * account), or in observe mode every object that differs; empty or absent when none did.
    */
   readonly drift?: readonly DriftEvent[];
+  /** Run again after this long instead of the interval (a standby asks for the lease again). */
+  readonly retryInMs?: number;
 }
 
 export interface ReconcileContext {

@@ -12,7 +12,11 @@ import { startAccount, type TestAccount } from '../support/account.js';
 /** An account whose client never retries (no waits), with a config directory for the CLI. */
 export interface CliAccount extends TestAccount {
   readonly dir: string;
-  /** Write requests (anything but GET) the emulator has answered so far. */
+  /**
+   * Write requests (anything but GET) the emulator has answered so far, but for the scope's lease a
+   * writing command takes and hands back, an SSH credential (docs/lease.md): the tests using this
+   * write no SSH credential of their own.
+   */
   writes(): number;
   /** Writes a file of the config directory (relative to `dir`). */
   write(file: string, text: string): Promise<void>;
@@ -32,7 +36,11 @@ export async function startCliAccount(options: { faults?: FaultOptions } = {}): 
   return {
     ...account,
     dir,
-    writes: () => account.answered((r) => r.method !== 'GET' && !r.route.startsWith('/_emulator')),
+    writes: () =>
+      account.answered(
+        (r) =>
+          r.method !== 'GET' && !r.route.startsWith('/_emulator') && !r.route.startsWith('/ssh_credentials'),
+      ),
     async write(file, text) {
       await mkdir(dirname(join(dir, file)), { recursive: true });
       await writeFile(join(dir, file), text);

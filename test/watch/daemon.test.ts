@@ -114,7 +114,8 @@ describe('acctsync watch against the emulator', { timeout: 30_000 }, () => {
     expect(
       byStatus.find((s) => s.labels.method === 'GET' && s.labels.status === '200')?.value,
     ).toBeGreaterThan(0);
-    expect(byStatus.find((s) => s.labels.method === 'POST' && s.labels.status === '201')?.value).toBe(1);
+    // The policy's create, and the daemon's lease on its scope (docs/lease.md).
+    expect(byStatus.find((s) => s.labels.method === 'POST' && s.labels.status === '201')?.value).toBe(2);
   });
 
   it('exits 0 on SIGTERM in the middle of a reconcile, finishing the operation in flight', async (context) => {

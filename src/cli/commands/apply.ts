@@ -7,10 +7,17 @@ import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
 import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
+import { leaseFlagsFrom, leaseOptions, leaseUsage } from '../lease-flags.js';
 import { planFromConfig } from '../planned.js';
 import { renderPlan, useColor } from '../plan-output.js';
 
-const options = { ...connectionOptions, ...deadlineOptions, ...executionFlags, ...filesRootOptions } as const;
+const options = {
+  ...connectionOptions,
+  ...deadlineOptions,
+  ...executionFlags,
+  ...filesRootOptions,
+  ...leaseOptions,
+} as const;
 
 export const command: Command = {
   summary: 'apply a plan saved by plan --out, if the config and the account did not change since',
@@ -23,6 +30,7 @@ Secrets are taken from the config, never from the plan file (which holds none).
 Options:
 ${executionUsage}
 ${filesRootUsage}
+${leaseUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
   --rate-limit N/m            pace requests below N per minute
@@ -38,6 +46,7 @@ ${waitUsage}`,
       });
     }
     const settings = runSettingsFrom('apply', values);
+    const leaseFlags = leaseFlagsFrom('apply', values);
     const saved = await readSavedPlan(file);
     // The config and account the plan was made for: its environment's, whatever ACCTSYNC_ENV says.
     const fresh = await planFromConfig({
@@ -52,6 +61,7 @@ ${waitUsage}`,
       unprotect: (saved.options.unprotect ?? []).filter((k): k is string => typeof k === 'string'),
       deadline: true,
       client: clientOptionsFor(settings.parallelism),
+      lease: { command: 'apply', flags: leaseFlags },
     });
     const { connection } = fresh;
     try {
@@ -59,6 +69,7 @@ ${waitUsage}`,
       const { exitCode } = await runApply(saved, fresh.desired, connection.client, settings, {
         stdout: process.stdout,
         stderr: process.stderr,
+        stop: fresh.lease?.signal,
         beforeApply: () => {
           if (settings.output === 'text')
             process.stdout.write(renderPlan(saved, 'text', useColor(process.env, process.stdout.isTTY)));

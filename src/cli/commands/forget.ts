@@ -12,10 +12,12 @@ import { aTitle, descriptorOf } from '../../resources/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { connectionOptions, deadlineOptions, openConnection, waitUsage } from '../connection.js';
+import { holdScope, leaseFlagsFrom, leaseOptions, leaseUsage, withLease } from '../lease-flags.js';
 
 const options = {
   ...connectionOptions,
   ...deadlineOptions,
+  ...leaseOptions,
   config: { type: 'string', multiple: true },
   scope: { type: 'string' },
 } as const;
@@ -33,11 +35,13 @@ Options:
   --config PATH                Config file or directory (repeatable; default account/ or acctsync.yaml)
   --scope S                    Ownership scope (default: the config's scope)
   --api-url URL, --api-key-file FILE, --rate-limit N/m   connection (see acctsync --help)
+${leaseUsage}
 ${waitUsage}`,
 
   async run(argv) {
     const { values, positionals: keys } = parseCommandArgs('forget', argv, options);
     if (keys.length === 0) throw new UsageError('forget: name at least one KEY, like ip_policies/office');
+    const leaseFlags = leaseFlagsFrom('forget', values);
     const loaded = await loadDesiredState(values.config ?? [], { env: process.env });
     if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
     const scope = values.scope ?? loaded.state.scope;
@@ -47,8 +51,11 @@ ${waitUsage}`,
         details: ['Remove its block first; otherwise the next sync would create it again.'],
       });
     }
-    const connection = await openConnection({ flags: values, env: process.env, deadline: true });
+    const opened = await openConnection({ flags: values, env: process.env, deadline: true });
+    let connection = opened;
     try {
+      const lease = await holdScope(opened, scope, 'forget', leaseFlags);
+      connection = withLease(opened, lease);
       const live = await fetchLiveState(connection.client, { scope, objects: [] });
       const index = indexChildren(live.objects);
       const byId = new Map(live.objects.map((l) => [l.id, l]));
@@ -70,6 +77,7 @@ ${waitUsage}`,
         if (!d.operations.update)
           throw new UserError(`${l.marker?.key ?? l.id}: ${aTitle(d)} cannot be changed`);
         const parentId = d.parent?.via === 'path' ? l.parentId : undefined;
+        lease?.signal.throwIfAborted();
         await connection.client.patch(objectPath(d, l.id, parentId), { metadata: l.userMetadata });
         process.stdout.write(`forgot ${l.marker?.key ?? l.id} (${l.id}): no longer managed, left as it is\n`);
       }

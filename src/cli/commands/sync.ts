@@ -8,6 +8,7 @@ import { confirmDestruction, mustConfirm } from '../confirm.js';
 import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
 import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
+import { leaseFlagsFrom, leaseOptions, leaseUsage } from '../lease-flags.js';
 import { planFromConfig } from '../planned.js';
 import {
   parsePlanFormat,
@@ -25,6 +26,7 @@ const options = {
   ...deadlineOptions,
   ...planOutputOptions,
   ...executionFlags,
+  ...leaseOptions,
   'dry-run': { type: 'boolean', default: false },
   'recapture-tokens': { type: 'boolean', default: false },
   yes: { type: 'boolean', default: false },
@@ -53,6 +55,7 @@ Options:
 ${environmentUsage}
 ${filesRootUsage}
 ${executionUsage}
+${leaseUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
   --rate-limit N/m            pace requests below N per minute (the live API allows about 120)
@@ -66,9 +69,13 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
     // Checked before connecting: a usage mistake must not cost an API call.
     const mode = values['dry-run']
       ? { dryRun: true as const, format: parsePlanFormat(values.output) }
-      : { dryRun: false as const, settings: runSettingsFrom('sync', values) };
+      : {
+          dryRun: false as const,
+          settings: runSettingsFrom('sync', values),
+          lease: { command: 'sync', flags: leaseFlagsFrom('sync', values) },
+        };
     const tokens = await tokenFileView(values['token-output'], values['recapture-tokens']);
-    const { plan, desired, connection } = await planFromConfig({
+    const { plan, desired, connection, lease } = await planFromConfig({
       paths: positionals,
       flags: values,
       env: process.env,
@@ -76,7 +83,7 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
       ...planningSettings(values),
       deadline: true,
       tokens,
-      ...(mode.dryRun ? {} : { client: clientOptionsFor(mode.settings.parallelism) }),
+      ...(mode.dryRun ? {} : { client: clientOptionsFor(mode.settings.parallelism), lease: mode.lease }),
     });
     try {
       if (mode.dryRun) {
@@ -92,6 +99,7 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
       const { exitCode } = await runApply(plan, desired, connection.client, settings, {
         stdout: process.stdout,
         stderr: process.stderr,
+        stop: lease?.signal,
         beforeApply: async () => {
           if (settings.output === 'text')
             process.stdout.write(renderPlan(plan, 'text', useColor(process.env, process.stdout.isTTY)));

@@ -34,6 +34,8 @@ import {
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
 import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
 import { keyRotationReport } from '../api-key-file.js';
+import { daemonLease, leaseFlagsFrom, leaseOptions, leaseTtlUsage } from '../lease-flags.js';
+import { stopSignal } from '../stop-signal.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
 /** First retry delay after a failure; doubles per failure up to the interval. */
@@ -61,6 +63,7 @@ export const options = {
   'max-delete-min-managed': { type: 'string' },
   'token-output': { type: 'string' },
   notify: { type: 'string', multiple: true },
+  'lock-ttl': leaseOptions['lock-ttl'],
 } as const;
 
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
@@ -92,6 +95,7 @@ ${filesRootUsage}
   --max-delete-percent P      refuse plans deleting more than P% of the managed objects (default ${defaultGuardOptions.maxDeletePercent})
   --max-delete-min-managed N  apply that percentage only from N managed objects up (default ${defaultGuardOptions.maxDeleteMinManaged})
   --token-output FILE         write tokens of created API keys and credentials to FILE (JSON, mode 0600)
+${leaseTtlUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
   --rate-limit N/m            pace requests below N per minute (the live API allows about 120)
@@ -127,9 +131,11 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       ...(environment === undefined ? {} : { environment }),
       onKeyRotated: keyRotationReport(log, metrics, values['api-key-file']),
     });
+    let daemon: Daemon | undefined;
+    const keeper = daemonLease(connection, flags.mode, flags.leaseTtlMs, () => daemon?.reconcileNow());
     try {
       const { intervalMs, mode, notifyUrls } = flags;
-      const daemon = await startDaemon({
+      daemon = await startDaemon({
         paths: paths.map((p) => resolve(cwd, p)),
         log,
         metrics,
@@ -149,9 +155,10 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
                 observer: metrics.notifications(notifyUrls.length),
               }),
             }),
-        reconcile: createReconcileStep(
-          reconcileSettings(values, flags, { paths, cwd, environment, connection }),
-        ),
+        reconcile: createReconcileStep({
+          ...reconcileSettings(values, flags, { paths, cwd, environment, connection }),
+          ...(keeper === undefined ? {} : { hold: (scope: string) => keeper.hold(scope) }),
+        }),
       });
       log.info(
         {
@@ -165,6 +172,7 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
       await stopGracefully(daemon, await stopRequested, { log, abort, graceMs: flags.graceMs });
       return 0;
     } finally {
+      await keeper?.release().catch((err: unknown) => log.warn({ err }, 'could not release the lease'));
       await connection.close();
       // A handle something leaked must not keep a stopped daemon alive past its bounded shutdown.
       setTimeout(() => process.exit(), exitDeadlineMs).unref();
@@ -185,6 +193,7 @@ interface WatchFlags {
   readonly format: LogFormat;
   readonly level: string;
   readonly run: RunSettings;
+  readonly leaseTtlMs: number;
 }
 
 /** Everything the command line can get wrong, checked before connecting or listening. */
@@ -207,7 +216,8 @@ function parseWatchFlags(values: WatchValues): WatchFlags {
     throw new UsageError(`watch: --log-level must be one of ${logLevels.join(', ')}`);
   }
   const run = runSettingsFrom('watch', values);
-  return { intervalMs, debounceMs, graceMs, listen, mode, notifyUrls, format, level, run };
+  const leaseTtlMs = leaseFlagsFrom('watch', values).ttlMs;
+  return { intervalMs, debounceMs, graceMs, listen, mode, notifyUrls, format, level, run, leaseTtlMs };
 }
 
 /** A daemon quietly reconciling a throwaway emulator looks healthy while managing nothing. */
@@ -218,17 +228,6 @@ function requireApi(values: WatchValues, environment: EnvironmentSettings | unde
       `watch: no API given: set ${urlVariable} (or --api-url URL), or say --api-url ${embeddedUrl} to use the embedded emulator`,
     );
   }
-}
-
-/**
- * The first SIGTERM or SIGINT. Listening from the start: a signal during startup must stop the
- * daemon cleanly too, not kill it.
- */
-function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise<NodeJS.Signals>((done) => {
-    process.once('SIGTERM', () => done('SIGTERM'));
-    process.once('SIGINT', () => done('SIGINT'));
-  });
 }
 
 /** Where the daemon runs: the config, and the account it connected to. */
