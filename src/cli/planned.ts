@@ -4,6 +4,7 @@
  */
 import type { ApiClientOptions } from '../api/index.js';
 import { loadConfig, planFor, type ComputedPlan, type TokenFileView } from '../plan/index.js';
+import { changeFindings, objectFindings, type PolicyRule } from '../policy/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
 
@@ -22,6 +23,8 @@ export interface PlanRequest {
   readonly deadline?: boolean;
   /** The token file's captured ids (`sync --token-output`) and `--recapture-tokens`. */
   readonly tokens?: TokenFileView | undefined;
+  /** `--policy` rules: the plan carries what they find. */
+  readonly policies?: readonly PolicyRule[];
 }
 
 export interface Planned extends ComputedPlan {
@@ -52,9 +55,23 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
       ...(config.environment === undefined ? {} : { environment: config.environment.name }),
       ...(request.tokens === undefined ? {} : { tokens: request.tokens }),
     });
-    return { ...computed, connection };
+    return { ...withPolicy(computed, request.policies, config.environment?.name ?? ''), connection };
   } catch (err) {
     await connection.close();
     throw err;
   }
+}
+
+/** The plan with the findings of `policies` over its desired state and its operations. */
+function withPolicy(
+  computed: ComputedPlan,
+  policies: readonly PolicyRule[] | undefined,
+  env: string,
+): ComputedPlan {
+  if (policies === undefined || policies.length === 0) return computed;
+  const policy = [
+    ...objectFindings(policies, computed.desired, env),
+    ...changeFindings(policies, computed.plan, computed.desired),
+  ];
+  return { ...computed, plan: { ...computed.plan, policy } };
 }

@@ -2,6 +2,7 @@
  * The terminal rendering: Terraform-like `+ ~ - -/+` headers grouped by kind and name, each with its
  * tree of changes (never truncated), a summary.
  */
+import { policyText } from './render-policy.js';
 import { bodyOf, entriesOf, summaryLine, whyOf, type Entry } from './render-common.js';
 import type { Plan } from './types.js';
 
@@ -28,6 +29,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (entries.length > 0) lines.push('');
   for (const note of plan.notes) lines.push(`Note: ${note}`);
   if (plan.notes.length > 0) lines.push('');
+  lines.push(...policyText(plan.policy));
   lines.push(bold(summaryLine(plan)));
   return `${lines.join('\n')}\n`;
 }

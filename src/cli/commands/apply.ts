@@ -8,8 +8,15 @@ import type { Command } from '../command.js';
 import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
 import { planFromConfig } from '../planned.js';
 import { renderPlan, useColor } from '../plan-output.js';
+import {
+  assertPolicyAllows,
+  policiesFrom,
+  policyOptions,
+  policyUsage,
+  printPolicyAnnotations,
+} from '../policy.js';
 
-const options = { ...connectionOptions, ...deadlineOptions, ...executionFlags } as const;
+const options = { ...connectionOptions, ...deadlineOptions, ...executionFlags, ...policyOptions } as const;
 
 export const command: Command = {
   summary: 'apply a plan saved by plan --out, if the config and the account did not change since',
@@ -21,6 +28,7 @@ Secrets are taken from the config, never from the plan file (which holds none).
 
 Options:
 ${executionUsage}
+${policyUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
   --rate-limit N/m            pace requests below N per minute
@@ -36,6 +44,7 @@ ${waitUsage}`,
     }
     const settings = runSettingsFrom('apply', values);
     const saved = await readSavedPlan(file);
+    const policies = await policiesFrom(values);
     // The config and account the plan was made for: its environment's, whatever ACCTSYNC_ENV says.
     const fresh = await planFromConfig({
       paths: saved.configPaths,
@@ -49,10 +58,14 @@ ${waitUsage}`,
       unprotect: (saved.options.unprotect ?? []).filter((k): k is string => typeof k === 'string'),
       deadline: true,
       client: clientOptionsFor(settings.parallelism),
+      policies,
     });
     const { connection } = fresh;
     try {
       checkSavedPlanCurrent(saved, fresh.plan);
+      // The rules are judged on the fresh plan, which checkSavedPlanCurrent found equal to the saved one.
+      printPolicyAnnotations(fresh.plan.policy, process.env, process.stderr);
+      assertPolicyAllows(fresh.plan.policy);
       const { exitCode } = await runApply(saved, fresh.desired, connection.client, settings, {
         stdout: process.stdout,
         stderr: process.stderr,

@@ -9,6 +9,14 @@ import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from 
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
 import { planFromConfig } from '../planned.js';
 import {
+  assertPolicyAllows,
+  policiesFrom,
+  policyOptions,
+  policyUsage,
+  printPolicyAnnotations,
+} from '../policy.js';
+import { hasPolicyErrors } from '../../policy/index.js';
+import {
   parsePlanFormat,
   planExitCode,
   planOutputOptions,
@@ -29,6 +37,7 @@ const options = {
   yes: { type: 'boolean', default: false },
   ...environmentOptions,
   ...planningOptions,
+  ...policyOptions,
 } as const;
 
 export const command: Command = {
@@ -49,6 +58,7 @@ Options:
   --scope S                   ownership scope (default: the config's scope)
   --unprotect KEY             allow deleting or replacing the protected object KEY (repeatable)
 ${environmentUsage}
+${policyUsage}
 ${executionUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
@@ -64,7 +74,9 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
       ? { dryRun: true as const, format: parsePlanFormat(values.output) }
       : { dryRun: false as const, settings: runSettingsFrom('sync', values) };
     const tokens = await tokenFileView(values['token-output'], values['recapture-tokens']);
+    const policies = await policiesFrom(values);
     const { plan, desired, connection } = await planFromConfig({
+      policies,
       paths: positionals,
       flags: values,
       env: process.env,
@@ -82,9 +94,16 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
           env: process.env,
           stdout: process.stdout,
         });
+        printPolicyAnnotations(plan.policy, process.env, process.stderr);
+        if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) return 1;
         return planExitCode(plan, values['detailed-exitcode']);
       }
       const { settings } = mode;
+      printPolicyAnnotations(plan.policy, process.env, process.stderr);
+      if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) {
+        process.stdout.write(renderPlan(plan, 'text', useColor(process.env, process.stdout.isTTY)));
+        assertPolicyAllows(plan.policy);
+      }
       const { exitCode } = await runApply(plan, desired, connection.client, settings, {
         stdout: process.stdout,
         stderr: process.stderr,
