@@ -18,6 +18,7 @@ import { UserError } from '../errors.js';
 import { planFor, type Operation, type Plan } from '../plan/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { configKindOf, driftEventsOf, type DriftEvent } from './drift.js';
+import { policyRefusal } from './policy-check.js';
 import type { ReconcileContext, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
 export interface ReconcileSettings {
@@ -39,6 +40,8 @@ export interface ReconcileSettings {
   readonly tokenOutput?: string;
   /** `observe` plans and reports, and never applies; default `reconcile`. */
   readonly mode?: WatchMode;
+  /** `--policy` files, read on every reconcile. */
+  readonly policyPaths?: readonly string[];
 }
 
 /** The last desired state the account was made equal to, and when. */
@@ -216,6 +219,13 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     const planning = await planOrFailure(desired, settings, signal);
     if ('failure' in planning) return planning.failure;
     const { plan } = planning;
+    const policy = {
+      paths: settings.policyPaths ?? [],
+      cwd: settings.cwd,
+      environment: settings.environment ?? '',
+    };
+    const stop = await policyRefusal(policy, desired, plan, log);
+    if (stop !== undefined && !observe) return stop;
     const planned = plan.operations.length;
     const succeeded = (
       applied: ReconcileResult['applied'],

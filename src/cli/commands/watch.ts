@@ -31,6 +31,8 @@ import {
   type Connection,
 } from '../connection.js';
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
+import { policiesFrom, policyOptions, policyUsage } from '../policy.js';
+import { stopSignal } from '../stop-signal.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
 /** First retry delay after a failure; doubles per failure up to the interval. */
@@ -57,6 +59,7 @@ export const options = {
   'max-delete-min-managed': { type: 'string' },
   'token-output': { type: 'string' },
   notify: { type: 'string', multiple: true },
+  ...policyOptions,
 } as const;
 
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
@@ -82,6 +85,7 @@ Options:
   --no-delete                 delete nothing, apply everything else
   --scope S                   ownership scope (default: the config's scope)
 ${environmentUsage}
+${policyUsage}
   --parallelism N             operations running at once (default ${defaultParallelism})
   --continue-on-error         after a failure, keep running what does not depend on it
   --max-delete-percent P      refuse plans deleting more than P% of the managed objects (default ${defaultGuardOptions.maxDeletePercent})
@@ -96,6 +100,8 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
   async run(argv) {
     const { values, positionals } = parseCommandArgs('watch', argv, options);
     const flags = parseWatchFlags(values);
+    // Rule files are refused at start too, before any request; each reconcile reads them again.
+    await policiesFrom(values);
     const cwd = process.cwd();
     const paths = positionals.length > 0 ? positionals : defaultPaths(cwd);
     const environment = await startingEnvironment(paths, cwd, environmentName(values, process.env));
@@ -202,17 +208,6 @@ function requireApi(values: WatchValues, environment: EnvironmentSettings | unde
   }
 }
 
-/**
- * The first SIGTERM or SIGINT. Listening from the start: a signal during startup must stop the
- * daemon cleanly too, not kill it.
- */
-function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise<NodeJS.Signals>((done) => {
-    process.once('SIGTERM', () => done('SIGTERM'));
-    process.once('SIGINT', () => done('SIGINT'));
-  });
-}
-
 /** Where the daemon runs: the config, and the account it connected to. */
 interface WatchTarget {
   readonly paths: readonly string[];
@@ -240,6 +235,7 @@ function reconcileSettings(values: WatchValues, flags: WatchFlags, target: Watch
       maxDeleteMinManaged: run.guards.maxDeleteMinManaged,
     },
     ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
+    policyPaths: values.policy ?? [],
   };
 }
 
