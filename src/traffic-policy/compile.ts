@@ -202,6 +202,15 @@ function offendingOffset(text: string, e: LibraryError): number {
     const at = text.slice(first.end, second.start).indexOf(String(node.op));
     return at < 0 ? start : first.end + at;
   }
+  if (node.op === '&&' || node.op === '||') {
+    // The operand that is not a bool; the library has typed each operand by now.
+    const operand = [first, second].find(
+      (a) =>
+        isNode(a) &&
+        !['bool', 'dyn'].includes(String((a as { checkedType?: { name?: string } }).checkedType?.name)),
+    );
+    return isNode(operand) ? operand.start : start;
+  }
   if (node.op === 'rcall' && isNode(second)) {
     const at = text.slice(second.end).indexOf(String(first));
     return at < 0 ? start : second.end + at;
