@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- responses are arbitrary JSON read member by member */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- responses are arbitrary JSON read member by member */
 /**
  * The emulator refuses what the service refuses: a TLS edge policy whose expression does not
  * compile is answered with 400, a code and a message naming the rule and the expression, and
