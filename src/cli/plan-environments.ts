@@ -10,6 +10,8 @@ import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from
 import type { ConnectionFlags } from './connection.js';
 import { hasChanges, useColor, writeOrFail, type PlanFormat } from './plan-output.js';
 import { planFromConfig } from './planned.js';
+import { policiesFrom, printPolicyAnnotations } from './policy.js';
+import { hasPolicyErrors } from '../policy/index.js';
 
 export interface EnvironmentPlan {
   readonly name: string;
@@ -23,10 +25,12 @@ interface Flags extends ConnectionFlags {
   readonly env?: string | undefined;
   readonly out?: string | undefined;
   readonly 'detailed-exitcode'?: boolean | undefined;
+  readonly policy?: string[] | undefined;
 }
 
 /** The declared environments' plans, in declaration order. */
 export async function planEnvironments(paths: readonly string[], flags: Flags): Promise<EnvironmentPlan[]> {
+  const policies = await policiesFrom(flags);
   const probe = await loadDesiredState([...paths], {});
   if (probe.environments.length === 0) {
     throw new UsageError('--all-envs: this config declares no environments', {
@@ -43,6 +47,7 @@ export async function planEnvironments(paths: readonly string[], flags: Flags): 
       scope: flags.scope,
       adopt: flags.adopt ?? false,
       noDelete: flags['no-delete'] ?? false,
+      policies,
     });
     await connection.close();
     plans.push({ name, plan });
@@ -104,5 +109,7 @@ export async function planEveryEnvironment(
     const markdown = renderEnvironments(plans, 'markdown', false);
     await writeOrFail('the step summary', summary, () => appendFile(summary, markdown, 'utf8'));
   }
+  for (const p of plans) printPolicyAnnotations(p.plan.policy, process.env, process.stderr);
+  if (plans.some((p) => p.plan.policy !== undefined && hasPolicyErrors(p.plan.policy))) return 1;
   return flags['detailed-exitcode'] === true && plans.some((p) => hasChanges(p.plan)) ? 2 : 0;
 }

@@ -6,6 +6,7 @@ import type { ApiClientOptions } from '../api/index.js';
 import { loadConfig } from '../config/index.js';
 import type { TokenFileView } from '../plan/index.js';
 import { planFor, type ComputedPlan } from '../pipeline/index.js';
+import { changeFindings, objectFindings, type PolicyRule } from '../policy/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
 import { holdScope, withLease, type LeaseFlags } from './lease-flags.js';
@@ -28,6 +29,8 @@ export interface PlanRequest {
   readonly tokens?: TokenFileView | undefined;
   /** Commands that write hold the scope's lease from before the plan (docs/lease.md). */
   readonly lease?: { readonly command: string; readonly flags: LeaseFlags };
+  /** `--policy` rules: the plan carries what they find. */
+  readonly policies?: readonly PolicyRule[];
 }
 
 export interface Planned extends ComputedPlan {
@@ -64,9 +67,27 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
       ...(config.environment === undefined ? {} : { environment: config.environment.name }),
       ...(request.tokens === undefined ? {} : { tokens: request.tokens }),
     });
-    return { ...computed, connection: withLease(connection, lease), lease };
+    return {
+      ...withPolicy(computed, request.policies, config.environment?.name ?? ''),
+      connection: withLease(connection, lease),
+      lease,
+    };
   } catch (err) {
     await withLease(connection, lease).close();
     throw err;
   }
+}
+
+/** The plan with the findings of `policies` over its desired state and its operations. */
+function withPolicy(
+  computed: ComputedPlan,
+  policies: readonly PolicyRule[] | undefined,
+  env: string,
+): ComputedPlan {
+  if (policies === undefined || policies.length === 0) return computed;
+  const policy = [
+    ...objectFindings(policies, computed.desired, env),
+    ...changeFindings(policies, computed.plan, computed.desired),
+  ];
+  return { ...computed, plan: { ...computed.plan, policy } };
 }

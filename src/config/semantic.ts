@@ -26,6 +26,7 @@ export function checkObject(o: DeclaredObject): FileFinding[] {
     ...o.place(v.path),
     message: withheldMessage(withheldAt(o, v.path), v.message),
     ...(v.hint === undefined ? {} : { hint: v.hint }),
+    ...(v.offset === undefined ? {} : { offset: v.offset }),
     ...(v.message.startsWith('unknown field') || v.message.includes('read-only') ? { atKey: true } : {}),
   }));
   if (out.length > 0) return out;

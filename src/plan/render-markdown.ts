@@ -3,6 +3,7 @@
  * block (destructive first, then by kind and name; long bodies folded into `<details>` after it),
  * cut at a line boundary with a note so the whole stays under GitHub's comment limit.
  */
+import { policyMarkdown } from './render-policy.js';
 import {
   bodyOf,
   entriesOf,
@@ -71,7 +72,13 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
   const entries = [...all.filter((e) => e.destructive), ...all.filter((e) => !e.destructive)];
   const bodyLines = bodyOf(plan);
   const bodies = new Map(entries.map((e) => [e, bodyLines(e)]));
-  const head: string[] = [`### acctsync plan: scope \`${plan.scope}\``, '', `**${summaryLine(plan)}**`, ''];
+  const head: string[] = [
+    `### acctsync plan: scope \`${plan.scope}\``,
+    '',
+    ...policyMarkdown(plan.policy),
+    `**${summaryLine(plan)}**`,
+    '',
+  ];
   const destructive = entries.filter((e) => e.destructive);
   if (destructive.length > 0) {
     head.push('#### Destructive changes', '', '| | Object | Kind | Id | Why |', '|---|---|---|---|---|');

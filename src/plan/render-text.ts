@@ -2,6 +2,7 @@
  * The terminal rendering: Terraform-like `+ ~ - -/+ <= ~>` headers grouped by kind and name, each with its
  * tree of changes (never truncated), a summary.
  */
+import { policyText } from './render-policy.js';
 import {
   bodyOf,
   entriesOf,
@@ -38,6 +39,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (observed.length > 0) lines.push(...observed, '');
   for (const note of plan.notes) lines.push(`Note: ${note}`);
   if (plan.notes.length > 0) lines.push('');
+  lines.push(...policyText(plan.policy));
   lines.push(bold(summaryLine(plan)));
   return `${lines.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@
  * holds a secret: sensitive values are `(sensitive)` here, and the applier takes the real values
  * from the desired state it is handed alongside.
  */
+import type { PolicyFinding } from '../policy/types.js';
 import type { FieldPath, KindName } from '../resources/index.js';
 
 /** What shows in place of a sensitive value in every output. */
@@ -186,4 +187,6 @@ export interface Plan {
    * with these gives the same fingerprint when nothing changed.
    */
   readonly liveKinds?: readonly KindName[];
+  /** Broken `--policy` rules (docs/plan-output.md); absent when no policy was given. */
+  readonly policy?: readonly PolicyFinding[];
 }

@@ -114,6 +114,8 @@ export interface Violation {
   readonly code: number;
   /** How to fix it, for the loader's report (the service has no such member). */
   readonly hint?: string;
+  /** Where inside the string value at `path` the problem is (a CEL token), 0-based. */
+  readonly offset?: number;
 }
 
 /** A cross-field rule: exclusivity, "exactly one of", dependent fields. */

@@ -16,6 +16,7 @@ import type { DesiredState } from '../resources/index.js';
 import { driftEventsOf, observedDriftEvents, type DriftEvent } from './drift.js';
 import { gitCommitOf } from './git-revision.js';
 import { applyReported, appliedOf, incompleteApplyResult } from './reconcile-apply.js';
+import { policyRefusal } from './policy-check.js';
 import { writeSignal, type HoldScope } from './scope-hold.js';
 import type { ConfigRevision, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
@@ -40,6 +41,8 @@ export interface ReconcileSettings {
   readonly mode?: WatchMode;
   /** Reconcile mode plans and writes only while holding the scope's lease (docs/lease.md). */
   readonly hold?: HoldScope;
+  /** `--policy` files, read on every reconcile. */
+  readonly policyPaths?: readonly string[];
 }
 
 /** The last desired state the account was made equal to, and when. */
@@ -210,6 +213,13 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     const planning = await planOrFailure(desired, settings, signal);
     if ('failure' in planning) return planning.failure;
     const { plan } = planning;
+    const policy = {
+      paths: settings.policyPaths ?? [],
+      cwd: settings.cwd,
+      environment: settings.environment ?? '',
+    };
+    const stop = await policyRefusal(policy, desired, plan, log);
+    if (stop !== undefined && !observe) return stop;
     const planned = plan.operations.length;
     ctx.progress.planned(await revisionOf(plan, desired, settings), planned);
     const succeeded = (

@@ -10,6 +10,13 @@ import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js
 import { leaseFlagsFrom, leaseOptions, leaseUsage } from '../lease-flags.js';
 import { planFromConfig } from '../planned.js';
 import { renderPlan, useColor } from '../plan-output.js';
+import {
+  assertPolicyAllows,
+  policiesFrom,
+  policyOptions,
+  policyUsage,
+  printPolicyAnnotations,
+} from '../policy.js';
 
 const options = {
   ...connectionOptions,
@@ -17,6 +24,7 @@ const options = {
   ...executionFlags,
   ...filesRootOptions,
   ...leaseOptions,
+  ...policyOptions,
 } as const;
 
 export const command: Command = {
@@ -31,6 +39,7 @@ Options:
 ${executionUsage}
 ${filesRootUsage}
 ${leaseUsage}
+${policyUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE         file holding the API key (default: SVC_API_KEY)
   --rate-limit N/m            pace requests below N per minute
@@ -48,6 +57,7 @@ ${waitUsage}`,
     const settings = runSettingsFrom('apply', values);
     const leaseFlags = leaseFlagsFrom('apply', values);
     const saved = await readSavedPlan(file);
+    const policies = await policiesFrom(values);
     // The config and account the plan was made for: its environment's, whatever ACCTSYNC_ENV says.
     const fresh = await planFromConfig({
       paths: saved.configPaths,
@@ -62,10 +72,14 @@ ${waitUsage}`,
       deadline: true,
       client: clientOptionsFor(settings.parallelism),
       lease: { command: 'apply', flags: leaseFlags },
+      policies,
     });
     const { connection } = fresh;
     try {
       checkSavedPlanCurrent(saved, fresh.plan);
+      // The rules are judged on the fresh plan, which checkSavedPlanCurrent found equal to the saved one.
+      printPolicyAnnotations(fresh.plan.policy, process.env, process.stderr);
+      assertPolicyAllows(fresh.plan.policy);
       const { exitCode } = await runApply(saved, fresh.desired, connection.client, settings, {
         stdout: process.stdout,
         stderr: process.stderr,

@@ -6,6 +6,8 @@ import { environmentName, environmentOptions } from '../environment.js';
 import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
 import { planEveryEnvironment } from '../plan-environments.js';
 import { planFromConfig } from '../planned.js';
+import { policiesFrom, policyOptions, policyUsage, printPolicyAnnotations } from '../policy.js';
+import { hasPolicyErrors } from '../../policy/index.js';
 import {
   parsePlanFormat,
   planExitCode,
@@ -22,6 +24,7 @@ const options = {
   ...planningOptions,
   ...environmentOptions,
   ...filesRootOptions,
+  ...policyOptions,
   'all-envs': { type: 'boolean', default: false },
 } as const;
 
@@ -46,6 +49,7 @@ ${filesRootUsage}
   --api-url URL                API address, or 'embedded' (default: SVC_API_URL, else embedded)
   --api-key-file FILE          File holding the API key (default: SVC_API_KEY)
   --rate-limit N/m             Pace requests below N per minute
+${policyUsage}
 ${waitUsage}
 
 With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
@@ -55,7 +59,9 @@ With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
     useFilesRoot(values, process.env);
     const format = parsePlanFormat(values.output);
     if (values['all-envs']) return planEveryEnvironment(positionals, values, format);
+    const policies = await policiesFrom(values);
     const { plan, connection } = await planFromConfig({
+      policies,
       paths: positionals,
       flags: values,
       env: process.env,
@@ -65,6 +71,8 @@ With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
     });
     try {
       await writePlanOutput(plan, { format, out: values.out, env: process.env, stdout: process.stdout });
+      printPolicyAnnotations(plan.policy, process.env, process.stderr);
+      if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) return 1;
       return planExitCode(plan, values['detailed-exitcode']);
     } finally {
       await connection.close();

@@ -11,6 +11,14 @@ import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js
 import { leaseFlagsFrom, leaseOptions, leaseUsage } from '../lease-flags.js';
 import { planFromConfig } from '../planned.js';
 import {
+  assertPolicyAllows,
+  policiesFrom,
+  policyOptions,
+  policyUsage,
+  printPolicyAnnotations,
+} from '../policy.js';
+import { hasPolicyErrors } from '../../policy/index.js';
+import {
   parsePlanFormat,
   planExitCode,
   planOutputOptions,
@@ -33,6 +41,7 @@ const options = {
   ...environmentOptions,
   ...filesRootOptions,
   ...planningOptions,
+  ...policyOptions,
 } as const;
 
 export const command: Command = {
@@ -54,6 +63,7 @@ Options:
   --unprotect KEY             allow deleting or replacing the protected object KEY (repeatable)
 ${environmentUsage}
 ${filesRootUsage}
+${policyUsage}
 ${executionUsage}
 ${leaseUsage}
   --api-url URL               API address, or 'embedded' (default: SVC_API_URL, else embedded)
@@ -75,7 +85,9 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
           lease: { command: 'sync', flags: leaseFlagsFrom('sync', values) },
         };
     const tokens = await tokenFileView(values['token-output'], values['recapture-tokens']);
+    const policies = await policiesFrom(values);
     const { plan, desired, connection, lease } = await planFromConfig({
+      policies,
       paths: positionals,
       flags: values,
       env: process.env,
@@ -93,9 +105,16 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
           env: process.env,
           stdout: process.stdout,
         });
+        printPolicyAnnotations(plan.policy, process.env, process.stderr);
+        if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) return 1;
         return planExitCode(plan, values['detailed-exitcode']);
       }
       const { settings } = mode;
+      printPolicyAnnotations(plan.policy, process.env, process.stderr);
+      if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) {
+        process.stdout.write(renderPlan(plan, 'text', useColor(process.env, process.stdout.isTTY)));
+        assertPolicyAllows(plan.policy);
+      }
       const { exitCode } = await runApply(plan, desired, connection.client, settings, {
         stdout: process.stdout,
         stderr: process.stderr,

@@ -5,6 +5,8 @@ import type { Command } from '../command.js';
 import { printConfigWarnings } from '../config-report.js';
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
 import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
+import { policiesFrom, policyDiagnostic, policyOptions, policyUsage } from '../policy.js';
+import { objectFindings, type PolicyRule } from '../../policy/index.js';
 
 const usage = `Usage: acctsync validate [PATH...] [--env NAME]
 
@@ -16,6 +18,7 @@ environments is checked for each of them, or for the one --env names.
 Options:
 ${environmentUsage}
 ${filesRootUsage}
+${policyUsage}
 
 Exit status: 0 valid, 1 invalid. With GITHUB_ACTIONS=true, problems are also printed as
 workflow annotations.`;
@@ -57,6 +60,29 @@ async function loadEach(
   return out;
 }
 
+/** Each loaded environment with its broken `on: object` rules as diagnostics (errors fail it). */
+function withPolicy(
+  results: Array<[string | undefined, LoadResult]>,
+  policies: readonly PolicyRule[],
+): Array<[string | undefined, LoadResult]> {
+  if (policies.length === 0) return results;
+  return results.map(([name, r]) => {
+    if (!r.ok) return [name, r];
+    const found = objectFindings(policies, r.state, name ?? r.environment?.name ?? '').map(policyDiagnostic);
+    const errors = found.filter((d) => d.severity === 'error');
+    const warnings = [...r.warnings, ...found.filter((d) => d.severity === 'warning')];
+    if (errors.length === 0) return [name, { ...r, warnings }];
+    const failed: LoadResult = {
+      ok: false,
+      diagnostics: [...errors, ...warnings],
+      files: r.files,
+      secretSpans: r.secretSpans,
+      environments: r.environments,
+    };
+    return [name, failed];
+  });
+}
+
 export const command: Command = {
   summary: 'check the desired state offline (schema, rules, references)',
   usage,
@@ -64,9 +90,11 @@ export const command: Command = {
     const { values, positionals } = parseCommandArgs('validate', argv, {
       ...environmentOptions,
       ...filesRootOptions,
+      ...policyOptions,
     });
     useFilesRoot(values, process.env);
-    const results = await loadEach(positionals, environmentName(values, process.env));
+    const policies = await policiesFrom(values);
+    const results = withPolicy(await loadEach(positionals, environmentName(values, process.env)), policies);
     const secretSpans = Object.assign(
       {},
       ...results.map(([, r]) => r.secretSpans),

@@ -35,6 +35,7 @@ import { environmentName, environmentOptions, environmentUsage } from '../enviro
 import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
 import { keyRotationReport } from '../api-key-file.js';
 import { daemonLease, leaseFlagsFrom, leaseOptions, leaseTtlUsage } from '../lease-flags.js';
+import { policiesFrom, policyOptions, policyUsage } from '../policy.js';
 import { stopSignal } from '../stop-signal.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
@@ -64,6 +65,7 @@ export const options = {
   'token-output': { type: 'string' },
   notify: { type: 'string', multiple: true },
   'lock-ttl': leaseOptions['lock-ttl'],
+  ...policyOptions,
 } as const;
 
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
@@ -90,6 +92,7 @@ Options:
   --scope S                   ownership scope (default: the config's scope)
 ${environmentUsage}
 ${filesRootUsage}
+${policyUsage}
   --parallelism N             operations running at once (default ${defaultParallelism})
   --continue-on-error         after a failure, keep running what does not depend on it
   --max-delete-percent P      refuse plans deleting more than P% of the managed objects (default ${defaultGuardOptions.maxDeletePercent})
@@ -106,6 +109,8 @@ Durations are written like 500ms, 30s, 5m or 1h.`,
     const { values, positionals } = parseCommandArgs('watch', argv, options);
     useFilesRoot(values, process.env);
     const flags = parseWatchFlags(values);
+    // Rule files are refused at start too, before any request; each reconcile reads them again.
+    await policiesFrom(values);
     const cwd = process.cwd();
     const paths = positionals.length > 0 ? positionals : defaultPaths(cwd);
     const environment = await startingEnvironment(paths, cwd, environmentName(values, process.env));
@@ -257,6 +262,7 @@ function reconcileSettings(values: WatchValues, flags: WatchFlags, target: Watch
       maxDeleteMinManaged: run.guards.maxDeleteMinManaged,
     },
     ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
+    policyPaths: values.policy ?? [],
   };
 }
 

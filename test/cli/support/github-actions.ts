@@ -5,7 +5,7 @@
  * `actions/github-script` against a pull request whose comments are kept in memory.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,13 +14,14 @@ import { parse } from 'yaml';
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const main = join(repoRoot, 'dist/cli/main.js');
 
-/** Makes `dir` a config repository whose `npx acctsync` runs this build. */
+/** Makes `dir` a config repository whose `npx acctsync` runs this build, with examples/policies as policies/. */
 export function configRepository(dir: string): void {
   writeFileSync(join(dir, 'package.json'), '{"name":"my-account","version":"1.0.0","private":true}\n');
   mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
   const shim = join(dir, 'node_modules/.bin/acctsync');
   writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${main}" "$@"\n`);
   chmodSync(shim, 0o755);
+  cpSync(join(repoRoot, 'examples/policies'), join(dir, 'policies'), { recursive: true });
 }
 
 export interface Step {
