@@ -192,6 +192,29 @@ function guardRefusal(
   }
 }
 
+/** The `--policy` files a reconcile reads again each time. */
+function policyFiles(settings: ReconcileSettings): Parameters<typeof policyRefusal>[0] {
+  return { paths: settings.policyPaths ?? [], cwd: settings.cwd, environment: settings.environment ?? '' };
+}
+
+/** Observed entries are reported every time they differ: nothing ever puts them back. */
+function observedDrift(plan: Plan, log: Logger): DriftEvent[] {
+  const seen = observedDriftEvents(plan.observed ?? []);
+  for (const event of seen)
+    log.warn({ drift: event }, `drift: ${event.key} (observed) differs from the config; never written`);
+  return seen;
+}
+
+/** Planned, then cut before any write: by the daemon's stop, or by the scope's lease being lost. */
+function cutBeforeApply(planned: number, stopping: AbortSignal, writing: AbortSignal): ReconcileResult {
+  return {
+    status: stopping.aborted ? 'stopped' : 'failed',
+    planned,
+    applied: [],
+    reason: `${stopping.aborted ? 'the daemon stopped before applying' : message(writing.reason)}; nothing was applied`,
+  };
+}
+
 /**
  * Builds the reconcile step. It keeps the last good desired state (the last one reconciled
  * successfully): when the tree fails to load (a broken or half-written file), the step plans nothing
@@ -213,12 +236,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     const planning = await planOrFailure(desired, settings, signal);
     if ('failure' in planning) return planning.failure;
     const { plan } = planning;
-    const policy = {
-      paths: settings.policyPaths ?? [],
-      cwd: settings.cwd,
-      environment: settings.environment ?? '',
-    };
-    const stop = await policyRefusal(policy, desired, plan, log);
+    const stop = await policyRefusal(policyFiles(settings), desired, plan, log);
     if (stop !== undefined && !observe) return stop;
     const planned = plan.operations.length;
     ctx.progress.planned(await revisionOf(plan, desired, settings), planned);
@@ -229,10 +247,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       lastGood = { state: desired, fingerprint: plan.desiredFingerprint, reconciledAt: new Date() };
       return { status: 'success', planned, applied, ...(drift.length === 0 ? {} : { drift }) };
     };
-    // Observed entries are reported every time they differ: nothing ever puts them back.
-    const seen = observedDriftEvents(plan.observed ?? []);
-    for (const event of seen)
-      log.warn({ drift: event }, `drift: ${event.key} (observed) differs from the config; never written`);
+    const seen = observedDrift(plan, log);
     if (planned === 0) return succeeded([], seen);
     log.info({ summary: plan.summary, notes: plan.notes }, 'plan has changes');
     // With the config unchanged since the account last equalled it, every difference was made by
@@ -257,13 +272,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
         drift: reportDrift(),
       };
     }
-    if (signal.aborted)
-      return {
-        status: ctx.signal.aborted ? 'stopped' : 'failed',
-        planned,
-        applied: [],
-        reason: `${ctx.signal.aborted ? 'the daemon stopped before applying' : message(signal.reason)}; nothing was applied`,
-      };
+    if (signal.aborted) return cutBeforeApply(planned, ctx.signal, signal);
 
     let result: ApplyResult;
     try {
