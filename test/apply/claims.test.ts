@@ -57,14 +57,35 @@ for (const parallelism of [1, 16]) {
       return planned;
     }
 
-    it('moves a domain to another name: the old reservation goes first', async () => {
+    it('moves a domain to another name: the reservation is renamed, not released', async () => {
+      const planned = await expectConverges(
+        `reserved_domains:\n  blog: { domain: one.example.com }\n`,
+        `reserved_domains:\n  site: { domain: one.example.com }\n`,
+      );
+      expect(planned.map((op) => [op.id, op.renamedFrom])).toEqual([
+        ['rename reserved_domains/site', 'reserved_domains/blog'],
+      ]);
+    });
+
+    it('moves a domain to another name, respelt: the renamed reservation is replaced, the old one first', async () => {
       const planned = await expectConverges(
         `reserved_domains:\n  blog: { domain: one.example.com }\n`,
         `reserved_domains:\n  site: { domain: ONE.example.com }\n`,
       );
       expect(planned.map((op) => op.id.split('#')[0])).toEqual([
-        'delete reserved_domains/blog',
+        'delete reserved_domains/site',
         'create reserved_domains/site',
+      ]);
+    });
+
+    it('moves a domain to another name with another kind: the old reservation goes first', async () => {
+      const planned = await expectConverges(
+        `reserved_domains:\n  blog: { domain: one.example.com }\n`,
+        `agent_ingresses:\n  site: { domain: ONE.example.com }\n`,
+      );
+      expect(planned.map((op) => op.id.split('#')[0])).toEqual([
+        'delete reserved_domains/blog',
+        'create agent_ingresses/site',
       ]);
     });
 
