@@ -15,6 +15,7 @@ import {
 } from '../api/index.js';
 import { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from '../config/index.js';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
+import { inert } from '../inert.js';
 import { formatDuration, parseDuration } from '../watch/duration.js';
 import type { Options } from './args.js';
 import { ciSignal } from './ci.js';
@@ -135,7 +136,8 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
   const ratePerMinute = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
   const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
   const clientOptions = {
-    onRetry: (event: Parameters<typeof describeRetry>[0]) => announce(`acctsync: ${describeRetry(event)}`),
+    onRetry: (event: Parameters<typeof describeRetry>[0]) =>
+      announce(`acctsync: ${inert(describeRetry(event))}`),
     ...settings.client,
     ...(ratePerMinute === undefined ? {} : { ratePerMinute }),
     ...(flags.timeout === undefined ? {} : { timeoutMs: parseDuration(flags.timeout, '--timeout') }),

@@ -6,6 +6,7 @@
 import { objectPath } from '../../apply/build-request.js';
 import { ConfigError, loadDesiredState } from '../../config/index.js';
 import { UsageError, UserError } from '../../errors.js';
+import { inert } from '../../inert.js';
 import { indexChildren, cascadeOf } from '../../plan/cascade.js';
 import { fetchLiveState, type LiveObject } from '../../plan/index.js';
 import { descriptorOf } from '../../resources/index.js';
@@ -71,7 +72,9 @@ ${waitUsage}`,
           throw new UserError(`${l.marker?.key ?? l.id}: a ${d.title} cannot be changed`);
         const parentId = d.parent?.via === 'path' ? l.parentId : undefined;
         await connection.client.patch(objectPath(d, l.id, parentId), { metadata: l.userMetadata });
-        process.stdout.write(`forgot ${l.marker?.key ?? l.id} (${l.id}): no longer managed, left as it is\n`);
+        process.stdout.write(
+          `forgot ${inert(l.marker?.key ?? l.id)} (${inert(l.id)}): no longer managed, left as it is\n`,
+        );
       }
       return 0;
     } finally {
