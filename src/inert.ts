@@ -49,3 +49,16 @@ export function inertLine(line: string): string {
 export function inertLines(text: string): string {
   return text.split('\n').map(inertLine).join('\n');
 }
+
+/**
+ * JSON (or YAML whose strings holding such characters are double-quoted) kept exact and made
+ * inert: JSON leaves C1 controls, DEL and bidi marks raw inside strings, and `##[` is a command
+ * anywhere in a line; all become `\uXXXX` escapes, which parse back to the same strings (they
+ * can only occur inside quoted strings there).
+ */
+export function inertQuoted(text: string): string {
+  return text.replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|#(?=#[a-z]*\[)/gi,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

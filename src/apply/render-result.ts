@@ -2,7 +2,7 @@
  * How an apply run is reported: a summary for people, a stable JSON document for machines. Both are
  * built from the `ApplyResult` only, which holds kinds, keys, ids and API error codes, never values.
  */
-import { inert } from '../inert.js';
+import { inert, inertQuoted } from '../inert.js';
 import type { Plan } from '../plan/types.js';
 import { describeResult } from './progress.js';
 import type { ApplyResult } from './types.js';
@@ -51,5 +51,5 @@ export function renderResultJson(plan: Plan, result: ApplyResult): string {
     // The plan is not printed in JSON mode: its notes (a token not in the token file) still reach the reader.
     notes: plan.notes,
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${inertQuoted(JSON.stringify(doc, null, 2))}\n`;
 }

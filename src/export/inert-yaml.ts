@@ -5,19 +5,12 @@
  * workflow command, is written double-quoted on one line with those characters as escapes.
  */
 import { visit, type Document } from 'yaml';
-import { inert } from '../inert.js';
+import { inert, inertQuoted } from '../inert.js';
 
 /** What {@link inert} changes, plus a line break that could start a command-shaped line. */
 function needsEscapes(value: string): boolean {
   return inert(value) !== value || /^\s*::/m.test(value);
 }
-
-/**
- * Characters the YAML library leaves raw inside double quotes (C1 controls, bidi marks) and the
- * `#` of a `##[` command, as YAML escapes. Only strings made double-quoted below hold them.
- */
-const rawInQuotes =
-  /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|#(?=#[a-z]*\[)/gi;
 
 /** The document as text, every string that needs it double-quoted with escapes. */
 export function inertYaml(doc: Document): string {
@@ -28,5 +21,6 @@ export function inertYaml(doc: Document): string {
   });
   // One line per string: a line break inside it stays `\n` rather than starting a new line.
   const text = doc.toString({ lineWidth: 0, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER });
-  return text.replace(rawInQuotes, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // What the library leaves raw inside double quotes (C1 controls, bidi marks, `##[`).
+  return inertQuoted(text);
 }

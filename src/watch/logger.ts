@@ -1,6 +1,6 @@
 /** The daemon's logger: pino JSON lines by default, a compact human format on request. */
-import { pino, type DestinationStream, type Logger } from 'pino';
-import { inert } from '../inert.js';
+import { pino, type Logger } from 'pino';
+import { inert, inertQuoted } from '../inert.js';
 
 export type LogFormat = 'json' | 'pretty';
 
@@ -78,7 +78,9 @@ export function createLogger(options: LoggerOptions): Logger {
     // `"level":"warn"` rather than 40: what log shippers and people filter on without a lookup table.
     formatters: { level: (label: string) => ({ level: label }) },
   };
-  if (options.format === 'json') return pino(settings, output as DestinationStream);
+  // Drift events carry live values: JSON lines stay exact, their raw C1 and bidi characters escaped.
+  if (options.format === 'json')
+    return pino(settings, { write: (line: string) => output.write(inertQuoted(line)) });
   const colour = output.isTTY === true;
   return pino(settings, { write: (line: string) => output.write(prettyLine(line, colour)) });
 }
