@@ -3,7 +3,7 @@
  * check → cross-object checks → the desired state. Every stage collects findings; the result is
  * either the state (with warnings) or every error, each placed at its file, line and column.
  */
-import type { DesiredObject, DesiredState } from '../resources/index.js';
+import type { DesiredObject, DesiredState, GuardSettings } from '../resources/index.js';
 import { checkAcrossObjects, type CheckedObjects } from './cross-object-checks.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { EnvironmentSettings } from './environments.js';
@@ -17,6 +17,7 @@ import { literalSecrets, withoutSecretFound, type SecretSpans } from './secret-s
 import { checkObject } from './semantic.js';
 import { SourceReader } from './source-reader.js';
 import { filesScope, scopeSetting, type ScopeSetting } from './scopes.js';
+import { guardSettings } from './guards.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
 
 export type LoadResult =
@@ -100,7 +101,7 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   }
   return {
     ok: true,
-    state: desiredState(checked, layers.settings?.scope ?? filesScope(scopes)),
+    state: desiredState(checked, layers.settings?.scope ?? filesScope(scopes), guardSettings(sources)),
     warnings,
     files: sources.map((o) => o.file),
     secretSpans,
@@ -167,7 +168,11 @@ function declareObjects(
   return { objects, scopes };
 }
 
-function desiredState({ objects, resolved }: CheckedObjects, scope: string): DesiredState {
+function desiredState(
+  { objects, resolved }: CheckedObjects,
+  scope: string,
+  guards: GuardSettings | undefined,
+): DesiredState {
   const desired: DesiredObject[] = objects.map((o) => ({
     kind: o.descriptor.kind,
     key: o.key,
@@ -179,5 +184,5 @@ function desiredState({ objects, resolved }: CheckedObjects, scope: string): Des
     source: { file: o.source.file, ...locate(o.source, o.entryPath, true) },
     ...(o.protect === undefined ? {} : { protect: o.protect }),
   }));
-  return { scope, objects: desired };
+  return { scope, objects: desired, ...(guards === undefined ? {} : { guards }) };
 }

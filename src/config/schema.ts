@@ -20,6 +20,8 @@ import {
   type MapLayout,
 } from './layout.js';
 
+import { guardsSchema } from './guards.js';
+
 type Schema = Record<string, unknown>;
 
 /** The `$defs` entry every string value may be replaced with. */
@@ -325,6 +327,7 @@ export function buildConfigSchema(): Schema {
       },
       ...byMap(mapSchema),
       environments: environmentsSchema(),
+      guards: guardsSchema,
       values: valuesSchema('Default values for `{var: name}`; an environment may set its own.'),
       patch: {
         description: "An environment's overlay only: changes to objects of the base.",

@@ -5,6 +5,7 @@ import { connectionOptions, deadlineOptions, waitUsage } from '../connection.js'
 import { environmentName, environmentOptions } from '../environment.js';
 import { planEveryEnvironment } from '../plan-environments.js';
 import { planFromConfig } from '../planned.js';
+import { syncRefusal } from '../plan-refusal.js';
 import {
   parsePlanFormat,
   planExitCode,
@@ -51,7 +52,7 @@ With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
     const { values, positionals } = parseCommandArgs('plan', argv, options);
     const format = parsePlanFormat(values.output);
     if (values['all-envs']) return planEveryEnvironment(positionals, values, format);
-    const { plan, connection } = await planFromConfig({
+    const { plan, desired, connection } = await planFromConfig({
       paths: positionals,
       flags: values,
       env: process.env,
@@ -60,8 +61,15 @@ With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
       deadline: true,
     });
     try {
-      await writePlanOutput(plan, { format, out: values.out, env: process.env, stdout: process.stdout });
-      return planExitCode(plan, values['detailed-exitcode']);
+      const refusal = syncRefusal(plan, desired);
+      await writePlanOutput(plan, {
+        format,
+        out: values.out,
+        env: process.env,
+        stdout: process.stdout,
+        refusal,
+      });
+      return planExitCode(plan, values['detailed-exitcode'], refusal);
     } finally {
       await connection.close();
     }

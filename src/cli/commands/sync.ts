@@ -8,6 +8,7 @@ import { confirmDestruction, mustConfirm } from '../confirm.js';
 import { clientOptionsFor, connectionOptions, deadlineOptions, waitUsage } from '../connection.js';
 import { environmentName, environmentOptions, environmentUsage } from '../environment.js';
 import { planFromConfig } from '../planned.js';
+import { syncRefusal } from '../plan-refusal.js';
 import {
   parsePlanFormat,
   planExitCode,
@@ -76,13 +77,15 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
     });
     try {
       if (mode.dryRun) {
+        const refusal = syncRefusal(plan, desired, values.force);
         await writePlanOutput(plan, {
           format: mode.format,
           out: values.out,
           env: process.env,
           stdout: process.stdout,
+          refusal,
         });
-        return planExitCode(plan, values['detailed-exitcode']);
+        return planExitCode(plan, values['detailed-exitcode'], refusal);
       }
       const { settings } = mode;
       const { exitCode } = await runApply(plan, desired, connection.client, settings, {
