@@ -23,6 +23,7 @@ const hostile = [
 
 /** Raw characters a terminal or a log viewer acts on (a line break is the output's own). */
 const raw =
+  // eslint-disable-next-line no-control-regex -- finding raw control characters is the point
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /**
