@@ -94,5 +94,10 @@ export function renderGithubAnnotation(d: Diagnostic): string {
   const props = [`file=${escapeProperty(inert(d.file))}`, `line=${d.line}`, `col=${d.column}`].join(',');
   const hint = d.hint !== undefined ? ` (${d.hint})` : '';
   const where = d.path === '' ? '' : `${d.path}: `;
-  return `::${d.severity} ${props}::${escapeData(inert(`${where}${d.message}${hint}`))}`;
+  // Line breaks stay the annotation's own (%0A); every other control is shown escaped.
+  const text = `${where}${d.message}${hint}`
+    .split('\n')
+    .map((line) => line.split('\r').map(inert).join('\r'))
+    .join('\n');
+  return `::${d.severity} ${props}::${escapeData(text)}`;
 }
