@@ -53,7 +53,7 @@ export interface PlanOutputSettings {
   readonly out?: string | undefined;
   readonly env: NodeJS.ProcessEnv;
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
-  /** What sync would refuse in this plan ({@link syncRefusal}), shown with it. */
+  /** What sync would refuse in this plan (`syncRefusal`), shown with it. */
   readonly refusal?: UserError | undefined;
 }
 
