@@ -1,7 +1,8 @@
 /**
  * Which API a command talks to: a real one (`--api-url` / `SVC_API_URL` with a key from
- * `SVC_API_KEY` or `--api-key-file`), or the embedded emulator, the default when neither is set,
- * whose state lives in `.acctsync/embedded.json` so consecutive commands see the same account.
+ * `SVC_API_KEY` or `--api-key-file`), or the embedded emulator, the default when neither is set
+ * outside CI, whose state lives in `.acctsync/embedded.json` so consecutive commands see the same
+ * account. An empty variable counts as unset.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,8 +16,10 @@ import {
 import { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from '../config/index.js';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
 import { ApiKeyFile, type KeyRotationCause } from './api-key-file.js';
+import { inert } from '../inert.js';
 import { formatDuration, parseDuration } from '../watch/duration.js';
 import type { Options } from './args.js';
+import { ciSignal } from './ci.js';
 
 export const embeddedUrl = 'embedded';
 /** The embedded emulator's bootstrap token: it only listens on loopback for the command's lifetime. */
@@ -101,20 +104,38 @@ export function parseRateLimit(text: string): number {
   return rate;
 }
 
+/** A setting's value; an empty one counts as unset, and its name is kept so the message can say so. */
+function setting(value: string | undefined, name: string, empty: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() !== '') return value;
+  empty.push(name);
+  return undefined;
+}
+
+/** `SVC_API_URL is empty` lines, for the messages about a missing account. */
+function emptyNotes(empty: readonly string[]): string[] {
+  return empty.map((name) => `${name} is set but empty, which counts as unset.`);
+}
+
 export async function openConnection(settings: ConnectionSettings): Promise<Connection> {
   const { flags, env } = settings;
   const urlVariable = settings.environment?.apiUrlEnv ?? defaultApiUrlEnv;
   const keyVariable = settings.environment?.apiKeyEnv ?? defaultApiKeyEnv;
-  const url = flags['api-url'] ?? env[urlVariable];
+  const empty: string[] = [];
+  const url =
+    flags['api-url'] === undefined
+      ? setting(env[urlVariable], urlVariable, empty)
+      : setting(flags['api-url'], '--api-url', empty);
   const keyFile =
     flags['api-key-file'] === undefined
       ? undefined
       : await ApiKeyFile.open(flags['api-key-file'], settings.onKeyRotated);
-  const key = keyFile?.current() ?? env[keyVariable];
+  const key = keyFile?.current() ?? setting(env[keyVariable], keyVariable, empty);
   const ratePerMinute = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
   const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
   const clientOptions = {
-    onRetry: (event: Parameters<typeof describeRetry>[0]) => announce(`acctsync: ${describeRetry(event)}`),
+    onRetry: (event: Parameters<typeof describeRetry>[0]) =>
+      announce(`acctsync: ${inert(describeRetry(event))}`),
     ...settings.client,
     ...(ratePerMinute === undefined ? {} : { ratePerMinute }),
     ...(flags.timeout === undefined ? {} : { timeoutMs: parseDuration(flags.timeout, '--timeout') }),
@@ -126,19 +147,27 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
       : {}),
   };
 
-  if (url === undefined || url === embeddedUrl) {
-    if (url === undefined && key !== undefined && key !== '') {
+  if (url === undefined) {
+    if (key !== undefined) {
       throw new UserError('an API key is set but no API URL', {
         details: [
+          ...emptyNotes(empty),
           `Set ${urlVariable} (or --api-url) to the API address, or unset ${keyVariable} to use the embedded emulator.`,
         ],
       });
     }
+    refuseSilentEmulator(env, urlVariable, keyVariable, empty);
+    for (const note of emptyNotes(empty)) announce(`acctsync: ${note}`);
+  }
+  if (url === undefined || url === embeddedUrl) {
     return openEmbedded(settings, clientOptions, urlVariable, keyVariable);
   }
-  if (key === undefined || key === '') {
+  if (key === undefined) {
     throw new UserError(`no API key for ${url}`, {
-      details: [`Set ${keyVariable}, or pass --api-key-file with a file holding the key.`],
+      details: [
+        ...emptyNotes(empty),
+        `Set ${keyVariable}, or pass --api-key-file with a file holding the key.`,
+      ],
     });
   }
   let parsed: URL;
@@ -163,6 +192,30 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
       await client.close();
     },
   };
+}
+
+/**
+ * Under CI no account configured is a mistake (a misspelt variable, a secret the job cannot see),
+ * never a request for a throwaway account: a plan or sync against it would look like success.
+ */
+function refuseSilentEmulator(
+  env: NodeJS.ProcessEnv,
+  urlVariable: string,
+  keyVariable: string,
+  empty: readonly string[],
+): void {
+  const ci = ciSignal(env);
+  if (ci === undefined) return;
+  throw new UserError(
+    `no account configured: neither ${urlVariable} nor ${keyVariable} has a value (${ci}: this is CI)`,
+    {
+      details: [
+        ...emptyNotes(empty),
+        `Set ${urlVariable} to the API address and ${keyVariable} (or --api-key-file) to its key: check the variable names and that this job can read them.`,
+        `Under CI the embedded emulator runs only when asked for: --api-url ${embeddedUrl}.`,
+      ],
+    },
+  );
 }
 
 async function openEmbedded(

@@ -6,7 +6,16 @@
 import { appendFile } from 'node:fs/promises';
 import { loadDesiredState } from '../config/index.js';
 import { UsageError } from '../errors.js';
-import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+import { inert } from '../inert.js';
+import {
+  codeSpan,
+  htmlText,
+  markdownLimit,
+  renderJson,
+  renderMarkdown,
+  renderText,
+  type Plan,
+} from '../plan/index.js';
 import type { ConnectionFlags } from './connection.js';
 import { hasChanges, useColor, writeOrFail, type PlanFormat } from './plan-output.js';
 import { planFromConfig } from './planned.js';
@@ -72,7 +81,10 @@ export function renderEnvironments(
   }
   if (format === 'text') {
     return plans
-      .map((p) => `=== environment ${p.name} (scope ${p.plan.scope}) ===\n${renderText(p.plan, { color })}`)
+      .map(
+        (p) =>
+          `=== environment ${inert(p.name)} (scope ${inert(p.plan.scope)}) ===\n${renderText(p.plan, { color })}`,
+      )
       .join('\n');
   }
   const head = [
@@ -80,14 +92,14 @@ export function renderEnvironments(
     '',
     '| Environment | Create | Update | Replace | Delete | Adopt |',
     '|---|---|---|---|---|---|',
-    ...plans.map((p) => `| \`${p.name}\` | ${counts(p.plan)} |`),
+    ...plans.map((p) => `| ${codeSpan(inert(p.name), true)} | ${counts(p.plan)} |`),
     '',
   ].join('\n');
   // Each environment's section gets an equal share of what the comment limit leaves.
   const share = Math.floor((markdownLimit - head.length - 200) / plans.length) - 100;
   const sections = plans.map(
     (p) =>
-      `<details${hasChanges(p.plan) ? ' open' : ''}><summary>Environment <code>${p.name}</code></summary>\n\n${renderMarkdown(p.plan, share)}\n</details>\n`,
+      `<details${hasChanges(p.plan) ? ' open' : ''}><summary>Environment <code>${htmlText(inert(p.name))}</code></summary>\n\n${renderMarkdown(p.plan, share)}\n</details>\n`,
   );
   return `${head}\n${sections.join('\n')}`;
 }

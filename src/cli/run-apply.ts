@@ -11,6 +11,7 @@ import {
   applyPlan,
   checkGuards,
   fileTokenSink,
+  guardOptionsFor,
   lineProgress,
   ttyProgress,
   type ApplyResult,
@@ -22,7 +23,8 @@ import { renderResultJson, renderResultText } from '../apply/render-result.js';
 export interface RunSettings {
   readonly parallelism: number;
   readonly continueOnError: boolean;
-  readonly guards: GuardOptions;
+  /** `--force` and the limits given as flags; the config's `guards:` fill the rest. */
+  readonly guards: Partial<GuardOptions> & { readonly force: boolean };
   readonly tokenOutput: string | undefined;
   readonly output: 'text' | 'json';
 }
@@ -52,7 +54,8 @@ export async function runApply(
   settings: RunSettings,
   streams: RunStreams,
 ): Promise<{ exitCode: number; result: ApplyResult }> {
-  checkGuards(plan, desired, settings.guards);
+  const guards = guardOptionsFor(desired, settings.guards);
+  checkGuards(plan, desired, guards);
   const tokens = settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
   await streams.beforeApply?.();
   const total = plan.operations.length;
@@ -68,7 +71,7 @@ export async function runApply(
     const result = await applyPlan(plan, desired, client, {
       parallelism: settings.parallelism,
       continueOnError: settings.continueOnError,
-      guards: settings.guards,
+      guards,
       progress,
       signal: streams.stop ? writingSignal(interrupt.signal, streams.stop) : interrupt.signal,
       ...(tokens === undefined ? {} : { tokens }),

@@ -3,7 +3,7 @@
  * check → cross-object checks → the desired state. Every stage collects findings; the result is
  * either the state (with warnings) or every error, each placed at its file, line and column.
  */
-import type { DesiredMove, DesiredObject, DesiredState } from '../resources/index.js';
+import type { DesiredMove, DesiredObject, DesiredState, GuardSettings } from '../resources/index.js';
 import { checkAcrossObjects, type CheckedObjects } from './cross-object-checks.js';
 import type { Diagnostic } from './diagnostic.js';
 import { findDeclaration, type EnvironmentSettings } from './environments.js';
@@ -21,6 +21,7 @@ import { literalSecrets, withoutSecretFound, type SecretSpans } from './secret-s
 import { checkObject } from './semantic.js';
 import { SourceReader } from './source-reader.js';
 import { filesScope, scopeSetting, type ScopeSetting } from './scopes.js';
+import { guardSettings } from './guards.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
 import { withoutWithheld, type Withheld } from './withheld.js';
 
@@ -136,7 +137,7 @@ async function loadRevision(
   }
   return {
     ok: true,
-    state: desiredState(checked, layers.settings?.scope ?? filesScope(scopes), moves),
+    state: desiredState(checked, layers.settings?.scope ?? filesScope(scopes), moves, guardSettings(sources)),
     warnings,
     files: sources.map((o) => o.file),
     secretSpans,
@@ -235,6 +236,7 @@ function desiredState(
   { objects, resolved }: CheckedObjects,
   scope: string,
   moves: readonly DesiredMove[],
+  guards: GuardSettings | undefined,
 ): DesiredState {
   const desired: DesiredObject[] = objects.map((o) => ({
     kind: o.descriptor.kind,
@@ -249,5 +251,10 @@ function desiredState(
     ...(o.ignore === undefined ? {} : { ignore: o.ignore.map((p) => p.split('.')) }),
     ...(o.observe === undefined ? {} : { observe: o.observe }),
   }));
-  return { scope, objects: desired, ...(moves.length > 0 ? { moves } : {}) };
+  return {
+    scope,
+    objects: desired,
+    ...(moves.length > 0 ? { moves } : {}),
+    ...(guards === undefined ? {} : { guards }),
+  };
 }

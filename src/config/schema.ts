@@ -24,6 +24,7 @@ import {
 } from './layout.js';
 
 import { movedSchema } from './moved-schema.js';
+import { guardsSchema } from './guards.js';
 
 type Schema = Record<string, unknown>;
 
@@ -330,6 +331,7 @@ export function buildConfigSchema(): Schema {
       moved: movedSchema(),
       ...byMap(mapSchema),
       environments: environmentsSchema(),
+      guards: guardsSchema,
       values: valuesSchema('Default values for `{var: name}`; an environment may set its own.'),
       patch: {
         description: "An environment's overlay only: changes to objects of the base.",

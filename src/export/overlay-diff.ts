@@ -13,7 +13,9 @@ import { configLayout, entryMembers, pinMember, type MapLayout } from '../config
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson, canonicalValues } from '../plan/canonical.js';
 import type { Field, Fields } from '../resources/index.js';
+import { inert } from '../inert.js';
 import { commentPlaceholders, placeholderNotes } from './document.js';
+import { inertYaml } from './inert-yaml.js';
 import type { AccountExport, DocumentPlaceholder } from './types.js';
 
 type Plain = Record<string, unknown>;
@@ -195,11 +197,11 @@ export function renderOverlay(overlay: OverlayExport, environment: string): stri
   }
   const doc = new Document(content);
   const lines = [
-    ` The overlay of environment ${environment}, written by acctsync export --env ${environment}:`,
+    ` The overlay of environment ${inert(environment)}, written by acctsync export --env ${inert(environment)}:`,
     ' what its account has that differs from the base (docs/environments.md).',
   ];
   lines.push(...placeholderNotes(overlay.placeholders));
   doc.commentBefore = lines.join('\n');
   commentPlaceholders(doc, overlay.placeholders);
-  return doc.toString({ lineWidth: 0 });
+  return inertYaml(doc);
 }

@@ -17,3 +17,4 @@ export {
 export { renderText, type TextOptions } from './render-text.js';
 export { renderJson } from './render-json.js';
 export { renderMarkdown, markdownLimit } from './render-markdown.js';
+export { codeSpan, fenceFor, htmlText, markdownText } from './markdown-text.js';

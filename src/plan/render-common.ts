@@ -1,4 +1,9 @@
-/** What the text and markdown renderers share: symbols, change trees, order, grouping of replaces. */
+/**
+ * What the text and markdown renderers share: symbols, change trees, order, grouping of replaces.
+ * Keys, ids and reasons can come from the live account (an ownership marker, a service id): an
+ * entry holds them already made inert for a terminal.
+ */
+import { inert } from '../inert.js';
 import { descriptorOf, type KindName } from '../resources/index.js';
 import { countCascaded, describeCascade } from './cascade.js';
 import { changeTree, namesOfIds, treeLines } from './render-tree.js';
@@ -79,7 +84,9 @@ export function bodyOf(plan: Plan): (e: Entry) => string[] {
 /** A child deleted with its parent: its key, or its id and kind when the config does not manage it. */
 function cascadedLine(c: CascadedObject): string {
   const title = descriptorOf(c.kind).title;
-  return c.key === undefined ? `- ${c.id}  ${title}, not managed by this config` : `- ${c.key}  ${title}`;
+  return c.key === undefined
+    ? `- ${inert(c.id)}  ${title}, not managed by this config`
+    : `- ${inert(c.key)}  ${title}`;
 }
 
 function planOrderEntries(plan: Plan): Entry[] {
@@ -97,12 +104,12 @@ function planOrderEntries(plan: Plan): Entry[] {
         symbol: '-/+',
         verb: 'replace',
         kind: op.kind,
-        key: op.replaces,
+        key: inert(op.replaces),
         title,
-        ...(old?.liveId === undefined ? {} : { liveId: old.liveId }),
+        ...(old?.liveId === undefined ? {} : { liveId: inert(old.liveId) }),
         changes: created?.changes ?? [],
         ...(created?.unchanged === undefined ? {} : { unchanged: created.unchanged }),
-        ...(op.reason === undefined ? {} : { reason: op.reason }),
+        ...(op.reason === undefined ? {} : { reason: inert(op.reason) }),
         ...(old?.cascade === undefined ? {} : { cascade: old.cascade }),
         destructive: true,
       });
@@ -118,13 +125,13 @@ function entryOf(op: Operation, title: string): Entry {
     symbol: symbols[op.action],
     verb: verbs[op.action],
     kind: op.kind,
-    key: op.key,
+    key: inert(op.key),
     title,
-    ...(op.liveId === undefined ? {} : { liveId: op.liveId }),
-    ...(op.renamedFrom === undefined ? {} : { renamedFrom: op.renamedFrom }),
+    ...(op.liveId === undefined ? {} : { liveId: inert(op.liveId) }),
+    ...(op.renamedFrom === undefined ? {} : { renamedFrom: inert(op.renamedFrom) }),
     changes: op.changes,
     ...(op.unchanged === undefined ? {} : { unchanged: op.unchanged }),
-    ...(op.reason === undefined ? {} : { reason: op.reason }),
+    ...(op.reason === undefined ? {} : { reason: inert(op.reason) }),
     ...(op.cascade === undefined ? {} : { cascade: op.cascade }),
     destructive: op.action === 'delete',
   };

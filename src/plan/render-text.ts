@@ -2,6 +2,7 @@
  * The terminal rendering: Terraform-like `+ ~ - -/+ <= ~>` headers grouped by kind and name, each with its
  * tree of changes (never truncated), a summary.
  */
+import { inert } from '../inert.js';
 import { policyText } from './render-policy.js';
 import {
   bodyOf,
@@ -24,7 +25,7 @@ const colors: Record<Entry['symbol'], number> = { '+': 32, '~': 33, '-': 31, '-/
 export function renderText(plan: Plan, options: TextOptions): string {
   const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
   const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[0m` : text);
-  const lines: string[] = [`acctsync plan for scope ${plan.scope}`, ''];
+  const lines: string[] = [`acctsync plan for scope ${inert(plan.scope)}`, ''];
   const entries = entriesOf(plan);
   const body = bodyOf(plan);
   for (const e of entries) {
@@ -35,9 +36,9 @@ export function renderText(plan: Plan, options: TextOptions): string {
     for (const line of body(e)) lines.push(`      ${line}`);
   }
   if (entries.length > 0) lines.push('');
-  const observed = observedLines(plan);
+  const observed = observedLines(plan).map(inert);
   if (observed.length > 0) lines.push(...observed, '');
-  for (const note of plan.notes) lines.push(`Note: ${note}`);
+  for (const note of plan.notes) lines.push(`Note: ${inert(note)}`);
   if (plan.notes.length > 0) lines.push('');
   lines.push(...policyText(plan.policy));
   lines.push(bold(summaryLine(plan)));

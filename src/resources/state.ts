@@ -83,9 +83,18 @@ export interface DesiredMove {
   readonly source: SourceLocation;
 }
 
+/** The config's `guards:` (src/config/guards.ts): what sync refuses, as reviewed with the config. */
+export interface GuardSettings {
+  readonly maxDeletePercent?: number;
+  readonly maxDeleteMinManaged?: number;
+  readonly allowEmpty?: boolean;
+}
+
 export interface DesiredState {
   /** Ownership scope; objects marked with another scope are never touched. */
   readonly scope: string;
+  /** Limits sync applies, when the config sets them. */
+  readonly guards?: GuardSettings;
   /** In dependency-free declaration order; the planner orders them. */
   readonly objects: readonly DesiredObject[];
   /** The config's `moved:` entries, chains resolved; absent when there are none. */

@@ -69,7 +69,9 @@ describe('guards', () => {
       'refusing to sync: the plan deletes or replaces 13 of 31 managed objects (42%, the limit is 30%)',
     );
     expect(err.details).toContainEqual(expect.stringMatching(/^ {2}- api_keys\/ci-deploy \(ak_\w+\)$/));
-    expect(err.details.at(-1)).toMatch(/--force.*--max-delete-percent.*--no-delete/);
+    expect(err.details.at(-1)).toMatch(
+      /guards: \{ max_delete_percent: \d+ \}.*--max-delete-percent or --force.*--no-delete/,
+    );
   });
 
   it('lets a refused plan through with --force or a higher threshold', async () => {

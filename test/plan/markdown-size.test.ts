@@ -74,3 +74,12 @@ describe('markdown plan size', () => {
     expect(md).toContain('acctsync plan --out plan.json');
   });
 });
+
+describe('the markdown budget leaves room for what a workflow adds', () => {
+  it('a 900-delete markdown is at most 65,000 characters: 536 of GitHub 65,536 stay for the marker', () => {
+    expect(markdownLimit).toBe(65_000);
+    const md = renderMarkdown(planOf('delete', 900));
+    expect(md.length).toBeLessThanOrEqual(65_000);
+    expect(`<!-- acctsync-plan -->\n${md}`.length).toBeLessThan(65_536);
+  });
+});

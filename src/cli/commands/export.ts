@@ -12,6 +12,7 @@ import {
   type OutputFile,
 } from '../../export/index.js';
 import { UsageError } from '../../errors.js';
+import { inertLines } from '../../inert.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { connectionOptions, deadlineOptions, openConnection, waitUsage } from '../connection.js';
@@ -142,9 +143,9 @@ export const command: Command = {
           .map((f) => f.text)
           .join(''),
       );
-      process.stderr.write(`${summary(exp, 'stdout')}\n`);
+      process.stderr.write(`${inertLines(summary(exp, 'stdout'))}\n`);
     } else {
-      process.stderr.write(`${summary(exp, await writeExport(out, exp))}\n`);
+      process.stderr.write(`${inertLines(summary(exp, await writeExport(out, exp)))}\n`);
     }
     return 0;
   },

@@ -6,6 +6,7 @@
 import { objectPath } from '../../apply/build-request.js';
 import { ConfigError, loadDesiredState } from '../../config/index.js';
 import { UsageError, UserError } from '../../errors.js';
+import { inert } from '../../inert.js';
 import { indexChildren, cascadeOf } from '../../plan/cascade.js';
 import { fetchLiveState, type LiveObject } from '../../live/index.js';
 import { aTitle, descriptorOf } from '../../resources/index.js';
@@ -79,7 +80,9 @@ ${waitUsage}`,
         const parentId = d.parent?.via === 'path' ? l.parentId : undefined;
         lease?.signal.throwIfAborted();
         await connection.client.patch(objectPath(d, l.id, parentId), { metadata: l.userMetadata });
-        process.stdout.write(`forgot ${l.marker?.key ?? l.id} (${l.id}): no longer managed, left as it is\n`);
+        process.stdout.write(
+          `forgot ${inert(l.marker?.key ?? l.id)} (${inert(l.id)}): no longer managed, left as it is\n`,
+        );
       }
       return 0;
     } finally {

@@ -8,6 +8,7 @@ import { planEveryEnvironment } from '../plan-environments.js';
 import { planFromConfig } from '../planned.js';
 import { policiesFrom, policyOptions, policyUsage, printPolicyAnnotations } from '../policy.js';
 import { hasPolicyErrors } from '../../policy/index.js';
+import { syncRefusal } from '../plan-refusal.js';
 import {
   parsePlanFormat,
   planExitCode,
@@ -60,7 +61,7 @@ With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
     const format = parsePlanFormat(values.output);
     if (values['all-envs']) return planEveryEnvironment(positionals, values, format);
     const policies = await policiesFrom(values);
-    const { plan, connection } = await planFromConfig({
+    const { plan, desired, connection } = await planFromConfig({
       policies,
       paths: positionals,
       flags: values,
@@ -70,10 +71,17 @@ With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.`,
       deadline: true,
     });
     try {
-      await writePlanOutput(plan, { format, out: values.out, env: process.env, stdout: process.stdout });
+      const refusal = syncRefusal(plan, desired);
+      await writePlanOutput(plan, {
+        format,
+        out: values.out,
+        env: process.env,
+        stdout: process.stdout,
+        refusal,
+      });
       printPolicyAnnotations(plan.policy, process.env, process.stderr);
       if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) return 1;
-      return planExitCode(plan, values['detailed-exitcode']);
+      return planExitCode(plan, values['detailed-exitcode'], refusal);
     } finally {
       await connection.close();
     }

@@ -10,6 +10,7 @@ import { environmentName, environmentOptions, environmentUsage } from '../enviro
 import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
 import { leaseFlagsFrom, leaseOptions, leaseUsage } from '../lease-flags.js';
 import { planFromConfig } from '../planned.js';
+import { syncRefusal } from '../plan-refusal.js';
 import {
   assertPolicyAllows,
   policiesFrom,
@@ -99,15 +100,17 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
     });
     try {
       if (mode.dryRun) {
+        const refusal = syncRefusal(plan, desired, values.force);
         await writePlanOutput(plan, {
           format: mode.format,
           out: values.out,
           env: process.env,
           stdout: process.stdout,
+          refusal,
         });
         printPolicyAnnotations(plan.policy, process.env, process.stderr);
         if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) return 1;
-        return planExitCode(plan, values['detailed-exitcode']);
+        return planExitCode(plan, values['detailed-exitcode'], refusal);
       }
       const { settings } = mode;
       printPolicyAnnotations(plan.policy, process.env, process.stderr);

@@ -258,8 +258,8 @@ function reconcileSettings(values: WatchValues, flags: WatchFlags, target: Watch
     parallelism: run.parallelism,
     continueOnError: run.continueOnError,
     guards: {
-      maxDeletePercent: run.guards.maxDeletePercent,
-      maxDeleteMinManaged: run.guards.maxDeleteMinManaged,
+      maxDeletePercent: run.guards.maxDeletePercent ?? defaultGuardOptions.maxDeletePercent,
+      maxDeleteMinManaged: run.guards.maxDeleteMinManaged ?? defaultGuardOptions.maxDeleteMinManaged,
     },
     ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
     policyPaths: values.policy ?? [],
