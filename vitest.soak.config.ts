@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/soak/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/outside-ci.ts'],
     testTimeout: 600_000,
     hookTimeout: 60_000,
   },

@@ -10,6 +10,7 @@ import { applyThroughput } from './scenarios/apply-throughput.js';
 import { emulatorThroughput } from './scenarios/emulator-throughput.js';
 import { planAtScale } from './scenarios/plan-at-scale.js';
 import { plannerScaling } from './scenarios/planner-scaling.js';
+import { policyExpressions } from './scenarios/policy-expressions.js';
 import { rateLimited } from './scenarios/rate-limited.js';
 import { serveStartup } from './scenarios/serve-startup.js';
 import { watchLatency } from './scenarios/watch-latency.js';
@@ -22,6 +23,7 @@ const scenarios: Record<string, (quick: boolean) => Promise<ScenarioResult>> = {
   'emulator-throughput': emulatorThroughput,
   'watch-latency': (quick) => watchLatency(quick),
   'serve-startup': serveStartup,
+  'policy-expressions': policyExpressions,
 };
 
 /**

@@ -2,7 +2,8 @@
  * One plan in a fresh process, so that peak RSS and CPU are the planner's alone (the emulator runs
  * in another process): load the config, fetch the live state (requests counted), build the plan.
  */
-import { fetchLiveState, buildPlan } from '../../src/plan/index.js';
+import { buildPlan } from '../../src/plan/index.js';
+import { fetchLiveState } from '../../src/live/index.js';
 import { client, loadDir } from '../lib/acct.js';
 import { countByCollection, minimumListRequests } from '../lib/minimum.js';
 

@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { ApiClient, type ApiClientOptions } from '../../src/api/index.js';
 import { applyPlan, type ApplyResult } from '../../src/apply/index.js';
 import { loadDesiredState } from '../../src/config/index.js';
-import { planFor } from '../../src/plan/index.js';
+import { planFor } from '../../src/pipeline/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import type { EmulatorStats } from '../../src/emulator/index.js';
 

@@ -4,7 +4,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatMetadata, type LiveObject, type LiveState } from '../../src/plan/index.js';
+import { formatMetadata } from '../../src/plan/index.js';
+import { type LiveObject, type LiveState } from '../../src/live/index.js';
 import type { DesiredObject, DesiredState, KindName } from '../../src/resources/index.js';
 
 /** Objects per unit of the YAML account; see {@link writeAccount}. */

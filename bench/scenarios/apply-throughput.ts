@@ -6,7 +6,8 @@
 import { ApiClient } from '../../src/api/index.js';
 import { applyPlan } from '../../src/apply/index.js';
 import { clientOptionsFor } from '../../src/cli/connection.js';
-import { planFor, type Plan } from '../../src/plan/index.js';
+import { type Plan } from '../../src/plan/index.js';
+import { planFor } from '../../src/pipeline/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { generateLoad } from '../lib/load.js';
 import { startServer } from '../lib/process.js';

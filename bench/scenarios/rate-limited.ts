@@ -5,7 +5,7 @@
  */
 import { ApiClient } from '../../src/api/index.js';
 import { applyPlan } from '../../src/apply/index.js';
-import { planFor } from '../../src/plan/index.js';
+import { planFor } from '../../src/pipeline/index.js';
 import { countStatus, emulatorStats } from '../lib/acct.js';
 import { startServer } from '../lib/process.js';
 import type { ScenarioResult } from '../lib/report.js';

@@ -1,5 +1,6 @@
 import { formatMs } from './errors.js';
 import type { HttpMethod } from './method.js';
+import type { ApiKeySource } from './key-source.js';
 import type { Sleep } from './pacer.js';
 import type { RetryPolicy } from './retry.js';
 import { packageVersion } from './version.js';
@@ -43,6 +44,8 @@ export interface ApiClientOptions {
   /** Origin plus an optional path prefix, e.g. `http://127.0.0.1:4010/api`. */
   readonly baseUrl: string;
   readonly apiKey: string;
+  /** Asked for the key before each attempt and after a 401, when the key can change (a rotated key file). */
+  readonly keySource?: ApiKeySource;
   /** Per attempt, until the whole body is read. Default 6 s. */
   readonly timeoutMs?: number;
   /**

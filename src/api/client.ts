@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { AuthHeaders } from './auth-headers.js';
 import {
   defaultConcurrency,
   defaultTimeoutMs,
@@ -10,7 +11,6 @@ import {
   type RequestOptions,
   type ResponseEvent,
   type RetryEvent,
-  requestHeaders,
 } from './client-options.js';
 import { AbortError, DeadlineError, TimeoutError, type RequestIdentity } from './errors.js';
 import { ConcurrencyLimiter } from './limiter.js';
@@ -44,9 +44,7 @@ export class ApiClient {
   readonly #origin: string;
   readonly #pathPrefix: string;
   readonly #pool: Pool;
-  readonly #headers: Readonly<Record<string, string>>;
-  /** {@link #headers} plus the JSON content type, for requests with a body. */
-  readonly #jsonHeaders: Readonly<Record<string, string>>;
+  readonly #headers: AuthHeaders;
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy;
   readonly #limiter: ConcurrencyLimiter;
@@ -68,8 +66,7 @@ export class ApiClient {
     const concurrency = options.concurrency ?? defaultConcurrency;
     this.#limiter = new ConcurrencyLimiter(concurrency);
     this.#pool = new Pool(this.#origin, { connections: concurrency });
-    this.#headers = requestHeaders(options);
-    this.#jsonHeaders = { ...this.#headers, 'content-type': 'application/json' };
+    this.#headers = new AuthHeaders(options, (key) => this.protectSecrets([key]));
     this.#timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
     this.#retry = { ...defaultRetryPolicy, ...options.retry };
     this.#sleep = options.sleep ?? defaultSleep;
@@ -176,12 +173,18 @@ export class ApiClient {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     let used = 0;
     let lastFailure: string | undefined;
+    let renewed = false;
     try {
       for (let attempt = 1; ; attempt++) {
         let outcome: FailedOutcome;
         try {
           const response = await this.#attempt(identity, body, options.timeoutMs, signal, attempt);
           if (response.status < 300) return successResponse<T>(identity, response);
+          // A rotated key: the old one was revoked before this client read the new one.
+          if (response.status === 401 && !renewed && this.#headers.renewable) {
+            renewed = true;
+            if (await this.#headers.renew()) continue;
+          }
           outcome = statusFailure(identity, response, this.#redact);
         } catch (err) {
           outcome = transportFailure(err);
@@ -250,7 +253,7 @@ export class ApiClient {
       const response = await this.#pool.request({
         method: identity.method,
         path: identity.path,
-        headers: body === undefined ? this.#headers : this.#jsonHeaders,
+        headers: this.#headers.for(body),
         body: body ?? null,
         signal: deadline.signal,
       });

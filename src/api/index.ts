@@ -25,6 +25,7 @@ export {
   type NetworkErrorInit,
   type RequestIdentity,
 } from './errors.js';
+export type { ApiKeySource } from './key-source.js';
 export type { HttpMethod } from './method.js';
 export type { Sleep } from './pacer.js';
 export { packageVersion } from './version.js';

@@ -4,7 +4,7 @@
  */
 import { ApiError, isAmbiguousWriteFailure, type ApiClient } from '../api/index.js';
 import type { Operation } from '../plan/types.js';
-import { descriptorOf, type DesiredObject, type KindDescriptor } from '../resources/index.js';
+import { aTitle, descriptorOf, type DesiredObject, type KindDescriptor } from '../resources/index.js';
 import {
   createRequest,
   objectPath,
@@ -14,7 +14,7 @@ import {
   type ApiRequest,
 } from './build-request.js';
 import type { IdTable } from './ids.js';
-import { findCreated, type LiveRecord } from './recover-create.js';
+import { findCreated, isClaimConflict, type LiveRecord } from './recover-create.js';
 import type { TokenSink } from './token-output.js';
 
 /** Everything an operation needs besides itself; shared by all operations of a run. */
@@ -60,7 +60,7 @@ function parentIdOf(
   // left the config or is being replaced; only a new object needs its parent's (possibly new) id.
   if (op.liveParentId !== undefined) return op.liveParentId;
   const parentKey = op.parentKey ?? object?.parentKey;
-  if (parentKey === undefined) throw new PlanMismatchError(`${op.id}: a ${d.title} needs its parent's key`);
+  if (parentKey === undefined) throw new PlanMismatchError(`${op.id}: ${aTitle(d)} needs its parent's key`);
   const id = ctx.ids.lookup(parentKey);
   if (id === undefined) throw new PlanMismatchError(`${op.id}: no id for the parent '${parentKey}'`);
   return id;
@@ -105,6 +105,7 @@ async function createOnce(
         throw new PlanMismatchError(`POST ${request.path}: no id in the response`);
       return notes.length === 0 ? { record } : { record, recovery: notes.join('; ') };
     } catch (err) {
+      if (isClaimConflict(err, d)) return adoptRacingCreate(ctx, d, op, parentId, notes, err);
       if (!isAmbiguousWriteFailure(err)) throw err;
       lastError = err;
     }
@@ -123,6 +124,25 @@ async function createOnce(
     return { record: found, recovery: notes.join('; ') };
   }
   throw lastError;
+}
+
+/**
+ * A create refused because the value it claims is taken: when another writer of this scope
+ * created the same key at the same moment, its object (found by the marker) is this one;
+ * otherwise the refusal stands.
+ */
+async function adoptRacingCreate(
+  ctx: OperationContext,
+  d: KindDescriptor,
+  op: Operation,
+  parentId: string | undefined,
+  notes: readonly string[],
+  refusal: unknown,
+): Promise<{ record: LiveRecord; recovery: string }> {
+  const found = await findCreated(ctx.client, d, parentId, ctx.scope, op.key, ctx.ids);
+  if (found === undefined) throw refusal;
+  const note = `another writer created it at the same moment: found ${String(found.id)} by its marker and kept it`;
+  return { record: found, recovery: [...notes, note].join('; ') };
 }
 
 /** DELETE that counts "already gone" as done: a retried DELETE whose first try committed gets a 404. */
@@ -182,6 +202,7 @@ export async function executeOperation(ctx: OperationContext, op: Operation): Pr
       return create(ctx, d, op);
     case 'update':
     case 'adopt':
+    case 'rename':
       return update(ctx, d, op);
     case 'delete':
       return remove(ctx, d, op);

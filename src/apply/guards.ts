@@ -18,6 +18,16 @@ export interface GuardOptions {
   readonly maxDeletePercent: number;
   /** The percentage guard applies only from this many managed objects up. Default 10. */
   readonly maxDeleteMinManaged: number;
+  /** A config with no objects may delete every object it manages (`guards.allow_empty`). */
+  readonly allowEmpty?: boolean;
+}
+
+/**
+ * The limits in force: the defaults, then the config's reviewed `guards:`, then the flags given
+ * on the command line (`flags` holds only those).
+ */
+export function guardOptionsFor(desired: DesiredState, flags: Partial<GuardOptions>): GuardOptions {
+  return { ...defaultGuardOptions, ...desired.guards, ...flags };
 }
 
 export const defaultGuardOptions: GuardOptions = {
@@ -46,35 +56,50 @@ function describeDeletes(plan: Plan): string[] {
  *   allowed share of the managed objects; the message lists what would go and how to proceed
  */
 export function checkGuards(plan: Plan, desired: DesiredState, options: GuardOptions): void {
-  if (options.force) return;
+  const refusal = guardRefusal(plan, desired, options);
+  if (refusal !== undefined) throw refusal;
+}
+
+/** What the guards would refuse in `plan` (and how to proceed), for `plan` to show before a sync. */
+export function guardRefusal(
+  plan: Plan,
+  desired: DesiredState,
+  options: GuardOptions,
+): UserError | undefined {
+  if (options.force) return undefined;
   const managed = plan.summary.managed;
   // Children the service deletes with their parent count too: removing one edge with its 8 routes
-  // removes 9 objects, not 1.
-  const deletes = plan.operations.reduce((n, op) => n + removedBy(op), 0);
-  if (desired.objects.length === 0 && managed > 0) {
-    throw new UserError(
+  // removes 9 objects, not 1. Duplicates of a key that two writers created at once are clean-up,
+  // not a deletion of what the config manages (docs/lease.md).
+  const deletes = plan.operations.reduce(
+    (n, op) => n + (op.reason_code === 'delete_because_duplicate' ? 0 : removedBy(op)),
+    0,
+  );
+  if (desired.objects.length === 0 && managed > 0 && options.allowEmpty !== true) {
+    return new UserError(
       `refusing to sync: the config is empty but ${managed} objects in scope '${plan.scope}' are managed by it`,
       {
         details: [
           'Every managed object would be deleted:',
           ...describeDeletes(plan),
-          `Check the config paths (${plan.configPaths.join(', ') || 'none given'}). To really delete everything, run again with --force.`,
+          `Check the config paths (${plan.configPaths.join(', ') || 'none given'}). To really delete everything, set 'guards: { allow_empty: true }' in the config, reviewed with this change (or run once with --force).`,
         ],
       },
     );
   }
-  if (managed < options.maxDeleteMinManaged || deletes === 0) return;
+  if (managed < options.maxDeleteMinManaged || deletes === 0) return undefined;
   const percent = (deletes / managed) * 100;
   if (percent > options.maxDeletePercent) {
-    throw new UserError(
+    return new UserError(
       `refusing to sync: the plan deletes or replaces ${deletes} of ${managed} managed objects (${Math.round(percent)}%, the limit is ${options.maxDeletePercent}%)`,
       {
         details: [
           'Objects that would be deleted:',
           ...describeDeletes(plan),
-          'Review the plan (acctsync plan). If it is what you want, run again with --force, or raise --max-delete-percent; --no-delete applies everything else.',
+          `Review the plan (acctsync plan). If it is what you want, raise 'guards: { max_delete_percent: ${Math.ceil(percent)} }' in the config, reviewed with this change (or run once with --max-delete-percent or --force); --no-delete applies everything else.`,
         ],
       },
     );
   }
+  return undefined;
 }

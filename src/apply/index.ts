@@ -18,10 +18,17 @@ import { applyResultOf, resultOf, type RunRecord } from './operation-result.js';
 import type { ApplyResult } from './types.js';
 
 export type * from './types.js';
-export { checkGuards, defaultGuardOptions, type GuardOptions } from './guards.js';
+export {
+  checkGuards,
+  defaultGuardOptions,
+  guardOptionsFor,
+  guardRefusal,
+  type GuardOptions,
+} from './guards.js';
 export { fileTokenSink, type TokenEntry, type TokenFile, type TokenSink } from './token-output.js';
 export { describeResult, lineProgress, silentProgress, ttyProgress, type ApplyProgress } from './progress.js';
 export { PlanMismatchError } from './build-request.js';
+export { abortedErrorCode } from './operation-result.js';
 
 /**
  * Operations running at once by default. The live API allows about 120 requests a minute (2/s); an

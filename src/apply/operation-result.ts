@@ -1,10 +1,13 @@
 /** What happened to each operation of a run, and to the run as a whole, as the applier reports it. */
-import { ApiError, NetworkError, TimeoutError } from '../api/index.js';
+import { AbortError, ApiError, NetworkError, TimeoutError } from '../api/index.js';
 import { UserError } from '../errors.js';
 import type { Operation, Plan } from '../plan/types.js';
 import { PlanMismatchError } from './build-request.js';
 import type { TaskOutcome } from './schedule.js';
 import type { ApplyResult, OperationFailure, OperationResult } from './types.js';
+
+/** The error code of an operation whose request was aborted. */
+export const abortedErrorCode = 'ERR_ACCTSYNC_ABORTED';
 
 function failureOf(err: unknown): OperationFailure {
   if (err instanceof ApiError) {
@@ -18,6 +21,10 @@ function failureOf(err: unknown): OperationFailure {
   if (err instanceof NetworkError || err instanceof TimeoutError) {
     return { errorCode: err.code, msg: err.message, request: `${err.method} ${err.path}` };
   }
+  // Cut by the caller (a signal, a shutdown past its grace), not refused by the API: callers that
+  // stop on purpose tell it from a failure by this code.
+  if (err instanceof AbortError)
+    return { errorCode: abortedErrorCode, msg: err.message, request: `${err.method} ${err.path}` };
   if (err instanceof PlanMismatchError) return { errorCode: 'ERR_ACCTSYNC_PLAN', msg: err.message };
   // Something on this machine, not the API, failed the operation: the token file could not be written.
   if (err instanceof UserError) return { errorCode: 'ERR_ACCTSYNC_LOCAL', msg: err.message };

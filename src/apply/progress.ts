@@ -3,6 +3,7 @@
  * (CI logs) one line per finished operation, since rewritten lines turn into noise in a log file.
  * Lines name kinds, keys and error codes only, never field values, so no secret can reach a log.
  */
+import { inert } from '../inert.js';
 import type { Operation } from '../plan/types.js';
 import type { OperationResult } from './types.js';
 
@@ -17,6 +18,11 @@ export const silentProgress: ApplyProgress = { started() {}, finished() {}, end(
 
 /** A one-line description of how an operation ended, shared by both reporters and the summary. */
 export function describeResult(r: OperationResult): string {
+  return inert(describeRaw(r));
+}
+
+/** Keys, ids and the API's error messages can hold anything: {@link describeResult} makes them inert. */
+function describeRaw(r: OperationResult): string {
   const what = `${r.action} ${r.key}`;
   switch (r.status) {
     case 'done':
@@ -51,7 +57,7 @@ export function ttyProgress(out: Writable, total: number): ApplyProgress {
   let failed = 0;
   const running = new Set<string>();
   const draw = (): void => {
-    const current = [...running].slice(0, 1).join('');
+    const current = inert([...running].slice(0, 1).join(''));
     const failedText = failed === 0 ? '' : `, ${failed} failed`;
     out.write(`\r\x1b[2K${finished}/${total} done${failedText}${current === '' ? '' : `  ${current}`}`);
   };

@@ -4,9 +4,9 @@
  * key, so the lookup cannot mistake another object for ours; ids that existed when the plan was made
  * (the old half of a replace carries the same key) are ignored.
  */
-import type { ApiClient } from '../api/index.js';
-import { parseMetadata } from '../resources/ownership/marker.js';
-import { descriptorOf, type KindDescriptor } from '../resources/index.js';
+import { ApiError, type ApiClient } from '../api/index.js';
+import { liveObject, markedAs } from '../live/index.js';
+import { descriptorOf, errorCodeString, type KindDescriptor } from '../resources/index.js';
 import { collectionPath, objectPath } from './build-request.js';
 import type { IdTable } from './ids.js';
 import { isPlainObject } from '../plain-object.js';
@@ -47,8 +47,20 @@ export async function findCreated(
   for (const record of await siblings(client, d, parentId)) {
     const id = record.id;
     if (typeof id !== 'string' || ids.existedAtPlanTime(id)) continue;
-    const marker = parseMetadata(typeof record.metadata === 'string' ? record.metadata : undefined).marker;
-    if (marker?.scope === scope && marker.key === key) return record;
+    if (markedAs(liveObject(d, record, parentId), scope, key)) return record;
   }
   return undefined;
+}
+
+/**
+ * Whether a create was refused because a unique value it claims is held: by an object another
+ * writer created at the same moment (a holder past its lease), then found by its marker and kept.
+ * Keyed on the claim's code too: the live service may answer 400 where the emulator says 409.
+ */
+export function isClaimConflict(err: unknown, d: KindDescriptor): boolean {
+  const code = d.naturalKey?.claim?.code;
+  return (
+    err instanceof ApiError &&
+    (err.status === 409 || (code !== undefined && err.errorCode === errorCodeString(code)))
+  );
 }

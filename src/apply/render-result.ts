@@ -2,6 +2,7 @@
  * How an apply run is reported: a summary for people, a stable JSON document for machines. Both are
  * built from the `ApplyResult` only, which holds kinds, keys, ids and API error codes, never values.
  */
+import { inert, inertQuoted } from '../inert.js';
 import type { Plan } from '../plan/types.js';
 import { describeResult } from './progress.js';
 import type { ApplyResult } from './types.js';
@@ -19,7 +20,7 @@ export function renderResultText(result: ApplyResult): string {
   if (skipped.length > 0) lines.push('Not attempted:', ...skipped.map((r) => `  ${describeResult(r)}`));
   const recovered = result.operations.filter((r) => r.recovery !== undefined);
   if (recovered.length > 0) lines.push('Recovered:', ...recovered.map((r) => `  ${describeResult(r)}`));
-  if (result.tokensSaved.length > 0) lines.push(`Tokens saved for: ${result.tokensSaved.join(', ')}`);
+  if (result.tokensSaved.length > 0) lines.push(`Tokens saved for: ${inert(result.tokensSaved.join(', '))}`);
   const { done, failed: nFailed, notAttempted } = result.counts;
   const head = result.status === 'succeeded' ? 'Apply complete' : 'Apply FAILED';
   lines.push(
@@ -50,5 +51,5 @@ export function renderResultJson(plan: Plan, result: ApplyResult): string {
     // The plan is not printed in JSON mode: its notes (a token not in the token file) still reach the reader.
     notes: plan.notes,
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${inertQuoted(JSON.stringify(doc, null, 2))}\n`;
 }

@@ -62,7 +62,17 @@ function wholeNumber(
   fallback: number,
   min: number,
 ): number {
-  if (text === undefined) return fallback;
+  return givenNumber(command, flag, text, min) ?? fallback;
+}
+
+/** A flag's whole number, or undefined when the flag is not given. */
+function givenNumber(
+  command: string,
+  flag: string,
+  text: string | undefined,
+  min: number,
+): number | undefined {
+  if (text === undefined) return undefined;
   const value = Number(text);
   if (!/^\d+$/.test(text.trim()) || value < min) {
     throw new UsageError(`${command}: --${flag} must be a whole number of at least ${min}, not '${text}'`);
@@ -75,28 +85,22 @@ export function runSettingsFrom(command: string, values: ExecutionValues): RunSe
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json')
     throw new UsageError(`${command}: --output must be text or json, not '${output}'`);
-  const maxDeletePercent = wholeNumber(
+  const maxDeletePercent = givenNumber(command, 'max-delete-percent', values['max-delete-percent'], 0);
+  const maxDeleteMinManaged = givenNumber(
     command,
-    'max-delete-percent',
-    values['max-delete-percent'],
-    defaultGuardOptions.maxDeletePercent,
+    'max-delete-min-managed',
+    values['max-delete-min-managed'],
     0,
   );
-  if (maxDeletePercent > 100)
+  if (maxDeletePercent !== undefined && maxDeletePercent > 100)
     throw new UsageError(`${command}: --max-delete-percent is a percentage, at most 100`);
   return {
     parallelism: wholeNumber(command, 'parallelism', values.parallelism, defaultParallelism, 1),
     continueOnError: values['continue-on-error'] ?? false,
     guards: {
       force: values.force ?? false,
-      maxDeletePercent,
-      maxDeleteMinManaged: wholeNumber(
-        command,
-        'max-delete-min-managed',
-        values['max-delete-min-managed'],
-        defaultGuardOptions.maxDeleteMinManaged,
-        0,
-      ),
+      ...(maxDeletePercent === undefined ? {} : { maxDeletePercent }),
+      ...(maxDeleteMinManaged === undefined ? {} : { maxDeleteMinManaged }),
     },
     tokenOutput: values['token-output'],
     output,

@@ -9,6 +9,7 @@ export const commands: Readonly<Record<string, () => Promise<{ command: Command 
   watch: () => import('./commands/watch.js'),
   export: () => import('./commands/export.js'),
   forget: () => import('./commands/forget.js'),
+  unlock: () => import('./commands/unlock.js'),
   sessions: () => import('./commands/sessions.js'),
   events: () => import('./commands/events.js'),
   serve: () => import('./commands/serve.js'),

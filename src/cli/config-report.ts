@@ -13,6 +13,7 @@ import {
   type Diagnostic,
   type SecretSpans,
 } from '../config/index.js';
+import { writeAnnotations } from './workflow-commands.js';
 
 /** Problems in reading order: by file, then line and column; errors before warnings at one place. */
 function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
@@ -62,6 +63,6 @@ export function printConfigWarnings(
   secrets: SecretSpans,
   env: NodeJS.ProcessEnv,
 ): void {
-  for (const line of diagnosticAnnotations(warnings, env)) console.error(line);
+  writeAnnotations(diagnosticAnnotations(warnings, env));
   for (const frame of diagnosticFrames(warnings, secrets)) console.error(frame);
 }

@@ -1,9 +1,10 @@
 /**
  * Which API a command talks to: a real one (`--api-url` / `SVC_API_URL` with a key from
- * `SVC_API_KEY` or `--api-key-file`), or the embedded emulator, the default when neither is set,
- * whose state lives in `.acctsync/embedded.json` so consecutive commands see the same account.
+ * `SVC_API_KEY` or `--api-key-file`), or the embedded emulator, the default when neither is set
+ * outside CI, whose state lives in `.acctsync/embedded.json` so consecutive commands see the same
+ * account. An empty variable counts as unset.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ApiClient,
@@ -14,7 +15,10 @@ import {
 } from '../api/index.js';
 import { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from '../config/index.js';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
+import { ApiKeyFile, type KeyRotationCause } from './api-key-file.js';
+import { inert } from '../inert.js';
 import { formatDuration, parseDuration } from '../watch/duration.js';
+import { ciSignal } from './ci.js';
 import type { FlagTable } from './flags.js';
 
 export const embeddedUrl = 'embedded';
@@ -88,6 +92,11 @@ interface ConnectionSettings {
    * emulator keeps a state file of its own, so that each environment is a separate local account.
    */
   readonly environment?: EnvironmentSettings;
+  /**
+   * Told when `--api-key-file` holds a new key; given, the file is also read again every few
+   * seconds (a daemon's key rotates under it). Without it the file is read again only after a 401.
+   */
+  readonly onKeyRotated?: (cause: KeyRotationCause) => void;
 }
 
 /**
@@ -109,28 +118,38 @@ function parseRateLimit(text: string): number {
   return rate;
 }
 
-async function readKeyFile(path: string): Promise<string> {
-  try {
-    const key = (await readFile(path, 'utf8')).trim();
-    if (key === '') throw new UserError(`the API key file ${path} is empty`);
-    return key;
-  } catch (err) {
-    throw isSystemError(err) ? systemUserError(`read the API key file ${path}`, err) : err;
-  }
+/** A setting's value; an empty one counts as unset, and its name is kept so the message can say so. */
+function setting(value: string | undefined, name: string, empty: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() !== '') return value;
+  empty.push(name);
+  return undefined;
+}
+
+/** `SVC_API_URL is empty` lines, for the messages about a missing account. */
+function emptyNotes(empty: readonly string[]): string[] {
+  return empty.map((name) => `${name} is set but empty, which counts as unset.`);
 }
 
 export async function openConnection(settings: ConnectionSettings): Promise<Connection> {
   const { flags, env } = settings;
   const urlVariable = settings.environment?.apiUrlEnv ?? defaultApiUrlEnv;
   const keyVariable = settings.environment?.apiKeyEnv ?? defaultApiKeyEnv;
-  const url = flags['api-url'] ?? env[urlVariable];
-  const keyFromFile =
-    flags['api-key-file'] === undefined ? undefined : await readKeyFile(flags['api-key-file']);
-  const key = keyFromFile ?? env[keyVariable];
+  const empty: string[] = [];
+  const url =
+    flags['api-url'] === undefined
+      ? setting(env[urlVariable], urlVariable, empty)
+      : setting(flags['api-url'], '--api-url', empty);
+  const keyFile =
+    flags['api-key-file'] === undefined
+      ? undefined
+      : await ApiKeyFile.open(flags['api-key-file'], settings.onKeyRotated);
+  const key = keyFile?.current() ?? setting(env[keyVariable], keyVariable, empty);
   const ratePerMinute = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
   const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
   const clientOptions = {
-    onRetry: (event: Parameters<typeof describeRetry>[0]) => announce(`acctsync: ${describeRetry(event)}`),
+    onRetry: (event: Parameters<typeof describeRetry>[0]) =>
+      announce(`acctsync: ${inert(describeRetry(event))}`),
     ...settings.client,
     ...(ratePerMinute === undefined ? {} : { ratePerMinute }),
     ...(flags.timeout === undefined ? {} : { timeoutMs: parseDuration(flags.timeout, '--timeout') }),
@@ -142,19 +161,27 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
       : {}),
   };
 
-  if (url === undefined || url === embeddedUrl) {
-    if (url === undefined && key !== undefined && key !== '') {
+  if (url === undefined) {
+    if (key !== undefined) {
       throw new UserError('an API key is set but no API URL', {
         details: [
+          ...emptyNotes(empty),
           `Set ${urlVariable} (or --api-url) to the API address, or unset ${keyVariable} to use the embedded emulator.`,
         ],
       });
     }
+    refuseSilentEmulator(env, urlVariable, keyVariable, empty);
+    for (const note of emptyNotes(empty)) announce(`acctsync: ${note}`);
+  }
+  if (url === undefined || url === embeddedUrl) {
     return openEmbedded(settings, clientOptions, urlVariable, keyVariable);
   }
-  if (key === undefined || key === '') {
+  if (key === undefined) {
     throw new UserError(`no API key for ${url}`, {
-      details: [`Set ${keyVariable}, or pass --api-key-file with a file holding the key.`],
+      details: [
+        ...emptyNotes(empty),
+        `Set ${keyVariable}, or pass --api-key-file with a file holding the key.`,
+      ],
     });
   }
   let parsed: URL;
@@ -163,8 +190,46 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
   } catch {
     throw new UserError(`the API URL ${url} is not a valid URL`);
   }
-  const client = new ApiClient({ ...clientOptions, baseUrl: parsed.href.replace(/\/$/, ''), apiKey: key });
-  return { client, url: parsed.origin, embedded: false, close: () => client.close() };
+  const client = new ApiClient({
+    ...clientOptions,
+    baseUrl: parsed.href.replace(/\/$/, ''),
+    apiKey: key,
+    ...(keyFile === undefined ? {} : { keySource: keyFile }),
+  });
+  if (settings.onKeyRotated !== undefined) keyFile?.watch();
+  return {
+    client,
+    url: parsed.origin,
+    embedded: false,
+    async close() {
+      keyFile?.close();
+      await client.close();
+    },
+  };
+}
+
+/**
+ * Under CI no account configured is a mistake (a misspelt variable, a secret the job cannot see),
+ * never a request for a throwaway account: a plan or sync against it would look like success.
+ */
+function refuseSilentEmulator(
+  env: NodeJS.ProcessEnv,
+  urlVariable: string,
+  keyVariable: string,
+  empty: readonly string[],
+): void {
+  const ci = ciSignal(env);
+  if (ci === undefined) return;
+  throw new UserError(
+    `no account configured: neither ${urlVariable} nor ${keyVariable} has a value (${ci}: this is CI)`,
+    {
+      details: [
+        ...emptyNotes(empty),
+        `Set ${urlVariable} to the API address and ${keyVariable} (or --api-key-file) to its key: check the variable names and that this job can read them.`,
+        `Under CI the embedded emulator runs only when asked for: --api-url ${embeddedUrl}.`,
+      ],
+    },
+  );
 }
 
 async function openEmbedded(

@@ -6,9 +6,10 @@
 import { writeFile } from 'node:fs/promises';
 import { environmentBase } from '../config/environment-base.js';
 import { UsageError, UserError } from '../errors.js';
+import { inertLines } from '../inert.js';
 import { exportAccount } from '../export/index.js';
 import { overlayDiff, renderOverlay, type OverlayExport } from '../export/overlay-diff.js';
-import { loadConfig } from '../plan/index.js';
+import { loadConfig } from '../config/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type ConnectionFlags } from './connection.js';
 
@@ -84,6 +85,6 @@ export async function exportEnvironment(request: ExportEnvironmentRequest): Prom
     await connection.close();
   }
   await writeFile(out, renderOverlay(overlay, environment));
-  process.stderr.write(`${summary(overlay, environment, out)}\n`);
+  process.stderr.write(`${inertLines(summary(overlay, environment, out))}\n`);
   return 0;
 }

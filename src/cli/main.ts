@@ -5,6 +5,7 @@ import type { Command } from './command.js';
 import { commands } from './commands.js';
 import { renderError } from './render-error.js';
 import { usageLine, usageText } from './usage.js';
+import { guardWorkflowCommands, writeAnnotations } from './workflow-commands.js';
 import { packageVersion } from '../api/version.js';
 
 /** The exit status contract, the same for every command (README "Exit codes"). */
@@ -81,13 +82,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+guardWorkflowCommands(process.env);
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
     const { text, annotations, exitCode } = renderError(err, process.env);
-    for (const line of annotations) console.error(line);
+    writeAnnotations(annotations);
     console.error(text);
     process.exitCode = exitCode;
   },

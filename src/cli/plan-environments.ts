@@ -6,10 +6,21 @@
 import { appendFile } from 'node:fs/promises';
 import { loadDesiredState } from '../config/index.js';
 import { UsageError } from '../errors.js';
-import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+import { inert } from '../inert.js';
+import {
+  codeSpan,
+  htmlText,
+  markdownLimit,
+  renderJson,
+  renderMarkdown,
+  renderText,
+  type Plan,
+} from '../plan/index.js';
 import type { ConnectionFlags } from './connection.js';
 import { hasChanges, useColor, writeOrFail, type PlanFormat } from './plan-output.js';
 import { planFromConfig } from './planned.js';
+import { policiesFrom, printPolicyAnnotations } from './policy.js';
+import { hasPolicyErrors } from '../policy/index.js';
 
 interface EnvironmentPlan {
   readonly name: string;
@@ -23,10 +34,12 @@ interface Flags extends ConnectionFlags {
   readonly env?: string | undefined;
   readonly out?: string | undefined;
   readonly 'detailed-exitcode'?: boolean | undefined;
+  readonly policy?: string[] | undefined;
 }
 
 /** The declared environments' plans, in declaration order. */
 async function planEnvironments(paths: readonly string[], flags: Flags): Promise<EnvironmentPlan[]> {
+  const policies = await policiesFrom(flags);
   const probe = await loadDesiredState([...paths], {});
   if (probe.environments.length === 0) {
     throw new UsageError('--all-envs: this config declares no environments', {
@@ -43,6 +56,7 @@ async function planEnvironments(paths: readonly string[], flags: Flags): Promise
       scope: flags.scope,
       adopt: flags.adopt ?? false,
       noDelete: flags['no-delete'] ?? false,
+      policies,
     });
     await connection.close();
     plans.push({ name, plan });
@@ -63,7 +77,10 @@ function renderEnvironments(plans: readonly EnvironmentPlan[], format: PlanForma
   }
   if (format === 'text') {
     return plans
-      .map((p) => `=== environment ${p.name} (scope ${p.plan.scope}) ===\n${renderText(p.plan, { color })}`)
+      .map(
+        (p) =>
+          `=== environment ${inert(p.name)} (scope ${inert(p.plan.scope)}) ===\n${renderText(p.plan, { color })}`,
+      )
       .join('\n');
   }
   const head = [
@@ -71,14 +88,14 @@ function renderEnvironments(plans: readonly EnvironmentPlan[], format: PlanForma
     '',
     '| Environment | Create | Update | Replace | Delete | Adopt |',
     '|---|---|---|---|---|---|',
-    ...plans.map((p) => `| \`${p.name}\` | ${counts(p.plan)} |`),
+    ...plans.map((p) => `| ${codeSpan(inert(p.name), true)} | ${counts(p.plan)} |`),
     '',
   ].join('\n');
   // Each environment's section gets an equal share of what the comment limit leaves.
   const share = Math.floor((markdownLimit - head.length - 200) / plans.length) - 100;
   const sections = plans.map(
     (p) =>
-      `<details${hasChanges(p.plan) ? ' open' : ''}><summary>Environment <code>${p.name}</code></summary>\n\n${renderMarkdown(p.plan, share)}\n</details>\n`,
+      `<details${hasChanges(p.plan) ? ' open' : ''}><summary>Environment <code>${htmlText(inert(p.name))}</code></summary>\n\n${renderMarkdown(p.plan, share)}\n</details>\n`,
   );
   return `${head}\n${sections.join('\n')}`;
 }
@@ -100,5 +117,7 @@ export async function planEveryEnvironment(
     const markdown = renderEnvironments(plans, 'markdown', false);
     await writeOrFail('the step summary', summary, () => appendFile(summary, markdown, 'utf8'));
   }
+  for (const p of plans) printPolicyAnnotations(p.plan.policy, process.env, process.stderr);
+  if (plans.some((p) => p.plan.policy !== undefined && hasPolicyErrors(p.plan.policy))) return 1;
   return flags['detailed-exitcode'] === true && plans.some((p) => hasChanges(p.plan)) ? 2 : 0;
 }

@@ -4,9 +4,10 @@
  * markdown appended to `GITHUB_STEP_SUMMARY`, and the `--detailed-exitcode` convention.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
-import { isSystemError, systemUserError, UsageError } from '../errors.js';
-import { renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+import { isSystemError, systemUserError, UsageError, type UserError } from '../errors.js';
+import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
 import type { FlagTable } from './flags.js';
+import { refusalMarkdown, refusalText } from './plan-refusal.js';
 
 /** Options of every command that prints a plan. */
 export const planOutputOptions = {
@@ -79,6 +80,8 @@ interface PlanOutputSettings {
   readonly out?: string | undefined;
   readonly env: NodeJS.ProcessEnv;
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  /** What sync would refuse in this plan (`syncRefusal`), shown with it. */
+  readonly refusal?: UserError | undefined;
 }
 
 /** Colour only on a terminal, and never when `NO_COLOR` is set to anything non-empty. */
@@ -102,14 +105,30 @@ export async function writeOrFail(what: string, path: string, write: () => Promi
   }
 }
 
+/** The markdown with what sync would refuse above it, the whole within the comment budget. */
+function markdownWith(plan: Plan, refusal: UserError | undefined): string {
+  if (refusal === undefined) return renderMarkdown(plan);
+  const block = refusalMarkdown(refusal);
+  return `${block}${renderMarkdown(plan, markdownLimit - block.length)}`;
+}
+
+/** The plan in `format`, with what sync would refuse in the text and markdown renderings. */
+function renderChecked(plan: Plan, settings: PlanOutputSettings): string {
+  const { format, refusal } = settings;
+  if (format === 'markdown') return markdownWith(plan, refusal);
+  const rendered = renderPlan(plan, format, useColor(settings.env, settings.stdout.isTTY));
+  return format === 'text' && refusal !== undefined ? `${rendered}${refusalText(refusal)}` : rendered;
+}
+
 /** Prints the plan, saves it with `--out`, appends the markdown to the GitHub step summary. */
 export async function writePlanOutput(plan: Plan, settings: PlanOutputSettings): Promise<void> {
-  settings.stdout.write(renderPlan(plan, settings.format, useColor(settings.env, settings.stdout.isTTY)));
+  settings.stdout.write(renderChecked(plan, settings));
   const out = settings.out;
   if (out !== undefined) await writeOrFail('the plan', out, () => writeFile(out, renderJson(plan), 'utf8'));
   const summary = settings.env.GITHUB_STEP_SUMMARY;
   if (summary !== undefined && summary !== '') {
-    await writeOrFail('the step summary', summary, () => appendFile(summary, renderMarkdown(plan), 'utf8'));
+    const markdown = markdownWith(plan, settings.refusal);
+    await writeOrFail('the step summary', summary, () => appendFile(summary, markdown, 'utf8'));
   }
 }
 
@@ -118,7 +137,12 @@ export function hasChanges(plan: Plan): boolean {
   return plan.operations.length > 0;
 }
 
-/** 0 without `--detailed-exitcode`; with it 0 for no changes and 2 for changes (errors exit 1). */
-export function planExitCode(plan: Plan, detailed: boolean): number {
-  return detailed && hasChanges(plan) ? 2 : 0;
+/**
+ * 0 without `--detailed-exitcode`; with it 0 for no changes, 2 for changes, 1 for a plan sync
+ * would refuse (so the pull request is red before the merge, not main after it) and on errors.
+ */
+export function planExitCode(plan: Plan, detailed: boolean, refusal?: UserError): number {
+  if (!detailed) return 0;
+  if (refusal !== undefined) return 1;
+  return hasChanges(plan) ? 2 : 0;
 }

@@ -3,9 +3,14 @@
  * show its warnings, connect to that account and plan. The caller closes the connection.
  */
 import type { ApiClientOptions } from '../api/index.js';
-import { loadConfig, planFor, type ComputedPlan, type TokenFileView } from '../plan/index.js';
+import { loadConfig } from '../config/index.js';
+import type { TokenFileView } from '../plan/index.js';
+import { planFor, type ComputedPlan } from '../pipeline/index.js';
+import { changeFindings, objectFindings, type PolicyRule } from '../policy/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
+import { holdScope, withLease, type LeaseFlags } from './lease-flags.js';
+import type { ScopeLease } from '../lease/lease.js';
 
 interface PlanRequest {
   readonly paths: readonly string[];
@@ -22,10 +27,17 @@ interface PlanRequest {
   readonly deadline?: boolean;
   /** The token file's captured ids (`sync --token-output`) and `--recapture-tokens`. */
   readonly tokens?: TokenFileView | undefined;
+  /** Commands that write hold the scope's lease from before the plan (docs/lease.md). */
+  readonly lease?: { readonly command: string; readonly flags: LeaseFlags };
+  /** `--policy` rules: the plan carries what they find. */
+  readonly policies?: readonly PolicyRule[];
 }
 
 interface Planned extends ComputedPlan {
+  /** Closing it releases the lease first. */
   readonly connection: Connection;
+  /** Held while the connection is open; its signal says when writing must stop. */
+  readonly lease?: ScopeLease | undefined;
 }
 
 export async function planFromConfig(request: PlanRequest): Promise<Planned> {
@@ -43,7 +55,10 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
     ...(request.deadline === undefined ? {} : { deadline: request.deadline }),
     ...(config.environment === undefined ? {} : { environment: config.environment }),
   });
+  let lease: ScopeLease | undefined;
   try {
+    if (request.lease)
+      lease = await holdScope(connection, config.desired.scope, request.lease.command, request.lease.flags);
     const computed = await planFor(config.desired, connection.client, {
       adopt: request.adopt,
       noDelete: request.noDelete,
@@ -52,9 +67,27 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
       ...(config.environment === undefined ? {} : { environment: config.environment.name }),
       ...(request.tokens === undefined ? {} : { tokens: request.tokens }),
     });
-    return { ...computed, connection };
+    return {
+      ...withPolicy(computed, request.policies, config.environment?.name ?? ''),
+      connection: withLease(connection, lease),
+      lease,
+    };
   } catch (err) {
-    await connection.close();
+    await withLease(connection, lease).close();
     throw err;
   }
+}
+
+/** The plan with the findings of `policies` over its desired state and its operations. */
+function withPolicy(
+  computed: ComputedPlan,
+  policies: readonly PolicyRule[] | undefined,
+  env: string,
+): ComputedPlan {
+  if (policies === undefined || policies.length === 0) return computed;
+  const policy = [
+    ...objectFindings(policies, computed.desired, env),
+    ...changeFindings(policies, computed.plan, computed.desired),
+  ];
+  return { ...computed, plan: { ...computed.plan, policy } };
 }

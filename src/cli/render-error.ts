@@ -2,6 +2,7 @@
 import { NetworkError, RequestError } from '../api/index.js';
 import { ConfigError } from '../config/index.js';
 import { describeSystemError, isSystemError, UserError } from '../errors.js';
+import { inertLines } from '../inert.js';
 import { diagnosticAnnotations, diagnosticFrames } from './config-report.js';
 
 interface RenderedError {
@@ -12,7 +13,16 @@ interface RenderedError {
   readonly exitCode: number;
 }
 
+/**
+ * Messages carry names from the config and the API's own words: whatever the error, its text is
+ * made inert for the terminal and the CI log.
+ */
 export function renderError(err: unknown, env: NodeJS.ProcessEnv = {}): RenderedError {
+  const rendered = renderRaw(err, env);
+  return { ...rendered, text: inertLines(rendered.text) };
+}
+
+function renderRaw(err: unknown, env: NodeJS.ProcessEnv): RenderedError {
   if (err instanceof ConfigError) {
     const frames = diagnosticFrames(err.diagnostics, err.secretSpans);
     return {

@@ -3,6 +3,7 @@
  * apply, print the outcome. Everything is checked before the first write: guards, then the token
  * file (an unreadable one must not be found out after keys were created).
  */
+import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/index.js';
 import type { Plan } from '../plan/types.js';
 import type { DesiredState } from '../resources/index.js';
@@ -10,6 +11,7 @@ import {
   applyPlan,
   checkGuards,
   fileTokenSink,
+  guardOptionsFor,
   lineProgress,
   ttyProgress,
   type ApplyResult,
@@ -21,7 +23,8 @@ import { renderResultJson, renderResultText } from '../apply/render-result.js';
 export interface RunSettings {
   readonly parallelism: number;
   readonly continueOnError: boolean;
-  readonly guards: GuardOptions;
+  /** `--force` and the limits given as flags; the config's `guards:` fill the rest. */
+  readonly guards: Partial<GuardOptions> & { readonly force: boolean };
   readonly tokenOutput: string | undefined;
   readonly output: 'text' | 'json';
 }
@@ -34,6 +37,8 @@ interface RunStreams {
    * confirmation (a rejection stops before any change).
    */
   readonly beforeApply?: () => void | Promise<void>;
+  /** Aborted when writing must stop: the scope's lease was lost (its reason is printed). */
+  readonly stop?: AbortSignal | undefined;
 }
 
 /**
@@ -49,7 +54,8 @@ export async function runApply(
   settings: RunSettings,
   streams: RunStreams,
 ): Promise<{ exitCode: number; result: ApplyResult }> {
-  checkGuards(plan, desired, settings.guards);
+  const guards = guardOptionsFor(desired, settings.guards);
+  checkGuards(plan, desired, guards);
   const tokens = settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
   await streams.beforeApply?.();
   const total = plan.operations.length;
@@ -65,16 +71,26 @@ export async function runApply(
     const result = await applyPlan(plan, desired, client, {
       parallelism: settings.parallelism,
       continueOnError: settings.continueOnError,
-      guards: settings.guards,
+      guards,
       progress,
-      signal: interrupt.signal,
+      signal: streams.stop ? writingSignal(interrupt.signal, streams.stop) : interrupt.signal,
       ...(tokens === undefined ? {} : { tokens }),
     });
     if (settings.output === 'json') streams.stdout.write(renderResultJson(plan, result));
     // An empty plan already said "No changes"; a line of zero counts would only add noise.
     else if (plan.operations.length > 0) streams.stdout.write(renderResultText(result));
+    const lost: unknown = streams.stop?.aborted ? streams.stop.reason : undefined;
+    if (lost instanceof Error && result.status !== 'succeeded')
+      streams.stderr.write(`error: ${lost.message}\n`);
     return { exitCode: result.status === 'succeeded' ? 0 : 1, result };
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** Aborted by Ctrl-C or a lost lease; every operation in flight listens on it, which is no leak. */
+function writingSignal(interrupt: AbortSignal, stop: AbortSignal): AbortSignal {
+  const signal = AbortSignal.any([interrupt, stop]);
+  setMaxListeners(0, signal);
+  return signal;
 }

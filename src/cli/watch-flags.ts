@@ -9,7 +9,10 @@ import { runFlags, runSettingsFrom } from './apply-flags.js';
 import type { FlagValues } from './args.js';
 import { connectionOptions } from './connection.js';
 import { environmentOptions } from './environment.js';
+import { filesRootOptions } from './files-root.js';
+import { leaseFlagsFrom, leaseTtlOptions } from './lease-flags.js';
 import { ownershipOptions } from './plan-output.js';
+import { policyOptions } from './policy.js';
 import type { RunSettings } from './run-apply.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
@@ -67,7 +70,10 @@ export const watchFlags = {
   },
   ...ownershipOptions,
   ...environmentOptions,
+  ...filesRootOptions,
+  ...policyOptions,
   ...runFlags,
+  ...leaseTtlOptions,
   ...connectionOptions,
 } as const;
 
@@ -84,6 +90,7 @@ export interface WatchFlags {
   readonly format: LogFormat;
   readonly level: string;
   readonly run: RunSettings;
+  readonly leaseTtlMs: number;
 }
 
 /** Everything the command line can get wrong, checked before connecting or listening. */
@@ -106,5 +113,6 @@ export function parseWatchFlags(values: WatchValues): WatchFlags {
     throw new UsageError(`watch: --log-level must be one of ${logLevels.join(', ')}`);
   }
   const run = runSettingsFrom('watch', values);
-  return { intervalMs, debounceMs, graceMs, listen, mode, notifyUrls, format, level, run };
+  const leaseTtlMs = leaseFlagsFrom('watch', values).ttlMs;
+  return { intervalMs, debounceMs, graceMs, listen, mode, notifyUrls, format, level, run, leaseTtlMs };
 }

@@ -35,6 +35,8 @@ export interface Finding {
   readonly hint?: string;
   /** Point at the key of the member rather than its value (unknown and read-only members). */
   readonly atKey?: boolean;
+  /** Point at this character of the string value at `path` (a token of a CEL expression). */
+  readonly offset?: number;
 }
 
 /** `backends.app.weighted.backends["a.b"]`-style dotted path for messages. */

@@ -3,6 +3,7 @@
  * secrets, nullability, read-only members, and the partial form an overlay's `patch:` takes.
  */
 import {
+  anyOf,
   descriptorOf,
   nestedObject,
   type Field,
@@ -37,9 +38,8 @@ export function sourceSchema(): Schema {
 
 function refDescription(target: RefTarget): string {
   const kinds = target.kinds.map((k) => descriptorOf(k));
-  const titles = kinds.map((d) => d.title).join(' or ');
   const prefixes = kinds.flatMap((d) => (d.idPrefix ? [`${d.idPrefix}...`] : [])).join(', ');
-  return `the name of a ${titles} in this config, or the id (${prefixes}) of one it does not manage`;
+  return `the name of ${anyOf(target.kinds)} in this config, or the id (${prefixes}) of one it does not manage`;
 }
 
 function typeSchema(type: FieldType): Schema {

@@ -11,6 +11,9 @@ import {
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
+import { newObjectPin } from '../resources/state.js';
+
+export { newObjectPin };
 
 /** A kind written as a list inside each entry of its parent's map. */
 export interface ChildLayout {
@@ -106,12 +109,10 @@ export const namePattern = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$';
 /** The member pinning an entry to a live object by id; not a field of any kind. */
 export const pinMember = 'id';
 
-/** The pin value asking for a new object although unmanaged look-alikes exist. */
-export const newObjectPin = 'new';
-
 /**
  * Members acctsync reads itself on every entry and nested item, never sent to the API: the `id` pin
- * (docs/export.md "Taking an account over") and `protect` (docs/apply.md "Protection").
+ * (docs/export.md "Taking an account over"), `protect` (docs/apply.md "Protection") and `ignore`
+ * (docs/config.md "Fields owned elsewhere").
  */
 export const lifecycleMembers = {
   [pinMember]: {
@@ -122,6 +123,22 @@ export const lifecycleMembers = {
   protect: {
     description:
       'Refuse to delete or replace this object, even once its block left the config, until a sync with `protect: false` or `--unprotect KEY`. Recorded on the live object.',
+    type: 'boolean',
+  },
+  ignore: {
+    description:
+      'Fields owned elsewhere (`acl`, `oidc.client_secret`): sent on create when given, never compared or written afterwards. See docs/config.md "Fields owned elsewhere".',
+    type: 'array',
+    items: { type: 'string', pattern: '^[a-z0-9_]+(\\.[a-z0-9_]+)*$' },
+  },
+} as const;
+
+/** Members of a top-level entry only: `observe` takes the whole entry, nested items included. */
+export const entryMembers = {
+  ...lifecycleMembers,
+  observe: {
+    description:
+      'Read this object (paired by `id:` or natural key, whoever manages it) and report its drift, but never create, update, delete or mark it. See docs/config.md "Observed objects".',
     type: 'boolean',
   },
 } as const;

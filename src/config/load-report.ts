@@ -3,6 +3,7 @@
  * and column.
  */
 import { formatDocPath, type Diagnostic, type DocPath, type Finding } from './diagnostic.js';
+import { locateInScalar } from './scalar-position.js';
 import { locate, type FileFinding, type PlacedFinding, type SourceFile } from './source.js';
 
 function isUnder(path: DocPath, prefix: DocPath): boolean {
@@ -44,7 +45,9 @@ export class LoadReport {
       const isError = (f.severity ?? 'error') === 'error';
       if (isError && seen.some((p) => isUnder(f.path, p))) continue;
       if (isError) seen.push(f.path);
-      this.diagnostics.push(diagnostic(source.file, { ...f, ...locate(source, f.path, f.atKey) }));
+      const at =
+        f.offset === undefined ? locate(source, f.path, f.atKey) : locateInScalar(source, f.path, f.offset);
+      this.diagnostics.push(diagnostic(source.file, { ...f, ...at }));
     }
   }
 

@@ -3,21 +3,27 @@
  * check → cross-object checks → the desired state. Every stage collects findings; the result is
  * either the state (with warnings) or every error, each placed at its file, line and column.
  */
-import type { DesiredObject, DesiredState } from '../resources/index.js';
+import type { DesiredMove, DesiredObject, DesiredState, GuardSettings } from '../resources/index.js';
 import { checkAcrossObjects, type CheckedObjects } from './cross-object-checks.js';
 import type { Diagnostic } from './diagnostic.js';
-import type { EnvironmentSettings } from './environments.js';
-import { defaultPaths, expandPaths, type ExpandedFile } from './files.js';
+import { findDeclaration, type EnvironmentSettings } from './environments.js';
+import { defaultPaths, expandPaths, type ExpandedFile, type RefusedLink } from './files.js';
+import { describeRoot, filesRootOf, type FilesRoot } from './files-root.js';
 import { environmentLayers, type Layers } from './layers.js';
 import { LoadReport } from './load-report.js';
+import { checkMoves } from './moves.js';
+import type { ExternalContext } from './external-value.js';
 import { declaredObjects, type DeclareContext, type DeclaredObject } from './objects.js';
 import { conflictFinding, missingTargets, overlayOnlySections } from './overlay-findings.js';
 import { checkStructure } from './schema-check.js';
+import { revisionOf } from './revision.js';
 import { literalSecrets, withoutSecretFound, type SecretSpans } from './secret-spans.js';
 import { checkObject } from './semantic.js';
 import { SourceReader } from './source-reader.js';
 import { filesScope, scopeSetting, type ScopeSetting } from './scopes.js';
+import { guardSettings } from './guards.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
+import { withoutWithheld, type Withheld } from './withheld.js';
 
 export type LoadResult =
   | {
@@ -42,7 +48,10 @@ export type LoadResult =
     };
 
 export interface LoadOptions {
-  /** Where `{env}` values come from; defaults to `process.env`. */
+  /**
+   * Where `{env}` values come from, and `ACCTSYNC_FILES_ROOT` (directories `{file}` values and
+   * symlinks may also read below); defaults to `process.env`.
+   */
   readonly env?: NodeJS.ProcessEnv;
   /** Base of relative paths and of the file names in diagnostics; defaults to `process.cwd()`. */
   readonly cwd?: string;
@@ -56,19 +65,35 @@ export interface LoadOptions {
  */
 export async function loadDesiredState(paths: string[], options: LoadOptions = {}): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
-  const { files, missing } = await expandPaths(paths.length > 0 ? paths : defaultPaths(cwd), cwd);
+  const given = paths.length > 0 ? paths : defaultPaths(cwd);
+  const root = filesRootOf(given, cwd, options.env ?? process.env);
+  for (let attempt = 1; ; attempt++) {
+    const before = await revisionOf(given, cwd, root);
+    const result = await loadRevision(paths, given, root, options);
+    // Files swapped under the load (a ConfigMap update, a git-sync flip): read the new revision whole.
+    if (attempt === maxRevisionReads || (await revisionOf(given, cwd, root)) === before) return result;
+  }
+}
+
+/** Reads of a config whose files keep being swapped, before the last one is taken as it is. */
+const maxRevisionReads = 5;
+
+async function loadRevision(
+  paths: readonly string[],
+  given: readonly string[],
+  root: FilesRoot,
+  options: LoadOptions,
+): Promise<LoadResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const { files, missing, refused } = await expandPaths(given, cwd, root);
   const names = files.map((f) => f.file);
   const report = new LoadReport();
   report.add(missingFiles(paths, files, missing));
+  report.add(refusedLinks(refused, root));
   const reader = new SourceReader(report);
-  const given = await reader.read(files);
-  const layers = await environmentLayers(
-    given,
-    options.environment,
-    cwd,
-    reader.read,
-    report.addFileFindings,
-  );
+  const read = await reader.read(files);
+  const layers = await environmentLayers(read, options.environment, cwd, reader.read, report.addFileFindings);
   if (layers.needsEnvironment) {
     return {
       ok: false,
@@ -81,12 +106,24 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   }
   const sources = [...layers.base, ...layers.overlays];
   checkFiles(sources, layers.base, report);
-  const { objects, scopes } = declareObjects(sources, layers, options.env ?? process.env, report);
+  const accountVariables = new Set(
+    [...(findDeclaration(read, [])?.environments.values() ?? [])].flatMap((e) => [e.apiKeyEnv, e.apiUrlEnv]),
+  );
+  const { objects, scopes } = declareObjects(
+    sources,
+    layers,
+    { env, filesRoot: root, accountVariables },
+    report,
+  );
   // Before duplicates are dropped: a duplicate's secret is in its file all the same.
   const secretSpans = literalSecrets(objects);
   const checked = checkAcrossObjects(objects, scopes, reader.unread, report);
+  const moves = declaredMoves(sources, checked, report);
 
-  const shown = report.diagnostics.map((d) => withoutSecretFound(d, secretSpans, sources));
+  const withheld: Withheld[] = objects.flatMap((o) => [...o.withheld.values()]);
+  const shown = report.diagnostics.map((d) =>
+    withoutWithheld(withoutSecretFound(d, secretSpans, sources), withheld),
+  );
   const errors = shown.filter((d) => d.severity === 'error');
   const warnings = shown.filter((d) => d.severity === 'warning');
   if (errors.length > 0) {
@@ -100,7 +137,7 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   }
   return {
     ok: true,
-    state: desiredState(checked, layers.settings?.scope ?? filesScope(scopes)),
+    state: desiredState(checked, layers.settings?.scope ?? filesScope(scopes), moves, guardSettings(sources)),
     warnings,
     files: sources.map((o) => o.file),
     secretSpans,
@@ -137,6 +174,22 @@ function missingFiles(
   return diagnostics;
 }
 
+/** Symlinks below a config directory whose targets lie outside the root, or inside `.git/`. */
+function refusedLinks(refused: readonly RefusedLink[], root: FilesRoot): Diagnostic[] {
+  return refused.map(({ file, reason }) => ({
+    severity: 'error',
+    file,
+    line: 1,
+    column: 1,
+    path: '',
+    message:
+      reason === 'git'
+        ? `${file} is a symbolic link into .git/, which a config may not read`
+        : `${file} is a symbolic link to a target outside the config's root (${describeRoot(root)})`,
+    hint: 'a config reads only inside the git work tree that holds it (or the config directory given); --files-root DIR adds a directory on purpose',
+  }));
+}
+
 /** Each file on its own: its structure, and no overlay sections in a base file. */
 function checkFiles(sources: readonly SourceFile[], base: readonly SourceFile[], report: LoadReport): void {
   for (const source of sources) report.addFindings(source, checkStructure(source.value));
@@ -147,12 +200,12 @@ function checkFiles(sources: readonly SourceFile[], base: readonly SourceFile[],
 function declareObjects(
   sources: readonly SourceFile[],
   layers: Layers,
-  env: NodeJS.ProcessEnv,
+  external: ExternalContext,
   report: LoadReport,
 ): { objects: DeclaredObject[]; scopes: ScopeSetting[] } {
   const findings: FileFinding[] = [];
   const ctx: DeclareContext = {
-    env,
+    ...external,
     values: layers.values,
     patches: layers.patches,
     drops: new Set(layers.drops.map((d) => d.key)),
@@ -167,7 +220,24 @@ function declareObjects(
   return { objects, scopes };
 }
 
-function desiredState({ objects, resolved }: CheckedObjects, scope: string): DesiredState {
+/** The `moved:` entries of every file, checked against the entries (docs/config.md "Renaming an entry"). */
+function declaredMoves(
+  sources: readonly SourceFile[],
+  checked: CheckedObjects,
+  report: LoadReport,
+): DesiredMove[] {
+  const findings: FileFinding[] = [];
+  const moves = checkMoves(sources, new Set(checked.objects.map((o) => o.key)), findings);
+  report.addFileFindings(findings);
+  return moves;
+}
+
+function desiredState(
+  { objects, resolved }: CheckedObjects,
+  scope: string,
+  moves: readonly DesiredMove[],
+  guards: GuardSettings | undefined,
+): DesiredState {
   const desired: DesiredObject[] = objects.map((o) => ({
     kind: o.descriptor.kind,
     key: o.key,
@@ -178,6 +248,13 @@ function desiredState({ objects, resolved }: CheckedObjects, scope: string): Des
     sensitive: o.sensitive,
     source: { file: o.source.file, ...locate(o.source, o.entryPath, true) },
     ...(o.protect === undefined ? {} : { protect: o.protect }),
+    ...(o.ignore === undefined ? {} : { ignore: o.ignore.map((p) => p.split('.')) }),
+    ...(o.observe === undefined ? {} : { observe: o.observe }),
   }));
-  return { scope, objects: desired };
+  return {
+    scope,
+    objects: desired,
+    ...(moves.length > 0 ? { moves } : {}),
+    ...(guards === undefined ? {} : { guards }),
+  };
 }

@@ -6,11 +6,13 @@
  */
 import { naturalName, type FieldPath, type Fields, type KindDescriptor } from '../resources/index.js';
 import type { DocPath } from './diagnostic.js';
-import { configLayout, lifecycleMembers, pinMember, type ChildLayout, type MapLayout } from './layout.js';
+import { configLayout, entryMembers, pinMember, type ChildLayout, type MapLayout } from './layout.js';
 import { isPlainObject } from '../plain-object.js';
 import { PatchedEntry, type PatchConflict, type EntryPatch } from './overlay.js';
 import type { FileFinding, Place, SourceFile } from './source.js';
+import type { ExternalContext } from './external-value.js';
 import { pathKey, resolveSources, type Values } from './sources.js';
+import type { Withheld } from './withheld.js';
 
 /** An object as declared, before references are resolved. */
 export interface DeclaredObject {
@@ -25,7 +27,13 @@ export interface DeclaredObject {
   readonly values: Record<string, unknown>;
   /** `protect` as written (the schema pass checked its type). */
   readonly protect?: boolean;
+  /** `ignore` as written, dotted paths (the rule pass checks them against the kind). */
+  readonly ignore?: readonly string[];
+  /** `observe: true` on the entry (its nested items inherit it). */
+  readonly observe?: true;
   readonly sensitive: FieldPath[];
+  /** Values read from the environment or a file, by field path (`pathKey`): messages never repeat them. */
+  readonly withheld: ReadonlyMap<string, Withheld>;
   /** The file that declares the entry (the base file, for an entry an overlay patched). */
   readonly source: SourceFile;
   /** Where the entry (map value or list item) sits in that file's document. */
@@ -35,8 +43,7 @@ export interface DeclaredObject {
 }
 
 /** What declaring objects needs besides the file. */
-export interface DeclareContext {
-  readonly env: NodeJS.ProcessEnv;
+export interface DeclareContext extends ExternalContext {
   /** `{var: name}` values of the environment. */
   readonly values: Values;
   /** Patches of the selected environment's overlays, by entry key (`ip_policies/office`). */
@@ -82,13 +89,20 @@ function splitLifecycle(entry: Record<string, unknown>): {
   readonly written: Record<string, unknown>;
   readonly pin?: string;
   readonly protect?: boolean;
+  readonly ignore?: readonly string[];
+  readonly observe?: true;
 } {
-  const written = Object.fromEntries(Object.entries(entry).filter(([k]) => !(k in lifecycleMembers)));
+  const written = Object.fromEntries(Object.entries(entry).filter(([k]) => !(k in entryMembers)));
   const pin = entry[pinMember];
+  const ignore = Array.isArray(entry.ignore)
+    ? entry.ignore.filter((p): p is string => typeof p === 'string')
+    : [];
   return {
     written,
     ...(typeof pin === 'string' ? { pin } : {}),
     ...(typeof entry.protect === 'boolean' ? { protect: entry.protect } : {}),
+    ...(ignore.length > 0 ? { ignore } : {}),
+    ...(entry.observe === true ? { observe: true as const } : {}),
   };
 }
 
@@ -116,6 +130,11 @@ function declareEntry(
       ...variantValues,
     };
     relative = (path) => (path.length > 0 && String(path[0]) in shared ? path : [variant.member, ...path]);
+    // `ignore: [tunnel_group.labels]` names the variant's field as the YAML nests it.
+    if (lifecycle.ignore !== undefined) {
+      const prefix = `${variant.member}.`;
+      lifecycle.ignore = lifecycle.ignore.map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p));
+    }
   } else {
     descriptor = map.kinds[0]!;
     written = Object.fromEntries(Object.entries(entry).filter(([k]) => !childMembers.has(k)));
@@ -123,11 +142,13 @@ function declareEntry(
   }
   const sensitive: FieldPath[] = [];
   const valuePlaces = new Map<string, Place>();
+  const withheld = new Map<string, Withheld>();
   const values = resolveSources(descriptor.fields, written, {
     ...ctx,
     place: (path) => patched.placeOf(relative(path)),
     sensitive,
     valuePlaces,
+    withheld,
   });
   const place = placeWithValues(valuePlaces, (path) => patched.placeOf(relative(path)));
   return {
@@ -138,6 +159,7 @@ function declareEntry(
     values,
     ...lifecycle,
     sensitive,
+    withheld,
     source,
     entryPath: [map.key, name],
     place,
@@ -153,15 +175,26 @@ function declareChild(
   ctx: DeclareContext,
 ): DeclaredObject {
   const { written: item, ...lifecycle } = splitLifecycle(withLifecycle);
+  // The schema admits `observe` on entries only: a nested item is observed with its parent.
+  const observed = parent.observe === true ? { observe: true as const } : {};
   const written = (path: FieldPath): Place =>
     patched.placeOf(path[0] === child.parentField ? [child.member, index] : [child.member, index, ...path]);
   const sensitive: FieldPath[] = [];
   const valuePlaces = new Map<string, Place>();
-  const resolved = resolveSources(child.fields, item, { ...ctx, place: written, sensitive, valuePlaces });
+  const withheld = new Map<string, Withheld>();
+  const resolved = resolveSources(child.fields, item, {
+    ...ctx,
+    place: written,
+    sensitive,
+    valuePlaces,
+    withheld,
+  });
   const place = placeWithValues(valuePlaces, written);
   const values =
     child.parentField === undefined ? resolved : { ...resolved, [child.parentField]: parent.name };
-  const name = naturalName(child.descriptor, values, index);
+  // A name is printed in plans and keys: one taken from a withheld value would publish it.
+  const named = Object.fromEntries(Object.entries(values).filter(([k]) => !withheld.has(pathKey([k]))));
+  const name = naturalName(child.descriptor, named, index);
   return {
     descriptor: child.descriptor,
     fields: child.descriptor.fields,
@@ -170,7 +203,9 @@ function declareChild(
     parentKey: parent.key,
     values,
     ...lifecycle,
+    ...observed,
     sensitive,
+    withheld,
     source: place([]).source,
     entryPath: place([]).path,
     place,

@@ -4,6 +4,8 @@
  * themselves through their references.
  */
 import {
+  anyOf,
+  aTitle,
   descriptorOf,
   descriptorOfId,
   findReferences,
@@ -53,16 +55,24 @@ export function uniqueObjects(objects: readonly DeclaredObject[], out: FileFindi
   return [...byKey.values()];
 }
 
-/** "backend" for the kinds of a shared map, else the kinds' titles. */
-function titles(kinds: readonly KindName[], sharedMapNoun = kinds.length > 1): string {
-  const map = sharedMapNoun ? mapOfKind(kinds[0]!) : undefined;
-  if (map?.variants && kinds.every((k) => mapOfKind(k) === map)) return map.key.replace(/s$/, '');
-  return kinds.map((k) => descriptorOf(k).title).join(' or ');
+/** The noun of a map shared by several kinds (`backends` → "backend"), when all of `kinds` are its. */
+function sharedNoun(kinds: readonly KindName[]): string | undefined {
+  const map = mapOfKind(kinds[0]!);
+  if (!map?.variants || !kinds.every((k) => mapOfKind(k) === map)) return undefined;
+  return map.key.replace(/s$/, '');
 }
 
-/** "an IP policy", "a backend". */
-function aOrAn(noun: string): string {
-  return /^([aeio]|HTTP|IP|SSH|OIDC|OAuth)/i.test(noun) ? `an ${noun}` : `a ${noun}`;
+/** "backend" for the kinds of a shared map, else the kinds' titles. */
+function titles(kinds: readonly KindName[], sharedMapNoun = kinds.length > 1): string {
+  return (
+    (sharedMapNoun ? sharedNoun(kinds) : undefined) ?? kinds.map((k) => descriptorOf(k).title).join(' or ')
+  );
+}
+
+/** "a backend" (any kind of a shared map, whose nouns all take "a"), else "an IP policy or a ...". */
+function aKind(kinds: readonly KindName[]): string {
+  const noun = kinds.length > 1 ? sharedNoun(kinds) : undefined;
+  return noun === undefined ? anyOf(kinds) : `a ${noun}`;
 }
 
 /** A name that matched no object while some file could not be read: it may be defined there. */
@@ -98,17 +108,17 @@ export function resolveReferences(
         return value;
       };
       if (found) {
-        return finding(`${value} is ${aOrAn(found.descriptor.title)}, not ${aOrAn(titles(target.kinds))}`);
+        return finding(`${value} is ${aTitle(found.descriptor)}, not ${aKind(target.kinds)}`);
       }
       if (idKind !== undefined) {
         return finding(
-          `${value} is the id of ${aOrAn(descriptorOf(idKind).title)}; expected ${aOrAn(titles(target.kinds))}`,
+          `${value} is the id of ${aTitle(descriptorOf(idKind))}; expected ${aKind(target.kinds)}`,
         );
       }
       const prefixes = target.kinds.flatMap((k) => descriptorOf(k).idPrefix ?? []).map((p) => `${p}...`);
       if (!map) {
         return finding(
-          `${value} is not the id of ${aOrAn(titles(target.kinds))}: ${titles(target.kinds)}s are not managed in the config`,
+          `${value} is not the id of ${aKind(target.kinds)}: ${target.kinds.map((k) => descriptorOf(k).titlePlural).join(' and ')} are not managed in the config`,
           `reference one by its id (${prefixes.join(', ')})`,
         );
       }

@@ -1,4 +1,5 @@
 /** Diagnostics as text: a code frame for people, a workflow command for GitHub Actions. */
+import { inert, inertLine } from '../inert.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { SecretSpan } from './secret-spans.js';
 
@@ -41,7 +42,8 @@ export function renderDiagnostic(
   if (d.expected !== undefined) out.push(`  expected: ${d.expected}`);
   if (d.found !== undefined) out.push(`  found: ${d.found}`);
   if (d.hint !== undefined) out.push(`  hint: ${d.hint}`);
-  return out.join('\n');
+  // The source lines, the values found and the names in messages are the config author's.
+  return out.map(inertLine).join('\n');
 }
 
 /** What a secret looks like in a frame: the same for every secret, so its length is not shown. */
@@ -89,8 +91,13 @@ export function escapeProperty(s: string): string {
 
 /** `::error file=...,line=...,col=...::message` (or `::warning`), escaped as GitHub requires. */
 export function renderGithubAnnotation(d: Diagnostic): string {
-  const props = [`file=${escapeProperty(d.file)}`, `line=${d.line}`, `col=${d.column}`].join(',');
+  const props = [`file=${escapeProperty(inert(d.file))}`, `line=${d.line}`, `col=${d.column}`].join(',');
   const hint = d.hint !== undefined ? ` (${d.hint})` : '';
   const where = d.path === '' ? '' : `${d.path}: `;
-  return `::${d.severity} ${props}::${escapeData(`${where}${d.message}${hint}`)}`;
+  // Line breaks stay the annotation's own (%0A); every other control is shown escaped.
+  const text = `${where}${d.message}${hint}`
+    .split('\n')
+    .map((line) => line.split('\r').map(inert).join('\r'))
+    .join('\n');
+  return `::${d.severity} ${props}::${escapeData(text)}`;
 }

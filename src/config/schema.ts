@@ -11,14 +11,17 @@ import {
   variableName,
   type Schema,
 } from './field-schema.js';
-import { configLayout, lifecycleMembers, namePattern, type MapLayout } from './layout.js';
+import { aTitleAtStart } from '../resources/index.js';
+import { guardsSchema } from './guards.js';
+import { configLayout, entryMembers, lifecycleMembers, namePattern, type MapLayout } from './layout.js';
+import { movedSchema } from './moved-schema.js';
 
 function entrySchema(map: MapLayout): Schema {
   const children = Object.fromEntries(
     map.children.map((c) => [
       c.member,
       {
-        description: `The ${c.descriptor.title}s of this object.`,
+        description: `The ${c.descriptor.titlePlural} of this object.`,
         type: 'array',
         items: { $ref: `#/$defs/${c.descriptor.kind}` },
       },
@@ -28,21 +31,21 @@ function entrySchema(map: MapLayout): Schema {
     const d = map.kinds[0]!;
     return objectSchema(
       d.fields,
-      { ...children, ...lifecycleMembers },
-      `A ${d.title}, keyed by its logical name.`,
+      { ...children, ...entryMembers },
+      `${aTitleAtStart(d)}, keyed by its logical name.`,
     );
   }
   const { members, shared } = map.variants;
   const variants = Object.fromEntries(
     members.map(({ member, descriptor }) => {
       const own = Object.fromEntries(Object.entries(descriptor.fields).filter(([n]) => !(n in shared)));
-      return [member, objectSchema(own, {}, `A ${descriptor.title}.`)];
+      return [member, objectSchema(own, {}, `${aTitleAtStart(descriptor)}.`)];
     }),
   );
   return {
     ...objectSchema(
       shared,
-      { ...variants, ...children, ...lifecycleMembers },
+      { ...variants, ...children, ...entryMembers },
       `Exactly one of ${members.map((m) => m.member).join(', ')}.`,
     ),
     oneOf: members.map(({ member }) => ({ required: [member] })),
@@ -119,7 +122,7 @@ function definitions(): Schema {
   for (const map of configLayout) {
     defs[map.key] = entrySchema(map);
     for (const c of map.children)
-      defs[c.descriptor.kind] = objectSchema(c.fields, lifecycleMembers, `A ${c.descriptor.title}.`);
+      defs[c.descriptor.kind] = objectSchema(c.fields, lifecycleMembers, `${aTitleAtStart(c.descriptor)}.`);
   }
   return defs;
 }
@@ -171,8 +174,10 @@ export function buildConfigSchema(): Schema {
         type: 'string',
         pattern: namePattern,
       },
+      moved: movedSchema(),
       ...byMap(mapSchema),
       environments: environmentsSchema(),
+      guards: guardsSchema,
       values: valuesSchema('Default values for `{var: name}`; an environment may set its own.'),
       patch: {
         description: "An environment's overlay only: changes to objects of the base.",

@@ -4,20 +4,50 @@
  * emulator answers with) plus the warnings only the loader gives.
  */
 import { parseCidr } from '../resources/formats/index.js';
-import { validateBody, type FieldPath } from '../resources/index.js';
+import { ignoredPathProblem, validateBody, type FieldPath } from '../resources/index.js';
 import type { DeclaredObject } from './objects.js';
 import type { FileFinding } from './source.js';
+import { didYouMean } from './suggest.js';
+import { pathKey } from './sources.js';
+import { withheldMessage, type Withheld } from './withheld.js';
+
+/** The withheld value at `path` or holding it, if any. */
+function withheldAt(o: DeclaredObject, path: FieldPath): Withheld | undefined {
+  for (let n = path.length; n > 0 && o.withheld.size > 0; n--) {
+    const found = o.withheld.get(pathKey(path.slice(0, n)));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
 
 /** Findings about one object's values, in the files that wrote them. */
 export function checkObject(o: DeclaredObject): FileFinding[] {
   const out: FileFinding[] = validateBody(o.fields, o.descriptor.rules, o.values, 'desired').map((v) => ({
     ...o.place(v.path),
-    message: v.message,
+    message: withheldMessage(withheldAt(o, v.path), v.message),
     ...(v.hint === undefined ? {} : { hint: v.hint }),
+    ...(v.offset === undefined ? {} : { offset: v.offset }),
     ...(v.message.startsWith('unknown field') || v.message.includes('read-only') ? { atKey: true } : {}),
   }));
   if (out.length > 0) return out;
-  return cidrHostBits(o);
+  return [...ignoredPaths(o), ...cidrHostBits(o)];
+}
+
+/** `ignore:` paths the kind does not have, with the name it probably meant. */
+function ignoredPaths(o: DeclaredObject): FileFinding[] {
+  return (o.ignore ?? []).flatMap((written, i) => {
+    const problem = ignoredPathProblem(o.fields, written.split('.'));
+    if (problem === undefined) return [];
+    const hint = didYouMean(problem.at.split('.').at(-1) ?? '', problem.candidates);
+    return [
+      {
+        source: o.source,
+        path: [...o.entryPath, 'ignore', i],
+        message: `${o.descriptor.title} has no field ${problem.at}`,
+        hint: hint ?? `ignore takes the kind's fields: ${problem.candidates.join(', ')}`,
+      },
+    ];
+  });
 }
 
 function cidrHostBits(o: DeclaredObject): FileFinding[] {
@@ -30,7 +60,7 @@ function cidrHostBits(o: DeclaredObject): FileFinding[] {
     {
       severity: 'warning',
       ...o.place(path),
-      message: `${value} has bits set beyond its /${cidr.value.prefix} prefix`,
+      message: `${withheldAt(o, path)?.subject ?? value} has bits set beyond its /${cidr.value.prefix} prefix`,
       hint: 'the rule is kept as written; write the network address if that is what you meant',
     },
   ];

@@ -9,6 +9,7 @@ import type { Collection, StoredRecord } from './collection.js';
 import type { IdGenerator } from './ids.js';
 import type { Agent, Delivery, Lifecycle, Located, Principal } from './model.js';
 import { renderFields, type UriResolver } from './render.js';
+import { currentOrigin } from './request-origin.js';
 import { ResponseCache } from './response-cache.js';
 import { Store, storedKinds, stringOf } from './store.js';
 import { ApiKeyTokens } from './token-auth.js';
@@ -43,7 +44,8 @@ function embeddedChildren(): EmbeddedChildren {
 }
 
 export class Account implements UriResolver {
-  readonly origin: string;
+  /** The address the emulator listens on. */
+  readonly listenOrigin: string;
   readonly ids: IdGenerator;
   readonly now: () => Date;
   readonly principals = new Map<string, Principal>();
@@ -67,7 +69,7 @@ export class Account implements UriResolver {
     /** Passed in rather than imported: its hooks read the account, which must not import them. */
     behaviour: RenderBehaviour;
   }) {
-    this.origin = options.origin;
+    this.listenOrigin = options.origin;
     this.ids = options.ids;
     this.now = options.now;
     this.#behaviour = options.behaviour;
@@ -75,6 +77,14 @@ export class Account implements UriResolver {
       this.#store,
       (kind) => options.behaviour[kind]?.decorate?.reads ?? [],
     );
+  }
+
+  /**
+   * The origin of the addresses the account shows: the one the request being answered reached
+   * it at, else (the service's own timers) the listen address.
+   */
+  get origin(): string {
+    return currentOrigin() ?? this.listenOrigin;
   }
 
   timestamp(): string {
@@ -122,7 +132,7 @@ export class Account implements UriResolver {
 
   /** The JSON text of `render(d, record)`, cached for stored objects of cacheable kinds. */
   renderJson(d: KindDescriptor, record: StoredRecord): string {
-    return this.#responses.json(d, record, () => this.render(d, record));
+    return this.#responses.json(d, record, this.origin, () => this.render(d, record));
   }
 
   /** Objects of `child` kind whose parent is `parentId`, oldest first. */

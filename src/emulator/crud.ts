@@ -138,27 +138,11 @@ export function getHandler(d: KindDescriptor): Handler {
   };
 }
 
-/**
- * Clients may echo the path's ids (its own, its parent's) inside a PATCH body (gaps.md): accepted
- * when equal, dropped before validation; a different value is an unknown field like any other.
- */
-function withoutPathEcho(
-  body: Record<string, unknown>,
-  params: Readonly<Record<string, string>>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (Object.hasOwn(params, key) && value === params[key]) continue;
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
-
 export function updateHandler(d: KindDescriptor): Handler {
   return (call) => {
     const { account } = call;
     const { record } = locate(call, d);
-    const body = withoutPathEcho(bodyObject(call), call.params);
+    const body = bodyObject(call);
     assertValid(d.fields, d.rules, body, 'update');
     const patch = fromRequestBody(d.fields, body);
     assertReferencesExist(account, d.fields, patch);

@@ -43,6 +43,11 @@ export interface EmulatorOptions {
    * (default {@link DEFAULT_CERT_DELAY_MS}).
    */
   readonly certDelayMs?: number;
+  /**
+   * Trust `X-Forwarded-Proto` and `X-Forwarded-Host` from the proxy in front: addresses in answers
+   * (`uri`, `next_page_uri`) use them. Otherwise they use the request's Host.
+   */
+  readonly trustProxy?: boolean;
   /** The clock of `created_at` and ids; tests pin it. */
   readonly now?: () => Date;
 }
@@ -138,7 +143,7 @@ interface EmulatorParts extends OpenAccount {
 function runningEmulator(parts: EmulatorParts): RunningEmulator {
   const { server, account, certificateJobs, faults, stats, saves } = parts;
   return {
-    url: account.origin,
+    url: account.listenOrigin,
     token: parts.token,
     adminUserId: parts.adminUserId,
     setFaults: (f) => faults.set(f),
@@ -195,6 +200,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       faults: () => faults.current,
       rateLimiter,
       random: () => faults.roll(),
+      trustProxy: options.trustProxy ?? false,
     }),
   );
   return runningEmulator({ ...opened, server, token, adminUserId, faults, stats, saves });

@@ -6,10 +6,12 @@ import { descriptorOf, type KindDescriptor, type KindName } from '../resources/i
 import type { StoredRecord } from './collection.js';
 import { storedKinds, type Store } from './store.js';
 
+const originsPerObject = 4;
+
 export class ResponseCache {
   readonly #store: Store;
-  /** id → the JSON text of its response. */
-  readonly #rendered = new Map<string, string>();
+  /** id → origin → the JSON text of its response with addresses at that origin. */
+  readonly #rendered = new Map<string, Map<string, string>>();
   /** id → ids of the cached responses that showed its address (read through `noteRead`). */
   readonly #readers = new Map<string, Set<string>>();
   /** The ids whose address the rendering under way reads; undefined when nothing is cached. */
@@ -38,11 +40,16 @@ export class ResponseCache {
   }
 
   /**
-   * The JSON text of `render()`, cached for stored objects. Every address the rendering reads is
-   * recorded, so that a change to that object drops this text.
+   * The JSON text of `render()` with addresses at `origin`, cached for stored objects. Every
+   * address the rendering reads is recorded, so that a change to that object drops this text.
    */
-  json(d: KindDescriptor, record: StoredRecord, render: () => Record<string, unknown>): string {
-    const cached = this.#rendered.get(record.id);
+  json(
+    d: KindDescriptor,
+    record: StoredRecord,
+    origin: string,
+    render: () => Record<string, unknown>,
+  ): string {
+    const cached = this.#rendered.get(record.id)?.get(origin);
     if (cached !== undefined) return cached;
     if (this.#store.get(d.kind, record.id) !== record) {
       return JSON.stringify(render());
@@ -63,8 +70,19 @@ export class ResponseCache {
       if (readers === undefined) this.#readers.set(id, (readers = new Set()));
       readers.add(record.id);
     }
-    this.#rendered.set(record.id, text);
+    this.#remember(record.id, origin, text);
     return text;
+  }
+
+  /**
+   * Keeps a few origins per object: clients reach an emulator at one or two addresses, and a
+   * client sending a different Host with every request must not grow the cache without bound.
+   */
+  #remember(id: string, origin: string, text: string): void {
+    let byOrigin = this.#rendered.get(id);
+    if (byOrigin === undefined) this.#rendered.set(id, (byOrigin = new Map<string, string>()));
+    if (byOrigin.size >= originsPerObject) byOrigin.delete(byOrigin.keys().next().value ?? '');
+    byOrigin.set(origin, text);
   }
 
   /**

@@ -11,11 +11,11 @@ import type { Reply } from './call.js';
 import { ApiFailure, badRequest } from './failure.js';
 import { injectedStatus, type FaultOptions } from './faults.js';
 import type { RateLimiter } from './rate-limit.js';
+import { drainUnreadBody, readBody } from './request-body.js';
+import { originOfRequest, servingAt } from './request-origin.js';
+import { withoutPathEcho } from './path-echo.js';
 import type { Router } from './router.js';
 import type { RequestStats } from './stats.js';
-
-/** Bodies above this are refused with 413 before they are parsed. */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ServerParts {
   readonly account: Account;
@@ -24,6 +24,8 @@ export interface ServerParts {
   readonly faults: () => FaultOptions;
   readonly rateLimiter: RateLimiter | undefined;
   readonly random: () => number;
+  /** Build addresses from `X-Forwarded-Proto`/`-Host`: the proxy in front is the user's own. */
+  readonly trustProxy: boolean;
 }
 
 const withBody = new Set(['POST', 'PATCH', 'PUT']);
@@ -49,32 +51,6 @@ function authenticate(account: Account, req: IncomingMessage): Principal {
   const owner = String(key.values.owner_id);
   // An owner that no longer exists keeps its keys usable, without admin rights.
   return account.principals.get(owner) ?? { id: owner, kind: 'user', admin: false };
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function tooLarge(): ApiFailure {
-  return new ApiFailure(413, ErrorCode.bodyTooLarge, `the body is larger than ${MAX_BODY_BYTES} bytes`, {
-    limit_bytes: MAX_BODY_BYTES,
-  });
 }
 
 function parseBody(req: IncomingMessage, raw: Buffer): unknown {
@@ -124,8 +100,6 @@ function send(
 }
 
 function sendFailure(res: ServerResponse, operationId: string, failure: ApiFailure): void {
-  const headers: Record<string, string> = { ...failure.headers };
-  if (failure.status === 413) headers.Connection = 'close';
   send(
     res,
     operationId,
@@ -138,7 +112,7 @@ function sendFailure(res: ServerResponse, operationId: string, failure: ApiFailu
         details: { ...failure.details, operation_id: operationId },
       },
     },
-    headers,
+    failure.headers,
   );
 }
 
@@ -219,8 +193,9 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     }
     checkQuery(query, route.query ?? []);
     const raw = withBody.has(method) ? await readBody(req) : Buffer.alloc(0);
-    const body = parseBody(req, raw);
-    const reply = await route.handler({ account, principal, params, query, body });
+    const body = withoutPathEcho(parseBody(req, raw), params);
+    const origin = originOfRequest(req, account.listenOrigin, parts.trustProxy);
+    const reply = await servingAt(origin, () => route.handler({ account, principal, params, query, body }));
     if (route.write && (faults.dropAfterWrite ?? 0) > parts.random()) {
       stats.record(method, pattern, 'dropped');
       req.socket.destroy();
@@ -235,6 +210,8 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
         : new ApiFailure(500, ErrorCode.internal, 'internal error', {
             reason: err instanceof Error ? err.message : String(err),
           });
+    // A body the handler never read (refused before or while reading it) is drained, bounded.
+    drainUnreadBody(req);
     if (!res.headersSent) sendFailure(res, operationId, failure);
     stats.record(method, pattern, failure.status);
   }

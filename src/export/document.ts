@@ -4,6 +4,8 @@
  * what to do next.
  */
 import { Document, isMap } from 'yaml';
+import { inert } from '../inert.js';
+import { inertYaml } from './inert-yaml.js';
 import type { AccountExport, DocumentPlaceholder, ExportedMap } from './types.js';
 
 /** One file of the export: a bare file name (`ip_policies.yaml`), and its text. */
@@ -30,7 +32,8 @@ function header(
   ];
   lines.push(...placeholderNotes(placeholders));
   if (otherScopes.length > 0) {
-    const scopes = [...new Set(otherScopes.map((o) => o.scope))].sort().join(', ');
+    // Scopes come from other tools' markers in the account: a comment must stay one comment line.
+    const scopes = [...new Set(otherScopes.map((o) => inert(o.scope)))].sort().join(', ');
     lines.push(` Left out: ${otherScopes.length} object(s) managed by another scope (${scopes}).`);
   }
   return lines.join('\n');
@@ -42,7 +45,7 @@ export function placeholderNotes(placeholders: readonly DocumentPlaceholder[]): 
   const variables = [...new Set(placeholders.map((p) => p.variable))].sort();
   return [
     ' Secrets the API never returns are {env: ...} placeholders. Set these variables before a sync:',
-    ...variables.map((v) => `   ${v}`),
+    ...variables.map((v) => `   ${inert(v)}`),
   ];
 }
 
@@ -52,7 +55,7 @@ export function commentPlaceholders(doc: Document, placeholders: readonly Docume
     const node = doc.getIn(p.path, true);
     if (!isMap(node)) continue;
     node.flow = true;
-    node.comment = ` secret: set ${p.variable} (the API never returns it)`;
+    node.comment = ` secret: set ${inert(p.variable)} (the API never returns it)`;
   }
 }
 
@@ -73,7 +76,7 @@ function buildDocument(
 
 function text(doc: Document, schema: SchemaReference): string {
   // lineWidth 0: never fold long values (SSH keys, CEL expressions) across lines.
-  return `# yaml-language-server: $schema=${schema}\n${doc.toString({ lineWidth: 0 })}`;
+  return `# yaml-language-server: $schema=${schema}\n${inertYaml(doc)}`;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../api/index.js';
 import { configLayout, pinMember, type MapLayout } from '../config/layout.js';
-import { readLiveState, type LiveObject, type LiveState } from '../plan/live.js';
+import { readLiveState, type LiveObject, type LiveState } from '../live/index.js';
 import { markedMetadata } from '../resources/ownership/marked-metadata.js';
 import { naturalName, type KindDescriptor } from '../resources/index.js';
 import { UserError } from '../errors.js';

@@ -9,11 +9,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document } from 'yaml';
 import type { BaseEntry } from '../config/environment-base.js';
-import { configLayout, lifecycleMembers, pinMember, type MapLayout } from '../config/layout.js';
+import { configLayout, entryMembers, pinMember, type MapLayout } from '../config/layout.js';
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson, canonicalValues } from '../plan/canonical.js';
 import type { Field, Fields } from '../resources/index.js';
+import { inert } from '../inert.js';
 import { commentPlaceholders, placeholderNotes } from './document.js';
+import { inertYaml } from './inert-yaml.js';
 import type { AccountExport, DocumentPlaceholder } from './types.js';
 
 type Plain = Record<string, unknown>;
@@ -70,7 +72,7 @@ function sameItems(fields: Fields, a: unknown, b: unknown): boolean {
 function withoutDefaults(fields: Fields, item: Plain): Plain {
   const kept = Object.entries(item).filter(([k, v]) => {
     const f = fields[k];
-    return !(k in lifecycleMembers) && (f?.default === undefined || !isDeepStrictEqual(v, f.default));
+    return !(k in entryMembers) && (f?.default === undefined || !isDeepStrictEqual(v, f.default));
   });
   return canonicalValues(fields, Object.fromEntries(kept));
 }
@@ -119,7 +121,7 @@ function mergePatch(map: MapLayout, base: Plain, live: Plain, path: readonly str
     path.length === 1 ? map.variants?.members.find((m) => m.member === path[0])?.descriptor : undefined;
   const fields = path.length === 0 ? (map.variants?.shared ?? map.kinds[0]?.fields) : variant?.fields;
   for (const key of new Set([...Object.keys(base), ...Object.keys(live)])) {
-    if (path.length === 0 && key in lifecycleMembers) continue;
+    if (path.length === 0 && key in entryMembers) continue;
     const b = base[key];
     const l = live[key];
     if (isSource(b) || isSource(l)) continue;
@@ -195,11 +197,11 @@ export function renderOverlay(overlay: OverlayExport, environment: string): stri
   }
   const doc = new Document(content);
   const lines = [
-    ` The overlay of environment ${environment}, written by acctsync export --env ${environment}:`,
+    ` The overlay of environment ${inert(environment)}, written by acctsync export --env ${inert(environment)}:`,
     ' what its account has that differs from the base (docs/environments.md).',
   ];
   lines.push(...placeholderNotes(overlay.placeholders));
   doc.commentBefore = lines.join('\n');
   commentPlaceholders(doc, overlay.placeholders);
-  return doc.toString({ lineWidth: 0 });
+  return inertYaml(doc);
 }

@@ -5,7 +5,7 @@
  * write-only secrets replaced by `{env: ...}` placeholders since the API never returns them.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { parseMetadata } from '../resources/ownership/marker.js';
+import { readMetadata } from '../live/index.js';
 import {
   mapValue,
   nestedObject,
@@ -74,15 +74,11 @@ function convertFields(
       }
       continue;
     }
-    const raw = topLevel && name === 'metadata' ? parseMetadata(asString(record[name])).user : record[name];
+    const raw = topLevel && name === 'metadata' ? readMetadata(record).user : record[name];
     if (raw === null || raw === undefined || !keep(f, raw, record, ctx)) continue;
     out[name] = convertValue(f.type, raw, ctx, [...path, name], placeholders);
   }
   return out;
-}
-
-function asString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }
 
 /**

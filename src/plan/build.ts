@@ -6,13 +6,14 @@
 import type { DesiredState } from '../resources/index.js';
 import { cachedSecretHasher } from '../resources/ownership/marker.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
-import type { LiveState } from './live.js';
+import type { LiveState } from '../live/index.js';
 import { isPaired, matchObjects } from './match.js';
 import { checkProtection } from './protection.js';
 import { foldCascades, orphanDeletes } from './steps/deletes.js';
 import { refuseAdoptLookalikes } from './steps/lookalikes.js';
 import { planNotes } from './steps/notes.js';
 import { objectOperations } from './steps/object-operations.js';
+import { observedDrift } from './steps/observed-drift.js';
 import { orderPlan } from './steps/ordering.js';
 import { MetadataWriter } from './steps/ownership-metadata.js';
 import { findReplacements } from './steps/replacements.js';
@@ -59,13 +60,18 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const { scope } = options;
   const matching = matchObjects(desired, live, { scope, adopt: options.adopt });
   const paired = matching.matches.filter(isPaired);
+  const observed = paired.filter((m) => m.desired.observe === true);
   const desiredByKey = new Map(desired.objects.map((o) => [o.key, o]));
   const hash = cachedSecretHasher();
-  const capture = tokenCapture(paired, options.tokens);
+  const capture = tokenCapture(
+    paired.filter((m) => m.desired.observe !== true),
+    options.tokens,
+  );
   const replacements = findReplacements(paired, capture.recaptured, hash);
   if (options.adopt) refuseAdoptLookalikes(matching, replacements.resolve, hash);
   const metadata = new MetadataWriter(scope, hash);
-  const objects = objectOperations(matching.matches, { replacements, capture, metadata });
+  const written = matching.matches.filter((m) => m.desired.observe !== true);
+  const objects = objectOperations(written, { replacements, capture, metadata });
   const deletes = options.noDelete ? [] : orphanDeletes(matching.orphans);
   const planned = foldCascades([...objects.operations, ...deletes], live.objects);
   checkProtection(planned, live.objects, {
@@ -103,6 +109,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       capture,
       blocked,
     }),
+    ...(observed.length > 0 ? { observed: observedDrift(observed, replacements) } : {}),
     liveKinds: live.kinds,
     options: recordedOptions(options),
   };

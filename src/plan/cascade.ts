@@ -4,8 +4,14 @@
  * from the descriptors' parent links and module fields, never per kind, so that guards and
  * summaries count every object a delete removes and renderers can say "with 8 routes".
  */
-import { descriptorOf, managedDescriptors, moduleFields, type KindName } from '../resources/index.js';
-import { compare, type LiveObject } from './live.js';
+import {
+  countOf,
+  descriptorOf,
+  managedDescriptors,
+  moduleFields,
+  type KindName,
+} from '../resources/index.js';
+import { compare, type LiveObject } from '../live/index.js';
 import type { Cascade, CascadedObject, Operation } from './types.js';
 
 /** Module members set on a live record (an edge's `mutual_tls`, a route's `oidc`). */
@@ -93,12 +99,9 @@ export function withCascades(ops: readonly Operation[], objects: readonly LiveOb
 
 /** `8 HTTPS edge routes and 1 IP policy rule`: cascaded objects counted by kind, in first-seen order. */
 export function countCascaded(objects: readonly CascadedObject[]): string {
-  const counts = new Map<string, number>();
-  for (const c of objects) {
-    const title = descriptorOf(c.kind).title;
-    counts.set(title, (counts.get(title) ?? 0) + 1);
-  }
-  return [...counts].map(([title, n]) => `${n} ${title}${n === 1 ? '' : 's'}`).join(' and ');
+  const counts = new Map<KindName, number>();
+  for (const c of objects) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+  return [...counts].map(([kind, n]) => countOf(descriptorOf(kind), n)).join(' and ');
 }
 
 /** `, with 8 HTTPS edge routes and 1 IP policy rule` for what goes with a delete. */

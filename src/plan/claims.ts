@@ -4,7 +4,7 @@
  * releases it, so that the order can free each value before another object takes it.
  */
 import { claimKeys, descriptorOf, type DesiredObject, type KindDescriptor } from '../resources/index.js';
-import type { LiveObject } from './live.js';
+import type { LiveObject } from '../live/index.js';
 import { resolvedFields, type ResolveRef } from './normalize.js';
 import { desiredParentId } from './parents.js';
 import type { Operation } from './types.js';
@@ -57,7 +57,7 @@ function interimOf(
     changes: [{ path: [name], before, after: interim }],
     dependsOn: [],
     interim: true,
-    reason: `first releases the ${name} another object claims; \`update ${op.key}\` sets the rest`,
+    reason: `first releases the ${name} another object claims; \`${op.id}\` sets the rest`,
     reason_code: 'update_because_release_before_claim',
   };
   return interimOp;
@@ -81,7 +81,11 @@ export function claimsOf(ops: readonly Operation[], inputs: ClaimInputs): Map<st
     const releases = op.action === 'delete' ? held : op.action === 'create' ? [] : minus(held, wanted);
     if (claims.length === 0 && releases.length === 0) continue;
     const interim =
-      op.action === 'update' && claims.length > 0 && releases.length > 0 && live !== undefined && values
+      (op.action === 'update' || op.action === 'rename') &&
+      claims.length > 0 &&
+      releases.length > 0 &&
+      live !== undefined &&
+      values
         ? interimOf(d, op, live, values)
         : undefined;
     out.set(op.id, { claims, releases, ...(interim === undefined ? {} : { interim }) });

@@ -2,13 +2,13 @@
  * The graph side of ordering: finding a cycle among operations' dependencies, and the one
  * deterministic topological order once there is none.
  */
-import { compare } from './live.js';
+import { compare } from '../live/index.js';
 import type { Operation } from './types.js';
 
 /** What each operation waits for, by operation id. */
 export type Dependencies = ReadonlyMap<string, ReadonlySet<string>>;
 
-const actionRank = { adopt: 0, create: 1, update: 2, delete: 3 } as const;
+const actionRank = { adopt: 0, rename: 0, create: 1, update: 2, delete: 3 } as const;
 
 /** The operations of one cycle of `deps` (a strongly connected component), or undefined. */
 export function firstCycle(ops: readonly Operation[], deps: Dependencies): Operation[] | undefined {

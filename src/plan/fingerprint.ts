@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { descriptorOf, writableValues, type DesiredState, type FieldPath } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson } from './canonical.js';
-import type { LiveState } from './live.js';
+import type { LiveState } from '../live/index.js';
 import { hashSecret } from '../resources/ownership/marker.js';
 import { secretPaths } from '../resources/ownership/secret-fields.js';
 import { sensitiveMask } from './types.js';
@@ -59,9 +59,19 @@ export function desiredFingerprint(desired: DesiredState, scope: string): string
           }),
         o.fields,
       );
-      return { kind: o.kind, key: o.key, parentKey: o.parentKey ?? null, pin: o.pin ?? null, fields };
+      const ignore = o.ignore === undefined ? {} : { ignore: o.ignore };
+      return {
+        kind: o.kind,
+        key: o.key,
+        parentKey: o.parentKey ?? null,
+        pin: o.pin ?? null,
+        fields,
+        ...ignore,
+      };
     });
   const secrets =
     sensitive.length === 0 ? null : hashSecret(`fingerprint/${scope}`, canonicalJson(sensitive));
-  return sha256(canonicalJson({ scope, objects, secrets }));
+  // Moves change what the plan does; a config without them keeps the fingerprint it always had.
+  const moves = (desired.moves ?? []).map((m) => [m.from, m.to]);
+  return sha256(canonicalJson({ scope, objects, secrets, ...(moves.length > 0 ? { moves } : {}) }));
 }

@@ -4,10 +4,9 @@
  * content), and a new token-bearing object (API key, tunnel credential) only when asked for by name.
  * The user resolves each case with an `id:` pin, or `id: new` for a new object.
  */
-import { newObjectPin } from '../config/layout.js';
 import { UserError } from '../errors.js';
-import { descriptorOf, naturalIdentity, type DesiredObject } from '../resources/index.js';
-import type { LiveObject } from './live.js';
+import { descriptorOf, naturalIdentity, newObjectPin, type DesiredObject } from '../resources/index.js';
+import type { LiveObject } from '../live/index.js';
 
 /** How a desired object is compared with one live object, by the planner's own normal forms. */
 export interface Resemblance {
@@ -56,7 +55,7 @@ export function refuseLookalikeCreates(
     });
     if (alike.length > 0) {
       problems.push(
-        `${o.key}: unmanaged ${d.title}s look like it: ${alike.join('; ')}: write \`id: <one of them>\` to take it over, or \`id: ${newObjectPin}\` to create another`,
+        `${o.key}: unmanaged ${d.titlePlural} look like it: ${alike.join('; ')}: write \`id: <one of them>\` to take it over, or \`id: ${newObjectPin}\` to create another`,
       );
     } else if (d.tokenField !== undefined) {
       problems.push(

@@ -1,19 +1,23 @@
 /**
- * Pairs desired objects with live ones, in this order: by ownership marker (this scope, same key);
- * by the entry's `id:` pin; and with `adopt` by natural key (or unique description) among unmarked
- * objects. Objects of other scopes are never paired; marked objects of this scope that no desired
+ * Pairs desired objects with live ones (see `matchObjects` for the order): by ownership marker,
+ * by a rename (`renames.ts`), by the entry's `id:` pin, and with `adopt` by natural key (or unique
+ * description) among unmarked objects. Objects of other scopes are never paired; marked objects of this scope that no desired
  * object claims are the candidates for deletion.
  */
-import { newObjectPin } from '../config/layout.js';
 import { UserError } from '../errors.js';
 import {
+  aTitle,
   descriptorOf,
   isObjectKey,
   naturalIdentity,
   type DesiredObject,
   type DesiredState,
+  newObjectPin,
 } from '../resources/index.js';
-import { compare, type LiveObject, type LiveState } from './live.js';
+import { compare, type LiveObject, type LiveState } from '../live/index.js';
+import { indexLive, markerSlot, Pairing, type LiveIndex, type RenameCause } from './pairing.js';
+import { pairObserved } from './observed.js';
+import { pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
 
 export interface Match {
   readonly desired: DesiredObject;
@@ -23,6 +27,9 @@ export interface Match {
   readonly adopted: boolean;
   /** Why an adopted object is this one: its `id:` pin, or its natural key. */
   readonly adoptedBy?: 'pin' | 'natural key';
+  /** The key the live object's marker holds, when this entry takes it over under another key. */
+  readonly renamedFrom?: string;
+  readonly renamedBy?: RenameCause;
 }
 
 /** A match whose object exists. */
@@ -62,46 +69,10 @@ function parentIdOf(o: DesiredObject, matchedIds: ReadonlyMap<string, string>): 
   return isObjectKey(ref) ? matchedIds.get(ref) : ref;
 }
 
-/** The live objects as pairing sees them: this scope's marked ones by kind and key, and the unmarked. */
-interface LiveIndex {
-  readonly byMarker: ReadonlyMap<string, readonly LiveObject[]>;
-  readonly unmarked: readonly LiveObject[];
-  readonly byId: ReadonlyMap<string, LiveObject>;
-}
-
-function indexLive(live: LiveState, scope: string): LiveIndex {
-  const byMarker = new Map<string, LiveObject[]>();
-  const unmarked: LiveObject[] = [];
-  for (const o of live.objects) {
-    if (o.marker === undefined) unmarked.push(o);
-    else if (o.marker.scope === scope) {
-      const k = `${o.kind} ${o.marker.key}`;
-      byMarker.set(k, [...(byMarker.get(k) ?? []), o]);
-    }
-  }
-  return { byMarker, unmarked, byId: new Map(live.objects.map((l) => [l.id, l])) };
-}
-
-/** The pairs found so far, each live object taken at most once. */
-class Pairing {
-  readonly found = new Map<DesiredObject, LiveObject>();
-  readonly claimed = new Set<LiveObject>();
-  /** Live ids by desired key: what a child's parent reference resolves to. */
-  readonly matchedIds = new Map<string, string>();
-  readonly adopted = new Map<DesiredObject, 'pin' | 'natural key'>();
-  readonly pinnedBy = new Map<LiveObject, string>();
-
-  pair(o: DesiredObject, l: LiveObject, adoptedBy?: 'pin' | 'natural key'): void {
-    this.found.set(o, l);
-    this.claimed.add(l);
-    this.matchedIds.set(o.key, l.id);
-    if (adoptedBy !== undefined) this.adopted.set(o, adoptedBy);
-  }
-}
-
 function pairByMarker(sorted: readonly DesiredObject[], index: LiveIndex, pairing: Pairing): void {
   for (const o of sorted) {
-    const live = index.byMarker.get(`${o.kind} ${o.key}`)?.[0];
+    if (pairing.found.has(o)) continue;
+    const live = index.byMarker.get(markerSlot(o.kind, o.key))?.find((l) => !pairing.claimed.has(l));
     if (live !== undefined) pairing.pair(o, live);
   }
 }
@@ -114,7 +85,7 @@ function pinProblem(
   options: MatchOptions,
 ): string | undefined {
   if (l.kind !== o.kind)
-    return `${o.pin} is a ${descriptorOf(l.kind).title}, not a ${descriptorOf(o.kind).title}`;
+    return `${o.pin} is ${aTitle(descriptorOf(l.kind))}, not ${aTitle(descriptorOf(o.kind))}`;
   if (pairing.claimed.has(l))
     return `${o.pin} is already paired with ${pairing.pinnedBy.get(l) ?? l.marker?.key ?? 'another entry'}`;
   if (l.marker !== undefined && l.marker.scope !== options.scope)
@@ -204,7 +175,7 @@ function pairByNaturalKey(
       );
     } else if (candidates.length > 1) {
       notes.push(
-        `${o.key}: not adopted: ${candidates.length} unmanaged ${d.title}s have the same ${by} (${candidates.map((c) => c.id).join(', ')})`,
+        `${o.key}: not adopted: ${candidates.length} unmanaged ${d.titlePlural} have the same ${by} (${candidates.map((c) => c.id).join(', ')})`,
       );
     } else {
       pairing.pair(o, only, 'natural key');
@@ -232,27 +203,46 @@ function orphansOf(index: LiveIndex, pairing: Pairing): Orphan[] {
   );
 }
 
-function matchOf(o: DesiredObject, pairing: Pairing): Match {
+function matchOf(o: DesiredObject, pairing: Pairing, scope: string): Match {
   const l = pairing.found.get(o);
   const by = pairing.adopted.get(o);
   if (l === undefined) return { desired: o, adopted: false };
-  return by === undefined
-    ? { desired: o, live: l, adopted: false }
-    : { desired: o, live: l, adopted: true, adoptedBy: by };
+  if (by !== undefined) return { desired: o, live: l, adopted: true, adoptedBy: by };
+  if (o.observe === true) return { desired: o, live: l, adopted: false };
+  const before = l.marker?.scope === scope ? l.marker.key : undefined;
+  if (before === undefined || before === o.key) return { desired: o, live: l, adopted: false };
+  // Any other pairing of a marked object under a new key is by its `id:` pin.
+  return {
+    desired: o,
+    live: l,
+    adopted: false,
+    renamedFrom: before,
+    renamedBy: pairing.renamedBy.get(o) ?? 'pin',
+  };
 }
 
-/** @throws {UserError} when an `id:` pin cannot be paired */
+/**
+ * Pairs in this order: observed entries (by pin or natural key, whoever manages the object); by
+ * marker (same key); renames by the config's `moved:` entries; `id:`
+ * pins; renames the service proves (a unique value in common); nested items of renamed parents;
+ * with `adopt`, unmarked objects by natural key.
+ * @throws {UserError} when an `id:` pin cannot be paired, or a move changes an object's kind
+ */
 export function matchObjects(desired: DesiredState, live: LiveState, options: MatchOptions): Matching {
   const index = indexLive(live, options.scope);
   const sorted = [...desired.objects].sort((a, b) => compare(a.key, b.key));
   const pairing = new Pairing();
+  pairObserved(sorted, index, pairing);
   pairByMarker(sorted, index, pairing);
+  const moveNotes = pairByMove(sorted, index, pairing, desired.moves ?? []);
   pairByPin(sorted, index, pairing, options);
+  pairByUniqueValue(sorted, index, pairing);
+  pairByParent(sorted, index, pairing);
   const notes = pairByNaturalKey(sorted, index, pairing, options.adopt);
   return {
-    matches: sorted.map((o) => matchOf(o, pairing)),
+    matches: sorted.map((o) => matchOf(o, pairing, options.scope)),
     orphans: orphansOf(index, pairing),
-    notes,
+    notes: [...moveNotes, ...notes],
     unmanaged: index.unmarked.filter((l) => !pairing.claimed.has(l)),
   };
 }

@@ -16,8 +16,12 @@ import {
 import { UserError } from '../errors.js';
 import type { ClaimSides } from './claims.js';
 import { firstCycle, topologicalOrder } from './dependency-graph.js';
-import { compare, type LiveObject } from './live.js';
-import type { Operation } from './types.js';
+import { compare, type LiveObject } from '../live/index.js';
+import type { Operation, OperationAction } from './types.js';
+
+/** Actions that change a live object where it is (its referrers need not move). */
+const inPlace = (action: OperationAction): boolean =>
+  action === 'update' || action === 'adopt' || action === 'rename';
 
 export interface OrderContext {
   readonly desired: ReadonlyMap<string, DesiredObject>;
@@ -201,9 +205,7 @@ function needReferrersMovedOff(
 ): string[] {
   const referrersOf = referrersByTarget(ctx.live);
   const deleteOf = deleteRemoving(ops, ctx.live);
-  const changeOf = new Map(
-    ops.filter((op) => op.action === 'update' || op.action === 'adopt').map((op) => [op.liveId, op.id]),
-  );
+  const changeOf = new Map(ops.filter((op) => inPlace(op.action)).map((op) => [op.liveId, op.id]));
   const blocked: string[] = [];
   for (const op of ops) {
     if (op.action !== 'delete' || op.liveId === undefined) continue;

@@ -1,6 +1,6 @@
 /** Where an object sits under its parent, on the desired side and on the live side. */
 import type { DesiredObject, KindDescriptor } from '../resources/index.js';
-import type { LiveObject } from './live.js';
+import type { LiveObject } from '../live/index.js';
 import type { ResolveRef } from './normalize.js';
 
 /** The id (or, while it does not exist yet, the key) of a desired object's parent. */

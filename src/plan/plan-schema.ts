@@ -7,7 +7,7 @@ import { moduleActions, operationActions, reasonCodes } from './types.js';
 
 const summarySchema = {
   type: 'object',
-  required: ['create', 'update', 'replace', 'delete', 'adopt', 'unchanged', 'managed', 'removed'],
+  required: ['create', 'update', 'replace', 'delete', 'adopt', 'rename', 'unchanged', 'managed', 'removed'],
   additionalProperties: false,
   properties: {
     create: { $ref: '#/$defs/count' },
@@ -15,6 +15,11 @@ const summarySchema = {
     replace: { $ref: '#/$defs/count' },
     delete: { $ref: '#/$defs/count' },
     adopt: { $ref: '#/$defs/count' },
+    rename: {
+      description:
+        'Objects kept under a new key (a moved entry, the same unique value, a renamed parent, an id: pin), with their field changes: never a delete.',
+      $ref: '#/$defs/count',
+    },
     unchanged: { $ref: '#/$defs/count' },
     managed: {
       description:
@@ -45,10 +50,18 @@ const operationSchema = {
   additionalProperties: false,
   properties: {
     id: { type: 'string', description: '`<action> <key>`; deletes `delete <key>#<id>`.' },
-    action: { enum: [...operationActions] },
+    action: {
+      enum: [...operationActions],
+      description:
+        "`rename` changes the key in the live object's ownership marker (with any field changes, in the same PATCH): the object and its id stay.",
+    },
     kind: { type: 'string' },
     key: { type: 'string' },
     liveId: { type: 'string' },
+    renamedFrom: {
+      type: 'string',
+      description: "On a rename: the key the live object's marker held before.",
+    },
     parentKey: { type: 'string' },
     liveParentId: { type: 'string' },
     changes: {
@@ -145,6 +158,54 @@ const cascadeSchema = {
   },
 };
 
+const observedSchema = {
+  description:
+    "The config's observed entries (observe: true), in key order: read and compared, never written. Present when the config observes any object.",
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['kind', 'key', 'liveId', 'changes'],
+    additionalProperties: false,
+    properties: {
+      kind: { type: 'string' },
+      key: { type: 'string' },
+      liveId: { type: 'string' },
+      changes: {
+        description:
+          "How the live object differs from its entry: `before` the live value, `after` the config's; empty when it matches.",
+        type: 'array',
+        items: { $ref: '#/$defs/change' },
+      },
+    },
+  },
+};
+
+const policySchema = {
+  description: 'Broken --policy rules; absent when no policy was given.',
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['rule', 'severity', 'object', 'message'],
+    properties: {
+      rule: { type: 'string' },
+      severity: { enum: ['error', 'warning'] },
+      object: { type: 'string' },
+      message: { type: 'string' },
+      location: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['file', 'line', 'column'],
+        properties: {
+          file: { type: 'string' },
+          line: { type: 'integer', minimum: 1 },
+          column: { type: 'integer', minimum: 1 },
+        },
+      },
+    },
+  },
+};
+
 /** The plan schema as a JSON value. */
 export function planSchema(): Record<string, unknown> {
   return {
@@ -194,6 +255,7 @@ export function planSchema(): Record<string, unknown> {
         items: { $ref: '#/$defs/operation' },
       },
       summary: summarySchema,
+      observed: observedSchema,
       notes: {
         type: 'array',
         items: { type: 'string' },
@@ -203,6 +265,7 @@ export function planSchema(): Record<string, unknown> {
         type: 'array',
         items: { type: 'string' },
       },
+      policy: policySchema,
     },
     $defs: {
       count: { type: 'integer', minimum: 0 },

@@ -7,7 +7,7 @@
  */
 import { UserError } from '../errors.js';
 import { descriptorOf, type DesiredObject } from '../resources/index.js';
-import type { LiveObject } from './live.js';
+import type { LiveObject } from '../live/index.js';
 import type { Operation } from './types.js';
 
 export interface ProtectionContext {

@@ -1,4 +1,9 @@
-/** What the text and markdown renderers share: symbols, change trees, order, grouping of replaces. */
+/**
+ * What the text and markdown renderers share: symbols, change trees, order, grouping of replaces.
+ * Keys, ids and reasons can come from the live account (an ownership marker, a service id): an
+ * entry holds them already made inert for a terminal.
+ */
+import { inert } from '../inert.js';
 import { descriptorOf, type KindName } from '../resources/index.js';
 import { countCascaded, describeCascade } from './cascade.js';
 import { changeTree, namesOfIds, treeLines } from './render-tree.js';
@@ -6,12 +11,14 @@ import type { Cascade, CascadedObject, FieldChange, Operation, Plan } from './ty
 
 /** One line of the plan as a reader sees it: a replace's two operations are one entry. */
 export interface Entry {
-  readonly symbol: '+' | '~' | '-' | '-/+' | '<=';
+  readonly symbol: '+' | '~' | '-' | '-/+' | '<=' | '~>';
   readonly verb: string;
   readonly kind: KindName;
   readonly key: string;
   readonly title: string;
   readonly liveId?: string;
+  /** On a rename: the key before. */
+  readonly renamedFrom?: string;
   readonly changes: readonly FieldChange[];
   /** Members left as they are, counted at the end of the body. */
   readonly unchanged?: number;
@@ -21,14 +28,30 @@ export interface Entry {
   readonly destructive: boolean;
 }
 
+/**
+ * How an entry is named in headers: its key, or for a rename the key before and the new name
+ * (`reserved_domains/www -> website`; a nested item's whole new key, its parent may have moved).
+ */
+export function shownKey(e: Entry): string {
+  if (e.renamedFrom === undefined) return e.key;
+  const topLevel = descriptorOf(e.kind).parent === undefined;
+  return `${e.renamedFrom} -> ${topLevel ? e.key.slice(e.key.indexOf('/') + 1) : e.key}`;
+}
+
 /** Why, for the header line: the reason and what goes with a delete (`left the config, with 8 HTTPS edge routes`). */
 export function whyOf(e: Entry): string | undefined {
   const why = `${e.reason ?? ''}${describeCascade(e.cascade)}`.replace(/^, /, '');
   return why === '' ? undefined : why;
 }
 
-const symbols = { create: '+', update: '~', delete: '-', adopt: '<=' } as const;
-const verbs = { create: 'create', update: 'update', delete: 'delete', adopt: 'adopt' } as const;
+const symbols = { create: '+', update: '~', delete: '-', adopt: '<=', rename: '~>' } as const;
+const verbs = {
+  create: 'create',
+  update: 'update',
+  delete: 'delete',
+  adopt: 'adopt',
+  rename: 'rename',
+} as const;
 
 /** Keys compared segment by segment: children (`a/b/rules/x`) follow their parent `a/b`. */
 function byKey(a: Entry, b: Entry): number {
@@ -61,7 +84,9 @@ export function bodyOf(plan: Plan): (e: Entry) => string[] {
 /** A child deleted with its parent: its key, or its id and kind when the config does not manage it. */
 function cascadedLine(c: CascadedObject): string {
   const title = descriptorOf(c.kind).title;
-  return c.key === undefined ? `- ${c.id}  ${title}, not managed by this config` : `- ${c.key}  ${title}`;
+  return c.key === undefined
+    ? `- ${inert(c.id)}  ${title}, not managed by this config`
+    : `- ${inert(c.key)}  ${title}`;
 }
 
 function planOrderEntries(plan: Plan): Entry[] {
@@ -79,12 +104,12 @@ function planOrderEntries(plan: Plan): Entry[] {
         symbol: '-/+',
         verb: 'replace',
         kind: op.kind,
-        key: op.replaces,
+        key: inert(op.replaces),
         title,
-        ...(old?.liveId === undefined ? {} : { liveId: old.liveId }),
+        ...(old?.liveId === undefined ? {} : { liveId: inert(old.liveId) }),
         changes: created?.changes ?? [],
         ...(created?.unchanged === undefined ? {} : { unchanged: created.unchanged }),
-        ...(op.reason === undefined ? {} : { reason: op.reason }),
+        ...(op.reason === undefined ? {} : { reason: inert(op.reason) }),
         ...(old?.cascade === undefined ? {} : { cascade: old.cascade }),
         destructive: true,
       });
@@ -100,15 +125,37 @@ function entryOf(op: Operation, title: string): Entry {
     symbol: symbols[op.action],
     verb: verbs[op.action],
     kind: op.kind,
-    key: op.key,
+    key: inert(op.key),
     title,
-    ...(op.liveId === undefined ? {} : { liveId: op.liveId }),
+    ...(op.liveId === undefined ? {} : { liveId: inert(op.liveId) }),
+    ...(op.renamedFrom === undefined ? {} : { renamedFrom: inert(op.renamedFrom) }),
     changes: op.changes,
     ...(op.unchanged === undefined ? {} : { unchanged: op.unchanged }),
-    ...(op.reason === undefined ? {} : { reason: op.reason }),
+    ...(op.reason === undefined ? {} : { reason: inert(op.reason) }),
     ...(op.cascade === undefined ? {} : { cascade: op.cascade }),
     destructive: op.action === 'delete',
   };
+}
+
+/**
+ * The observed entries, in a section of their own: each with its live id and, when it drifted,
+ * its changes (`before` the live value, `after` the config's). Empty when the config observes none.
+ */
+export function observedLines(plan: Plan): string[] {
+  const observed = plan.observed ?? [];
+  if (observed.length === 0) return [];
+  const names = namesOfIds(plan);
+  return [
+    'Observed objects (read only, never written):',
+    ...observed.flatMap((o) => {
+      const head = `${o.key}  ${descriptorOf(o.kind).title} ${o.liveId}`;
+      if (o.changes.length === 0) return [`  = ${head}  (as configured)`];
+      return [
+        `  ! ${head}  (drifted: live -> config)`,
+        ...treeLines(changeTree(o.kind, o.changes, names)).map((line) => `      ${line}`),
+      ];
+    }),
+  ];
 }
 
 /**
@@ -117,9 +164,11 @@ function entryOf(op: Operation, title: string): Entry {
  */
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
-  const total = s.create + s.update + s.replace + s.delete + s.adopt;
+  const total = s.create + s.update + s.replace + s.delete + s.adopt + s.rename;
   if (total === 0) return `No changes. ${s.unchanged} objects up to date.`;
   const cascaded = countCascaded(plan.operations.flatMap((op) => op.cascade?.objects ?? []));
   const deletes = `${s.delete} to delete${cascaded === '' ? '' : ` (with ${cascaded})`}`;
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${deletes}, ${s.adopt} to adopt; ${s.unchanged} unchanged.`;
+  // Renames are counted when there are any: plans without them read as they always have.
+  const renames = s.rename > 0 ? `, ${s.rename} to rename` : '';
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${deletes}, ${s.adopt} to adopt${renames}; ${s.unchanged} unchanged.`;
 }

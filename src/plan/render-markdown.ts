@@ -3,27 +3,37 @@
  * block (destructive first, then by kind and name; long bodies folded into `<details>` after it),
  * cut at a line boundary with a note so the whole stays under GitHub's comment limit.
  */
-import { bodyOf, entriesOf, summaryLine, whyOf, type Entry } from './render-common.js';
+import { inert } from '../inert.js';
+import { codeSpan, fenceFor, htmlText, markdownText } from './markdown-text.js';
+import { policyMarkdown } from './render-policy.js';
+import {
+  bodyOf,
+  entriesOf,
+  observedLines,
+  shownKey,
+  summaryLine,
+  whyOf,
+  type Entry,
+} from './render-common.js';
 import type { Plan } from './types.js';
 
-/** GitHub refuses comments (and step summaries) longer than this many characters. */
-export const markdownLimit = 65_536;
-
-/** Table cells cannot hold `|` or line breaks. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
+/**
+ * The markdown's budget. GitHub refuses comments longer than 65,536 characters; the 536 left over
+ * are for what a workflow adds around the plan (the comment's marker, a heading, a link to the
+ * run). docs/plan-output.md states the budget.
+ */
+export const markdownLimit = 65_000;
 
 /** Bodies longer than this many lines are folded into a `<details>` block under the diff. */
 const foldLines = 30;
 
 function signOf(e: Entry): string {
-  return e.symbol === '~' || e.symbol === '<=' ? '!' : e.symbol === '+' ? '+' : '-';
+  return e.symbol === '~' || e.symbol === '<=' || e.symbol === '~>' ? '!' : e.symbol === '+' ? '+' : '-';
 }
 
 function headOf(e: Entry): string {
   const why = whyOf(e);
-  return `${e.symbol} ${e.key} (${e.title}${e.liveId === undefined ? '' : ` ${e.liveId}`})${why === undefined ? '' : `: ${why}`}`;
+  return `${e.symbol} ${shownKey(e)} (${e.title}${e.liveId === undefined ? '' : ` ${e.liveId}`})${why === undefined ? '' : `: ${why}`}`;
 }
 
 function diffLines(e: Entry, body: readonly string[]): string[] {
@@ -34,13 +44,14 @@ function diffLines(e: Entry, body: readonly string[]): string[] {
 
 function folded(e: Entry, body: readonly string[]): string {
   const sign = signOf(e);
+  const lines = [`${sign} ${headOf(e)}`, ...body.map((line) => `${sign}     ${line}`)];
+  const fence = fenceFor(lines);
   return [
-    `<details><summary><code>${e.symbol} ${e.key}</code> (${e.title})</summary>`,
+    `<details><summary><code>${htmlText(`${e.symbol} ${shownKey(e)}`)}</code> (${e.title})</summary>`,
     '',
-    '```diff',
-    `${sign} ${headOf(e)}`,
-    ...body.map((line) => `${sign}     ${line}`),
-    '```',
+    `${fence}diff`,
+    ...lines,
+    fence,
     '',
     '</details>',
     '',
@@ -63,7 +74,13 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
   const entries = [...all.filter((e) => e.destructive), ...all.filter((e) => !e.destructive)];
   const bodyLines = bodyOf(plan);
   const bodies = new Map(entries.map((e) => [e, bodyLines(e)]));
-  const head: string[] = [`### acctsync plan: scope \`${plan.scope}\``, '', `**${summaryLine(plan)}**`, ''];
+  const head: string[] = [
+    `### acctsync plan: scope ${codeSpan(inert(plan.scope))}`,
+    '',
+    ...policyMarkdown(plan.policy),
+    `**${summaryLine(plan)}**`,
+    '',
+  ];
   const destructive = entries.filter((e) => e.destructive);
   if (destructive.length > 0) {
     head.push('#### Destructive changes', '', '| | Object | Kind | Id | Why |', '|---|---|---|---|---|');
@@ -71,7 +88,8 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     let size = head.join('\n').length;
     let listed = 0;
     for (const e of destructive) {
-      const row = `| \`${e.symbol}\` | \`${cell(e.key)}\` | ${cell(e.title)} | ${e.liveId ?? ''} | ${cell(whyOf(e) ?? '')} |`;
+      const id = e.liveId === undefined ? '' : codeSpan(e.liveId, true);
+      const row = `| \`${e.symbol}\` | ${codeSpan(e.key, true)} | ${e.title} | ${id} | ${markdownText(whyOf(e) ?? '')} |`;
       if (size + row.length + 1 > limit / 2) break;
       head.push(row);
       size += row.length + 1;
@@ -80,12 +98,25 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     if (listed < destructive.length) head.push('', ...notListed(destructive.slice(listed)));
     head.push('');
   }
-  if (plan.notes.length > 0) head.push('#### Notes', '', ...plan.notes.map((n) => `- ${cell(n)}`), '');
+  if (plan.notes.length > 0)
+    head.push('#### Notes', '', ...plan.notes.map((n) => `- ${markdownText(inert(n))}`), '');
+  const [title, ...observedRaw] = observedLines(plan);
+  const observed = observedRaw.map(inert);
+  if (title !== undefined)
+    head.push(
+      `#### ${title.replace(/:$/, '')}`,
+      '',
+      `${fenceFor(observed)}diff`,
+      ...observed,
+      fenceFor(observed),
+      '',
+    );
   if (entries.length === 0) return `${head.join('\n')}\n`;
 
-  const open = ['#### All changes', '', '```diff'];
-  const close = ['```', ''];
   const body = entries.flatMap((e) => diffLines(e, bodies.get(e) ?? []));
+  const fence = fenceFor(body);
+  const open = ['#### All changes', '', `${fence}diff`];
+  const close = [fence, ''];
   const large = entries.filter((e) => (bodies.get(e) ?? []).length > foldLines);
   const details = large.map((e) => folded(e, bodies.get(e) ?? []));
   const full = [...head, ...open, ...body, ...close, ...details].join('\n');
@@ -101,5 +132,5 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     size += line.length + 1;
   }
   const note = `_Truncated: ${body.length - kept.length} of ${body.length} lines left out${details.length > 0 ? ` (with the ${details.length} folded changes)` : ''} to stay under ${limit} characters. ${fullPlanHint}_`;
-  return [...head, ...open, ...kept, '```', '', note, ''].join('\n');
+  return [...head, ...open, ...kept, fence, '', note, ''].join('\n');
 }

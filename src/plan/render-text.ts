@@ -1,8 +1,18 @@
 /**
- * The terminal rendering: Terraform-like `+ ~ - -/+` headers grouped by kind and name, each with its
+ * The terminal rendering: Terraform-like `+ ~ - -/+ <= ~>` headers grouped by kind and name, each with its
  * tree of changes (never truncated), a summary.
  */
-import { bodyOf, entriesOf, summaryLine, whyOf, type Entry } from './render-common.js';
+import { inert } from '../inert.js';
+import { policyText } from './render-policy.js';
+import {
+  bodyOf,
+  entriesOf,
+  observedLines,
+  shownKey,
+  summaryLine,
+  whyOf,
+  type Entry,
+} from './render-common.js';
 import type { Plan } from './types.js';
 
 export interface TextOptions {
@@ -10,24 +20,27 @@ export interface TextOptions {
   readonly color: boolean;
 }
 
-const colors: Record<Entry['symbol'], number> = { '+': 32, '~': 33, '-': 31, '-/+': 35, '<=': 36 };
+const colors: Record<Entry['symbol'], number> = { '+': 32, '~': 33, '-': 31, '-/+': 35, '<=': 36, '~>': 33 };
 
 export function renderText(plan: Plan, options: TextOptions): string {
   const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
   const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[0m` : text);
-  const lines: string[] = [`acctsync plan for scope ${plan.scope}`, ''];
+  const lines: string[] = [`acctsync plan for scope ${inert(plan.scope)}`, ''];
   const entries = entriesOf(plan);
   const body = bodyOf(plan);
   for (const e of entries) {
     const where = e.liveId === undefined ? e.title : `${e.title} ${e.liveId}`;
     const reason = whyOf(e);
     const why = reason === undefined ? '' : `  (${reason})`;
-    lines.push(`${paint(colors[e.symbol], e.symbol.padStart(3))} ${bold(e.key)}  ${where}${why}`);
+    lines.push(`${paint(colors[e.symbol], e.symbol.padStart(3))} ${bold(shownKey(e))}  ${where}${why}`);
     for (const line of body(e)) lines.push(`      ${line}`);
   }
   if (entries.length > 0) lines.push('');
-  for (const note of plan.notes) lines.push(`Note: ${note}`);
+  const observed = observedLines(plan).map(inert);
+  if (observed.length > 0) lines.push(...observed, '');
+  for (const note of plan.notes) lines.push(`Note: ${inert(note)}`);
   if (plan.notes.length > 0) lines.push('');
+  lines.push(...policyText(plan.policy));
   lines.push(bold(summaryLine(plan)));
   return `${lines.join('\n')}\n`;
 }

@@ -14,6 +14,7 @@ import {
   type KindName,
   type RefTarget,
 } from '../resources/index.js';
+import { inert, inertLine } from '../inert.js';
 import { parsePemCertificates, parseSshPublicKey } from '../resources/formats/index.js';
 import { isPlainObject } from './canonical.js';
 import { diffValue, type DiffNode } from './structural-diff.js';
@@ -37,7 +38,7 @@ export function namesOfIds(plan: Plan): Map<string, string> {
 function refName(names: ReadonlyMap<string, string>, ref: string, target: RefTarget): string {
   const key = names.get(ref) ?? ref;
   if (isObjectKey(key)) return key;
-  return `${ref} (unmanaged ${target.kinds.map((k) => descriptorOf(k).title).join(' or ')})`;
+  return `${inert(ref)} (unmanaged ${target.kinds.map((k) => descriptorOf(k).title).join(' or ')})`;
 }
 
 /** What a reviewer recognises a certificate or a public key by; undefined for other values. */
@@ -116,10 +117,11 @@ export function changeTree(
 
 const signs = { create: '+', update: '~', delete: '-' } as const;
 
+/** A value on one line: JSON's escaping, then whatever JSON leaves raw (C1 controls, bidi). */
 function scalar(value: unknown): string {
-  if (value instanceof Summary) return value.text;
+  if (value instanceof Summary) return inert(value.text);
   if (value === sensitiveMask) return sensitiveMask;
-  return JSON.stringify(value) ?? 'null';
+  return inert(JSON.stringify(value) ?? 'null');
 }
 
 const indent = (lines: readonly string[], by = '  ') => lines.map((l) => `${by}${l}`);
@@ -129,7 +131,7 @@ const inBlock = (lines: readonly string[]) => indent(lines, '    ');
 /** `head: value`, with objects, lists and multi-line strings continued on indented lines. */
 function yamlMember(head: string, value: unknown): string[] {
   if (typeof value === 'string' && value.includes('\n')) {
-    return [`${head}: |`, ...indent(value.replace(/\n$/, '').split('\n'))];
+    return [`${head}: |`, ...indent(value.replace(/\n$/, '').split('\n').map(inertLine))];
   }
   const inner = yamlBody(value);
   return inner === undefined ? [`${head}: ${scalar(value)}`] : [`${head}:`, ...indent(inner)];
@@ -146,7 +148,7 @@ function yamlBody(value: unknown): string[] | undefined {
   }
   // A null member is an unset optional value the normalized side spells out: not worth a line.
   const set = isPlainObject(value) ? Object.entries(value).filter(([, v]) => v !== null) : [];
-  if (set.length > 0) return set.flatMap(([k, v]) => yamlMember(k, v));
+  if (set.length > 0) return set.flatMap(([k, v]) => yamlMember(inert(k), v));
   return undefined;
 }
 
@@ -168,7 +170,9 @@ function hidden(count: number | undefined, what = 'attribute'): string[] {
   return [`# (${count} unchanged ${what}${count === 1 ? '' : 's'} hidden)`];
 }
 
-function nodeLines(n: DiffNode): string[] {
+function nodeLines(node: DiffNode): string[] {
+  // A member's name may be a map key the account chose.
+  const n = { ...node, name: inert(node.name) };
   const sign = signs[n.action];
   const tail = n.forcesReplace ? '  # forces replacement' : '';
   if (n.children !== undefined) {

@@ -3,6 +3,7 @@
  * holds a secret: sensitive values are `(sensitive)` here, and the applier takes the real values
  * from the desired state it is handed alongside.
  */
+import type { PolicyFinding } from '../policy/types.js';
 import type { FieldPath, KindName } from '../resources/index.js';
 
 /** What shows in place of a sensitive value in every output. */
@@ -11,9 +12,10 @@ export const sensitiveMask = '(sensitive)';
 /**
  * One step the applier runs. A replace appears as two steps sharing `replaces` (create the new
  * object, then delete the old one after every referrer moved to the new one), or in the opposite
- * order when the old object would block the new one (same natural key, see `deleteFirst`).
+ * order when the old object would block the new one (same natural key, see `deleteFirst`). A
+ * rename is an update that also rewrites the marker's key: the live object stays, with its id.
  */
-export const operationActions = ['create', 'update', 'delete', 'adopt'] as const;
+export const operationActions = ['create', 'update', 'delete', 'adopt', 'rename'] as const;
 export type OperationAction = (typeof operationActions)[number];
 
 /** A field-level change, `before`/`after` as plain values (references as keys or ids). */
@@ -39,6 +41,10 @@ export const reasonCodes = [
   'update_because_release_before_claim',
   'adopt_by_pin',
   'adopt_by_natural_key',
+  'rename_because_moved',
+  'rename_because_same_unique_value',
+  'rename_because_parent_renamed',
+  'rename_because_pinned',
   'replace_because_immutable',
   'replace_because_parent_changed',
   'replace_because_token_not_captured',
@@ -54,8 +60,10 @@ export interface Operation {
   readonly kind: KindName;
   /** Logical key of the desired object (or, for deletes, the key recorded in the live marker). */
   readonly key: string;
-  /** The live object's id for update, delete and adopt. */
+  /** The live object's id for update, delete, adopt and rename. */
   readonly liveId?: string;
+  /** On a rename: the key the live object's marker held (the entry's name before). */
+  readonly renamedFrom?: string;
   /** For nested kinds created under a parent path (routes): the parent's key. */
   readonly parentKey?: string;
   /**
@@ -121,12 +129,26 @@ export interface ModuleChange {
   readonly action: (typeof moduleActions)[number];
 }
 
+/**
+ * An observed entry (`observe: true`) and how its live object differs from it: reported, never
+ * written. `before` is the live value, `after` the config's.
+ */
+export interface ObservedObject {
+  readonly kind: KindName;
+  readonly key: string;
+  readonly liveId: string;
+  /** Empty when the live object matches its entry. */
+  readonly changes: readonly FieldChange[];
+}
+
 export interface PlanSummary {
   readonly create: number;
   readonly update: number;
   readonly replace: number;
   readonly delete: number;
   readonly adopt: number;
+  /** Objects kept under a new key (with their field changes, if any): never a delete. */
+  readonly rename: number;
   /** Objects already equal to the desired state. */
   readonly unchanged: number;
   /**
@@ -152,6 +174,8 @@ export interface Plan {
   readonly resolvedIds: Readonly<Record<string, string>>;
   readonly operations: readonly Operation[];
   readonly summary: PlanSummary;
+  /** The observed entries, in key order: present when the config observes any object. */
+  readonly observed?: readonly ObservedObject[];
   /** Things a reviewer should know that are not operations (a token that will not be saved, ...). */
   readonly notes: readonly string[];
   /** The options the plan was computed with, so `apply plan.json` re-plans the same way. */
@@ -168,4 +192,6 @@ export interface Plan {
    * with these gives the same fingerprint when nothing changed.
    */
   readonly liveKinds?: readonly KindName[];
+  /** Broken `--policy` rules (docs/plan-output.md); absent when no policy was given. */
+  readonly policy?: readonly PolicyFinding[];
 }

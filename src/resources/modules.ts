@@ -7,6 +7,7 @@ import {
   oauthProviderMembers,
   upstreamTerminationHasNoMinVersion,
 } from './rules.js';
+import { policyRuleCompiles } from './policy-rules.js';
 import type { Fields, ModuleDescriptor } from './types.js';
 
 export const tlsVersions = ['1.0', '1.1', '1.2', '1.3'] as const;
@@ -75,23 +76,30 @@ export const httpsEdgeTlsTerminationModule: ModuleDescriptor = {
   rules: [],
 };
 
-const endpointRule = t.object({
-  name: field(t.string(), 'Name of the rule.', { default: '' }),
-  expressions: field(t.list(t.string(), true), 'CEL expressions selecting the traffic the rule applies to.', {
-    default: [],
-  }),
-  actions: field(
-    t.list(
-      t.object({
-        type: field(t.string({ minLength: 1 }), 'Action type (`log`, `deny`, ...).', { required: true }),
-        config: field(t.json(), 'Action configuration.', { nullable: true, default: null }),
-      }),
-      true,
+const endpointRule = t.object(
+  {
+    name: field(t.string(), 'Name of the rule.', { default: '' }),
+    expressions: field(
+      t.list(t.string(), true),
+      'CEL expressions selecting the traffic the rule applies to.',
+      {
+        default: [],
+      },
     ),
-    'Actions applied to matching traffic, in order.',
-    { default: [] },
-  ),
-});
+    actions: field(
+      t.list(
+        t.object({
+          type: field(t.string({ minLength: 1 }), 'Action type (`log`, `deny`, ...).', { required: true }),
+          config: field(t.json(), 'Action configuration.', { nullable: true, default: null }),
+        }),
+        true,
+      ),
+      'Actions applied to matching traffic, in order.',
+      { default: [] },
+    ),
+  },
+  [policyRuleCompiles],
+);
 
 export const policyModule: ModuleDescriptor = {
   name: 'policy',

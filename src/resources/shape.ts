@@ -62,12 +62,20 @@ export function toRequestBody(fields: Fields, values: Plain): Plain {
   return out;
 }
 
-/** A request body → plain values: members renamed back to their response names. */
+function isBlank(value: unknown): boolean {
+  return value === null || value === '';
+}
+
+/**
+ * A request body → plain values: members renamed back to their response names; a blank value of
+ * a member whose blank means unset is left out, so that it takes its default.
+ */
 export function fromRequestBody(fields: Fields, body: Plain): Plain {
   const out: Plain = {};
   for (const [name, f] of Object.entries(fields)) {
     const key = f.writeAs ?? name;
-    if (key in body) out[name] = mapValue(f.type, body[key], responseValues);
+    if (!(key in body) || (f.blankIsUnset === true && isBlank(body[key]))) continue;
+    out[name] = mapValue(f.type, body[key], responseValues);
   }
   return out;
 }

@@ -14,6 +14,9 @@ export function isObjectKey(ref: DesiredRef): boolean {
   return ref.includes('/');
 }
 
+/** The pin value asking for a new object although unmanaged look-alikes exist. */
+export const newObjectPin = 'new';
+
 export interface SourceLocation {
   readonly file: string;
   /** 1-based. */
@@ -57,11 +60,43 @@ export interface DesiredObject {
    * it; absent keeps whatever the marker says (protection does not vanish with a lost line).
    */
   readonly protect?: boolean;
+  /**
+   * `ignore:` paths: fields owned elsewhere, sent on create when given and never compared or
+   * written afterwards. Absent when the entry has none.
+   */
+  readonly ignore?: readonly FieldPath[];
+  /**
+   * `observe: true` (on the entry, inherited by its nested items): the live object, paired by
+   * `id:` or natural key whoever manages it, is read and compared but never written.
+   */
+  readonly observe?: true;
+}
+
+/**
+ * A `moved:` entry of the config: the live object marked `from` is the entry `to` now, kept with
+ * its id. The loader resolves chains, so `to` is always a key of the desired state.
+ */
+export interface DesiredMove {
+  readonly from: string;
+  readonly to: string;
+  /** Where the entry is written. */
+  readonly source: SourceLocation;
+}
+
+/** The config's `guards:` (src/config/guards.ts): what sync refuses, as reviewed with the config. */
+export interface GuardSettings {
+  readonly maxDeletePercent?: number;
+  readonly maxDeleteMinManaged?: number;
+  readonly allowEmpty?: boolean;
 }
 
 export interface DesiredState {
   /** Ownership scope; objects marked with another scope are never touched. */
   readonly scope: string;
+  /** Limits sync applies, when the config sets them. */
+  readonly guards?: GuardSettings;
   /** In dependency-free declaration order; the planner orders them. */
   readonly objects: readonly DesiredObject[];
+  /** The config's `moved:` entries, chains resolved; absent when there are none. */
+  readonly moves?: readonly DesiredMove[];
 }

@@ -85,6 +85,11 @@ export interface Field {
   /** The service may return `null` for this field. */
   readonly nullable?: boolean;
   /**
+   * Request bodies may send `null` or `""` for it, meaning "not set": a deprecated member whose
+   * unset value the service returns as `""`, which clients send back as they read it.
+   */
+  readonly blankIsUnset?: boolean;
+  /**
    * Accepted on write and never returned as written (returned as `""`, `null` or not at all), so
    * the planner compares it by a salted hash kept in the ownership marker.
    */
@@ -109,6 +114,8 @@ export interface Violation {
   readonly code: number;
   /** How to fix it, for the loader's report (the service has no such member). */
   readonly hint?: string;
+  /** Where inside the string value at `path` the problem is (a CEL token), 0-based. */
+  readonly offset?: number;
 }
 
 /** A cross-field rule: exclusivity, "exactly one of", dependent fields. */
@@ -190,6 +197,10 @@ export interface KindDescriptor {
   readonly kind: KindName;
   /** Singular noun for messages: "IP policy". */
   readonly title: string;
+  /** Its plural, as written: "IP policies". */
+  readonly titlePlural: string;
+  /** The article the title takes as it is read aloud: "an IP policy", "a TLS edge". */
+  readonly article: 'a' | 'an';
   /** Collection path; `{name}` segments are filled from the parent (`/edges/https/{edge_id}/routes`). */
   readonly path: string;
   /** Array member of the list envelope; absent when the API has no list endpoint. */

@@ -8,7 +8,8 @@ import { describeValue } from './describe-value.js';
 import { checkFormat } from './format-check.js';
 import { byteLength, charLength } from './formats/index.js';
 import { descriptorOfId } from './registry.js';
-import type { Field, FieldNaming, FieldType, Fields, KindName, RefTarget, Rule, Violation } from './types.js';
+import { anyOf } from './titles.js';
+import type { Field, FieldNaming, FieldType, Fields, RefTarget, Rule, Violation } from './types.js';
 import { isPlainObject } from '../plain-object.js';
 
 /**
@@ -130,6 +131,7 @@ function checkValue(f: Field, type: FieldType, value: unknown, path: Path, ctx: 
   const bad: Complaint = (message, code = ErrorCode.invalidValue) => {
     ctx.out.push({ path, message, code });
   };
+  if (ctx.naming === 'write' && f.blankIsUnset === true && (value === null || value === '')) return;
   if (value === null) {
     if (!f.nullable) bad(`${String(path.at(-1))} may not be null`);
     return;
@@ -250,12 +252,8 @@ function checkReference(target: RefTarget, value: unknown, path: Path, ctx: Cont
   if (kind === undefined || !target.kinds.includes(kind)) {
     ctx.out.push({
       path,
-      message: `${value} is not the id of a ${expectedKinds(target.kinds)}`,
+      message: `${value} is not the id of ${anyOf(target.kinds)}`,
       code: ErrorCode.wrongIdPrefix,
     });
   }
-}
-
-function expectedKinds(kinds: readonly KindName[]): string {
-  return kinds.map((k) => k.replace(/_/g, ' ').replace(/s$/, '')).join(' or ');
 }

@@ -1,4 +1,5 @@
 /** Sessions as text: an aligned table for the list, `key: value` lines for one session. */
+import { inert } from '../inert.js';
 import type { TunnelSession } from './index.js';
 
 const columns: ReadonlyArray<readonly [string, (s: TunnelSession) => string]> = [
@@ -15,7 +16,10 @@ const columns: ReadonlyArray<readonly [string, (s: TunnelSession) => string]> = 
 /** Columns padded to their widest cell; a note instead of an empty table. */
 export function sessionsTable(sessions: readonly TunnelSession[]): string {
   if (sessions.length === 0) return 'no online tunnel sessions\n';
-  const rows = [columns.map(([title]) => title), ...sessions.map((s) => columns.map(([, cell]) => cell(s)))];
+  const rows = [
+    columns.map(([title]) => title),
+    ...sessions.map((s) => columns.map(([, cell]) => inert(cell(s)))),
+  ];
   const widths = columns.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return (
     rows
@@ -43,5 +47,5 @@ export function sessionDetails(session: TunnelSession): string {
     ['metadata', session.metadata],
   ];
   const width = Math.max(...lines.map(([k]) => k.length));
-  return lines.map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${v}`).join('\n') + '\n';
+  return lines.map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${inert(v)}`).join('\n') + '\n';
 }

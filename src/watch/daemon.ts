@@ -8,7 +8,7 @@ import { ReadinessState, startHealthServer, type HealthServer } from './health.j
 import { ReconcileLoop } from './loop.js';
 import type { WatchMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
-import type { ReconcileStep, WatchMode } from './types.js';
+import type { ConfigRevision, ReconcileStep, WatchMode } from './types.js';
 import { watchConfig } from './watcher.js';
 
 export interface DaemonOptions {
@@ -26,6 +26,8 @@ export interface DaemonOptions {
   readonly mode: WatchMode;
   /** Serve `/healthz`, `/readyz`, `/status` and `/metrics` here; no server when absent. */
   readonly listen?: { readonly host: string; readonly port: number };
+  /** The API's origin, shown on `/status`. */
+  readonly api?: string;
 }
 
 /** A running daemon. */
@@ -38,17 +40,30 @@ export interface Daemon {
    * caller's: it owns the signal that aborts requests.
    */
   stop(): Promise<void>;
+  /** Reconciles as soon as it can: the scope's lease was lost, and only a reconcile tells whether this daemon is a standby now. */
+  reconcileNow(): void;
 }
 
 /** Starts serving, watching and reconciling (a first reconcile at once). */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { log, metrics } = options;
-  const readiness = new ReadinessState(options.mode);
+  let config: ConfigRevision | undefined;
+  const readiness = new ReadinessState(options.mode, () => ({
+    ...(options.api === undefined ? {} : { api: options.api }),
+    ...(config === undefined ? {} : { config }),
+    ...(loop.running === undefined ? {} : { running: loop.running }),
+    ...(loop.nextRun === undefined ? {} : { nextRun: loop.nextRun }),
+  }));
   const loop = new ReconcileLoop({
     reconcile: options.reconcile,
     log,
     intervalMs: options.intervalMs,
     backoff: options.backoff,
+    onStarted: () => metrics.recordStart(),
+    progress: {
+      config: (revision) => (config = revision),
+      operation: (op) => metrics.recordOperation(op),
+    },
     onSettled: (record) => {
       readiness.record(record);
       metrics.recordReconcile(record);
@@ -78,6 +93,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   return {
     url: server?.url,
+    reconcileNow: () => loop.request('retry'),
     async stop() {
       await watcher.close();
       await loop.stop();

@@ -4,7 +4,7 @@
  * whether the daemon put the object back.
  */
 import type { ApplyResult } from '../apply/index.js';
-import type { Operation } from '../plan/types.js';
+import type { ObservedObject, Operation } from '../plan/types.js';
 import { descriptorOf, type KindName } from '../resources/index.js';
 
 /** One field of a drifted object: `old` is the live value, `new` the desired one (absent when unset). */
@@ -18,8 +18,11 @@ export interface DriftEvent {
   /** The kind as the config names it (`backends`, `ip_policies`). */
   readonly kind: string;
   readonly key: string;
-  /** What putting it back takes: `update`, `create` (deleted by hand), `replace`, `delete`. */
-  readonly action: 'create' | 'update' | 'replace' | 'delete' | 'adopt';
+  /**
+   * What putting it back takes: `update`, `create` (deleted by hand), `replace`, `delete`; or
+   * `observe` for an observed entry, which is never put back.
+   */
+  readonly action: 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'rename' | 'observe';
   readonly changes: readonly DriftChange[];
   /** Every operation on the object succeeded: the object equals the desired state again. */
   readonly reverted: boolean;
@@ -60,4 +63,21 @@ export function driftEventsOf(operations: readonly Operation[], applied?: ApplyR
       reverted: ops.every((op) => done.has(op.id)),
     };
   });
+}
+
+/** The drift of the observed entries that differ from the config: reported, never reverted. */
+export function observedDriftEvents(observed: readonly ObservedObject[]): DriftEvent[] {
+  return observed
+    .filter((o) => o.changes.length > 0)
+    .map((o) => ({
+      kind: configKindOf(o.kind),
+      key: o.key,
+      action: 'observe',
+      changes: o.changes.map((c) => ({
+        field: fieldName(c.path),
+        ...(c.before === undefined ? {} : { old: c.before }),
+        ...(c.after === undefined ? {} : { new: c.after }),
+      })),
+      reverted: false,
+    }));
 }

@@ -5,10 +5,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError, UserError } from '../errors.js';
+import { cappedDetails } from './details.js';
 import type { DriftEvent } from './drift.js';
 import type { ReconcileRecord } from './loop.js';
 import type { WatchMetrics } from './metrics.js';
-import type { WatchMode } from './types.js';
+import type { RunningStatus } from './progress.js';
+import type { ConfigRevision, Trigger, WatchMode } from './types.js';
 
 /** A finished reconcile in the endpoints' answers. */
 export interface ReconcileSummary {
@@ -26,16 +28,30 @@ export interface Readiness {
   readonly ready: boolean;
   /** Why not ready, one line; absent when ready. */
   readonly reason?: string;
-  /** Diagnostics or failed operations behind `reason`. */
+  /** Diagnostics or failed operations behind `reason`, the first 20. */
   readonly details?: readonly string[];
+  /** How many more details there are. */
+  readonly moreDetails?: number;
   readonly lastReconcile?: ReconcileSummary;
   readonly lastSuccessAt?: string;
   /** Consecutive failed reconciles. */
   readonly failures: number;
 }
 
+/** What `/status` shows of the daemon as it is now, besides finished reconciles. */
+export interface LiveStatus {
+  /** The API's origin. */
+  readonly api?: string;
+  /** The config the last plan was made from. */
+  readonly config?: ConfigRevision;
+  /** The reconcile running now. */
+  readonly running?: RunningStatus;
+  /** The next reconcile scheduled, when none runs. */
+  readonly nextRun?: { readonly trigger: Trigger; readonly at: string };
+}
+
 /** The `/status` body: what an operator asks a running daemon. */
-export interface DaemonStatus {
+export interface DaemonStatus extends LiveStatus {
   readonly mode: WatchMode;
   readonly ready: boolean;
   readonly lastReconcile?: ReconcileSummary;
@@ -53,6 +69,7 @@ export interface DaemonStatus {
     readonly status: string;
     readonly reason: string;
     readonly details?: readonly string[];
+    readonly moreDetails?: number;
   };
 }
 
@@ -74,28 +91,32 @@ function summaryOf(record: ReconcileRecord): ReconcileSummary {
 /** Folds reconcile records into the `/readyz` and `/status` answers. */
 export class ReadinessState {
   readonly #mode: WatchMode;
+  readonly #live: () => LiveStatus;
   #last: ReconcileRecord | undefined;
   #lastSuccessAt: Date | undefined;
   #lastDrift: DaemonStatus['lastDrift'];
   #lastError: DaemonStatus['lastError'];
 
-  constructor(mode: WatchMode = 'reconcile') {
+  constructor(mode: WatchMode = 'reconcile', live: () => LiveStatus = () => ({})) {
     this.#mode = mode;
+    this.#live = live;
   }
 
   /** Records a finished reconcile. */
   record(record: ReconcileRecord): void {
+    // A stop says nothing of the account or the config: readiness stays what it was.
+    if (record.result.status === 'stopped') return;
     this.#last = record;
     const at = finishedAt(record);
     const { result } = record;
     if (result.status === 'success') this.#lastSuccessAt = at;
-    else
+    else if (result.status !== 'standby')
       this.#lastError = {
         reconcile: record.id,
         at: at.toISOString(),
         status: result.status,
         reason: result.reason ?? 'no reason given',
-        ...(result.details === undefined ? {} : { details: result.details }),
+        ...cappedDetails(result.details),
       };
     if (record.drift)
       this.#lastDrift = { reconcile: record.id, at: at.toISOString(), objects: result.drift ?? [] };
@@ -107,6 +128,7 @@ export class ReadinessState {
     return {
       mode: this.#mode,
       ready: last?.result.status === 'success',
+      ...this.#live(),
       ...(last === undefined ? {} : { lastReconcile: summaryOf(last) }),
       ...(this.#lastSuccessAt === undefined ? {} : { lastSuccessAt: this.#lastSuccessAt.toISOString() }),
       ...(this.#lastDrift === undefined ? {} : { lastDrift: this.#lastDrift }),
@@ -124,10 +146,20 @@ export class ReadinessState {
     const { result } = last;
     const lastReconcile = summaryOf(last);
     if (result.status === 'success') return { ready: true, lastReconcile, failures: 0, ...since };
+    // Another process holds the scope (docs/lease.md): not an error, and the details name it.
+    if (result.status === 'standby')
+      return {
+        ready: false,
+        reason: 'standby',
+        details: result.details ?? [],
+        lastReconcile,
+        failures: 0,
+        ...since,
+      };
     return {
       ready: false,
       reason: `${result.status}: ${result.reason ?? 'no reason given'}`,
-      ...(result.details === undefined ? {} : { details: result.details }),
+      ...cappedDetails(result.details),
       lastReconcile,
       failures: last.failures,
       ...since,

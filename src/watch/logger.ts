@@ -1,5 +1,6 @@
 /** The daemon's logger: pino JSON lines by default, a compact human format on request. */
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { pino, type Logger } from 'pino';
+import { inert, inertQuoted } from '../inert.js';
 
 export type LogFormat = 'json' | 'pretty';
 
@@ -31,9 +32,10 @@ const levelColours: Readonly<Record<string, string>> = {
 /** Members every line has, shown in the prefix rather than as key=value. */
 const prefixKeys = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'reconcile']);
 
+/** Drift events carry live values: JSON's escaping, then what JSON leaves raw. */
 function formatValue(value: unknown): string {
-  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
-  return JSON.stringify(value) ?? String(value);
+  if (typeof value === 'string') return inert(/^[^\s"=]+$/.test(value) ? value : JSON.stringify(value));
+  return inert(JSON.stringify(value) ?? String(value));
 }
 
 /**
@@ -54,8 +56,9 @@ export function prettyLine(json: string, colour: boolean): string {
   const id = typeof entry.reconcile === 'string' ? ` [${entry.reconcile}]` : '';
   const rest = Object.entries(entry)
     .filter(([key]) => !prefixKeys.has(key))
-    .map(([key, value]) => `${key}=${formatValue(value)}`);
-  return `${[`${time} ${tag}${id} ${typeof entry.msg === 'string' ? entry.msg : ''}`, ...rest].join(' ')}\n`;
+    .map(([key, value]) => `${inert(key)}=${formatValue(value)}`);
+  const msg = typeof entry.msg === 'string' ? inert(entry.msg) : '';
+  return `${[`${time} ${tag}${id === '' ? '' : inert(id)} ${msg}`, ...rest].join(' ')}\n`;
 }
 
 export interface LoggerOptions {
@@ -75,7 +78,9 @@ export function createLogger(options: LoggerOptions): Logger {
     // `"level":"warn"` rather than 40: what log shippers and people filter on without a lookup table.
     formatters: { level: (label: string) => ({ level: label }) },
   };
-  if (options.format === 'json') return pino(settings, output as DestinationStream);
+  // Drift events carry live values: JSON lines stay exact, their raw C1 and bidi characters escaped.
+  if (options.format === 'json')
+    return pino(settings, { write: (line: string) => output.write(inertQuoted(line)) });
   const colour = output.isTTY === true;
   return pino(settings, { write: (line: string) => output.write(prettyLine(line, colour)) });
 }

@@ -1,10 +1,11 @@
 /** The daemon's Prometheus metrics, on a registry of its own (never prom-client's global one). */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ResponseEvent } from '../api/index.js';
 import { packageVersion } from '../api/version.js';
 import { allDescriptors } from '../resources/index.js';
+import { ApiMetrics } from './api-metrics.js';
 import type { ReconcileRecord } from './loop.js';
-import type { WatchMode } from './types.js';
+import { NotificationMetrics } from './notification-metrics.js';
+import type { AppliedOperation, OperationOutcome, ReconcileStatus, WatchMode } from './types.js';
 
 /** The kinds as the config names them (`backends` holds four API kinds), each once. */
 function configKinds(): string[] {
@@ -16,26 +17,55 @@ function configKinds(): string[] {
  * rate limit of 120 requests a minute), so the buckets span 50 ms to 10 min.
  */
 const durationBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+const statuses: readonly ReconcileStatus[] = ['success', 'invalid_config', 'refused', 'failed', 'stopped'];
+const outcomes: readonly OperationOutcome[] = ['succeeded', 'failed', 'not_attempted', 'stopped'];
+
+/**
+ * Drops prom-client's default gauges named `*_total` (`nodejs_active_handles_total`...): a `_total`
+ * suffix promises a counter, and `rate()` over a gauge is wrong without warning. The same values
+ * stay available, by type, in the gauges without the suffix (`sum(nodejs_active_handles)`).
+ */
+function dropTotalGauges(registry: Registry): void {
+  for (const metric of registry.getMetricsAsArray())
+    if (metric instanceof Gauge && metric.name.endsWith('_total')) registry.removeSingleMetric(metric.name);
+}
 
 /** Metrics of one daemon; `record*` methods feed them, {@link WatchMetrics.render} exposes them. */
 export class WatchMetrics {
   readonly #registry = new Registry();
   readonly #reconciles = new Counter({
     name: 'acctsync_reconciles_total',
-    help: 'Reconciles finished, by result (success, invalid_config, refused, failed).',
+    help: 'Reconciles finished, by result (success, invalid_config, refused, failed, stopped).',
     labelNames: ['result'] as const,
     registers: [this.#registry],
   });
   readonly #duration = new Histogram({
     name: 'acctsync_reconcile_duration_seconds',
-    help: 'Wall time of a reconcile: load, plan, guards and apply.',
+    help: 'Wall time of a reconcile (load, plan, guards and apply), by trigger and result.',
+    labelNames: ['trigger', 'result'] as const,
     buckets: durationBuckets,
     registers: [this.#registry],
   });
-  readonly #operations = new Counter({
+  readonly #applied = new Counter({
     name: 'acctsync_operations_applied_total',
     help: 'Plan operations carried out, by resource kind and action.',
     labelNames: ['kind', 'action'] as const,
+    registers: [this.#registry],
+  });
+  readonly #operations = new Counter({
+    name: 'acctsync_operations_total',
+    help: 'Plan operations as they finish, by kind, action and outcome (succeeded, failed, not_attempted, stopped).',
+    labelNames: ['kind', 'action', 'outcome'] as const,
+    registers: [this.#registry],
+  });
+  readonly #inProgress = new Gauge({
+    name: 'acctsync_reconcile_in_progress',
+    help: '1 while a reconcile runs, else 0.',
+    registers: [this.#registry],
+  });
+  readonly #lastAttempt = new Gauge({
+    name: 'acctsync_last_attempt_timestamp_seconds',
+    help: 'Unix time at which the last reconcile finished, whatever its result; 0 before the first.',
     registers: [this.#registry],
   });
   readonly #drift = new Counter({
@@ -59,21 +89,34 @@ export class WatchMetrics {
     labelNames: ['kind'] as const,
     registers: [this.#registry],
   });
-  readonly #requests = new Counter({
-    name: 'acctsync_api_requests_total',
-    help: 'API request attempts (retries included), by method and HTTP status ("error" when no response arrived).',
-    labelNames: ['method', 'status'] as const,
+  readonly #standby = new Gauge({
+    name: 'acctsync_standby',
+    help: "1 while another process holds the scope's lease and this daemon waits to take over (docs/lease.md), else 0.",
+    registers: [this.#registry],
+  });
+  /** The API client's traffic. */
+  readonly api = new ApiMetrics(this.#registry);
+  readonly #keyRotations = new Counter({
+    name: 'acctsync_api_key_rotations_total',
+    help: 'New API keys read from --api-key-file, by cause (file_changed, unauthorized: read again after a 401).',
+    labelNames: ['cause'] as const,
     registers: [this.#registry],
   });
 
   constructor(mode: WatchMode = 'reconcile') {
     // Labels exist from the start so that rate() and alerts see zeros, not missing series.
-    for (const result of ['success', 'invalid_config', 'refused', 'failed'])
-      this.#reconciles.inc({ result }, 0);
+    for (const result of statuses) this.#reconciles.inc({ result }, 0);
+    for (const kind of configKinds())
+      for (const action of ['create', 'update', 'delete'])
+        for (const outcome of outcomes) this.#operations.inc({ kind, action, outcome }, 0);
     for (const kind of configKinds()) this.#drifted.set({ kind }, 0);
     this.#drift.inc(0);
+    for (const cause of ['file_changed', 'unauthorized']) this.#keyRotations.inc({ cause }, 0);
     this.#lastSuccess.set(0);
+    this.#lastAttempt.set(0);
+    this.#inProgress.set(0);
     this.#ready.set(0);
+    this.#standby.set(0);
     new Gauge({
       name: 'acctsync_build_info',
       help: 'Always 1; the labels say which acctsync runs, on which Node, in which mode.',
@@ -82,27 +125,51 @@ export class WatchMetrics {
     }).set({ version: packageVersion(), nodejs_version: process.versions.node, mode }, 1);
     // Unprefixed, as the standard Node.js dashboards and alerts expect (process_*, nodejs_*).
     collectDefaultMetrics({ register: this.#registry });
+    dropTotalGauges(this.#registry);
+  }
+
+  /** The metrics of `urlCount` `--notify` URLs. */
+  notifications(urlCount: number): NotificationMetrics {
+    return new NotificationMetrics(this.#registry, urlCount);
+  }
+
+  /** A reconcile started. */
+  recordStart(): void {
+    this.#inProgress.set(1);
+  }
+
+  /** Counts an operation as it finishes, so progress shows while a long apply runs. */
+  recordOperation(op: AppliedOperation & { readonly outcome: OperationOutcome }): void {
+    this.#operations.inc({ kind: op.kind, action: op.action, outcome: op.outcome });
+    if (op.outcome === 'succeeded') this.#applied.inc({ kind: op.kind, action: op.action });
   }
 
   /** Counts a finished reconcile. */
   recordReconcile(record: ReconcileRecord): void {
-    this.#reconciles.inc({ result: record.result.status });
-    this.#duration.observe(record.durationMs / 1000);
-    for (const op of record.result.applied) this.#operations.inc({ kind: op.kind, action: op.action });
+    const { status } = record.result;
+    this.#inProgress.set(0);
+    this.#standby.set(status === 'standby' ? 1 : 0);
+    // A standby asking for the lease reconciled nothing: it is not counted as a reconcile.
+    if (status === 'standby') return this.#ready.set(0);
+    this.#reconciles.inc({ result: status });
+    this.#duration.observe({ trigger: record.trigger, result: status }, record.durationMs / 1000);
+    this.#lastAttempt.set(Date.now() / 1000);
     if (record.drift) this.#drift.inc();
-    if (record.result.status === 'success') this.#lastSuccess.set(Date.now() / 1000);
-    this.#ready.set(record.result.status === 'success' ? 1 : 0);
+    if (status === 'success') this.#lastSuccess.set(Date.now() / 1000);
+    // A stop says nothing of the account; what the last reconcile found still stands.
+    if (status === 'stopped') return;
+    this.#ready.set(status === 'success' ? 1 : 0);
     // A config that failed to load never reached the API: what it last found still stands.
-    if (record.result.status !== 'invalid_config') {
+    if (status !== 'invalid_config') {
       const found = new Map<string, number>(configKinds().map((kind) => [kind, 0]));
       for (const event of record.result.drift ?? []) found.set(event.kind, (found.get(event.kind) ?? 0) + 1);
       for (const [kind, count] of found) this.#drifted.set({ kind }, count);
     }
   }
 
-  /** Counts one API attempt; pass as the client's `onResponse`. */
-  recordResponse(event: ResponseEvent): void {
-    this.#requests.inc({ method: event.method, status: String(event.status) });
+  /** `--api-key-file` held a new key. */
+  recordKeyRotation(cause: 'file_changed' | 'unauthorized'): void {
+    this.#keyRotations.inc({ cause });
   }
 
   /** The exposition text and its content type. */

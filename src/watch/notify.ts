@@ -2,35 +2,20 @@
  * Notifications: a JSON POST to each `--notify` URL when drift is found or reverted, when applying
  * fails, when the config is invalid, and when the daemon recovers. A failure is sent when a failing
  * streak starts or changes status, and repeated only as a reminder after 1 h, 2 h, 4 h... (capped
- * at a day); the same observed drift is sent once until it changes. Deliveries run in the
- * background with retries and a backoff: a slow or failing webhook never delays a reconcile.
+ * at a day); the same observed drift is sent once until it changes, and an object reverted again
+ * within the drift window is not reported again. Each URL has a queue of its own
+ * (`webhook-queue.ts`): a slow or failing webhook never delays a reconcile nor another URL.
  * Payloads carry reasons and masked field changes, never diagnostics details or request bodies.
+ * A reconcile the daemon's stop cut short is not news: it notifies nothing.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { UsageError } from '../errors.js';
-import { backoffDelay, type BackoffPolicy, type Random } from './backoff.js';
+import type { BackoffPolicy, Random } from './backoff.js';
 import type { DriftEvent } from './drift.js';
 import type { ReconcileRecord } from './loop.js';
+import { driftText, type Notification } from './notification.js';
 import type { WatchMode } from './types.js';
-
-export type NotificationType =
-  'drift_found' | 'drift_reverted' | 'apply_failed' | 'config_invalid' | 'recovered';
-
-/** The body POSTed to every URL; `text` makes it a valid Slack incoming-webhook message. */
-export interface Notification {
-  readonly event: NotificationType;
-  readonly text: string;
-  readonly at: string;
-  readonly mode: WatchMode;
-  readonly reconcile: string;
-  /** The reconcile's status and one-line reason, for failures. */
-  readonly status?: string;
-  readonly reason?: string;
-  /** Consecutive failures: for `recovered`, how many there were. */
-  readonly failures?: number;
-  readonly objects?: readonly DriftEvent[];
-}
+import { WebhookQueue, type DeliveryObserver } from './webhook-queue.js';
 
 export interface NotifierOptions {
   readonly urls: readonly string[];
@@ -42,13 +27,21 @@ export interface NotifierOptions {
   readonly attempts?: number;
   /** Delays between attempts; default 1 s doubling to 30 s. */
   readonly backoff?: BackoffPolicy;
+  /** Notifications waiting per URL before the least important are dropped; default 20. */
+  readonly queueCapacity?: number;
   readonly random?: Random;
   /** First reminder of a failure that lasts; default 1 h, doubling to a day. */
   readonly reminderMs?: number;
+  /** An object reverted again within this long of its last report is not reported; default 10 min. */
+  readonly driftWindowMs?: number;
   readonly now?: () => number;
+  /** Counts deliveries (the metrics). */
+  readonly observer?: DeliveryObserver;
 }
 
 const dayMs = 24 * 60 * 60 * 1000;
+/** How long an object's revert report stands for its further reverts. */
+const defaultDriftWindowMs = 10 * 60 * 1000;
 
 /** `--notify` values: http(s) URLs only, checked before the daemon starts. */
 export function parseNotifyUrls(values: readonly string[]): string[] {
@@ -65,14 +58,10 @@ export function parseNotifyUrls(values: readonly string[]): string[] {
   });
 }
 
-const objectList = (objects: readonly DriftEvent[]): string =>
-  objects.map((o) => `${o.key} (${o.changes.map((c) => c.field).join(', ') || o.action})`).join('; ');
-
 /** Sends notifications; feed it every finished reconcile with {@link Notifier.record}. */
 export class Notifier {
   readonly #options: NotifierOptions;
-  /** Per URL, the last delivery queued: each URL gets its events one at a time, in order. */
-  readonly #queues = new Map<string, Promise<void>>();
+  readonly #queues: readonly WebhookQueue[];
   readonly #stopping = new AbortController();
   /**
    * The failure last sent in the current failing streak (its status: the reason's wording varies
@@ -81,33 +70,61 @@ export class Notifier {
   #failureSent: { status: string; at: number; reminderMs: number } | undefined;
   /** The unreverted drift last sent; sent again only when it changes. */
   #driftSent: string | undefined;
+  /** When each object (`kind/key`) was last reported reverted. */
+  readonly #revertSent = new Map<string, number>();
 
   constructor(options: NotifierOptions) {
     this.#options = options;
-  }
-
-  /** Decides what a finished reconcile is worth telling, and sends it in the background. */
-  record(record: ReconcileRecord): void {
-    for (const notification of this.#notificationsOf(record)) {
-      for (const url of this.#options.urls) {
-        const previous = this.#queues.get(url) ?? Promise.resolve();
-        this.#queues.set(
+    this.#queues = options.urls.map(
+      (url, index) =>
+        new WebhookQueue({
           url,
-          previous.then(() => this.#deliver(url, notification)),
-        );
-      }
-    }
+          index,
+          log: options.log,
+          timeoutMs: options.timeoutMs ?? 5000,
+          attempts: options.attempts ?? 4,
+          backoff: options.backoff ?? { baseMs: 1000, maxMs: 30_000 },
+          capacity: options.queueCapacity ?? 20,
+          stop: this.#stopping.signal,
+          ...(options.random === undefined ? {} : { random: options.random }),
+          ...(options.observer === undefined ? {} : { observer: options.observer }),
+        }),
+    );
   }
 
-  /** Waits for deliveries in flight up to `graceMs`, then abandons the rest. */
+  /** Decides what a finished reconcile is worth telling, and queues it for every URL. */
+  record(record: ReconcileRecord): void {
+    if (record.result.status === 'stopped') return;
+    for (const notification of this.#notificationsOf(record))
+      for (const queue of this.#queues) queue.push(notification);
+  }
+
+  /** Waits for queued deliveries up to `graceMs`, then abandons the rest. */
   async close(graceMs = 5000): Promise<void> {
-    const timer = setTimeout(() => this.#stopping.abort(), graceMs);
-    await Promise.allSettled([...this.#queues.values()]);
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.all(this.#queues.map((q) => q.drained())), graceOver]);
     clearTimeout(timer);
+    this.#stopping.abort();
+    for (const queue of this.#queues) queue.abandon();
+    await Promise.all(this.#queues.map((q) => q.drained()));
+  }
+
+  /** The reverted objects not reported within the drift window, now marked as reported. */
+  #revertsToReport(reverted: readonly DriftEvent[], now: number): DriftEvent[] {
+    const windowMs = this.#options.driftWindowMs ?? defaultDriftWindowMs;
+    const fresh = reverted.filter(
+      (o) => now - (this.#revertSent.get(`${o.kind}/${o.key}`) ?? -Infinity) >= windowMs,
+    );
+    for (const o of fresh) this.#revertSent.set(`${o.kind}/${o.key}`, now);
+    for (const [object, at] of this.#revertSent) if (now - at >= windowMs) this.#revertSent.delete(object);
+    return fresh;
   }
 
   #notificationsOf(record: ReconcileRecord): Notification[] {
     const { result } = record;
+    // Waiting for another holder of the scope is the normal state of a second replica.
+    if (result.status === 'standby') return [];
     const base = {
       at: new Date(record.startedAt.getTime() + record.durationMs).toISOString(),
       mode: this.#options.mode,
@@ -115,12 +132,16 @@ export class Notifier {
     };
     const out: Notification[] = [];
     const drift = result.drift ?? [];
-    const reverted = drift.filter((o) => o.reverted);
+    const now = (this.#options.now ?? Date.now)();
+    const reverted = this.#revertsToReport(
+      drift.filter((o) => o.reverted),
+      now,
+    );
     if (reverted.length > 0)
       out.push({
         ...base,
         event: 'drift_reverted',
-        text: `acctsync: reverted ${reverted.length} object(s) changed outside the config: ${objectList(reverted)}`,
+        text: driftText('drift_reverted', reverted, this.#options.mode),
         objects: reverted,
       });
     const standing = drift.filter((o) => !o.reverted);
@@ -129,7 +150,7 @@ export class Notifier {
       out.push({
         ...base,
         event: 'drift_found',
-        text: `acctsync: ${standing.length} object(s) differ from the config${this.#options.mode === 'observe' ? ' (observe mode: not reverted)' : ''}: ${objectList(standing)}`,
+        text: driftText('drift_found', standing, this.#options.mode),
         objects: standing,
       });
     this.#driftSent = standing.length > 0 ? driftKey : undefined;
@@ -145,7 +166,6 @@ export class Notifier {
       return out;
     }
     const reason = result.reason ?? 'no reason given';
-    const now = (this.#options.now ?? Date.now)();
     const sent = this.#failureSent;
     const remind = sent?.status === result.status && now - sent.at >= sent.reminderMs;
     if (sent?.status !== result.status || remind) {
@@ -166,43 +186,5 @@ export class Notifier {
       };
     }
     return out;
-  }
-
-  async #deliver(url: string, notification: Notification): Promise<void> {
-    const { log, random } = this.#options;
-    const attempts = this.#options.attempts ?? 4;
-    const backoff = this.#options.backoff ?? { baseMs: 1000, maxMs: 30_000 };
-    const body = JSON.stringify(notification);
-    // The URL may hold a token (Slack's do): log only its origin.
-    const target = new URL(url).origin;
-    for (let attempt = 1; ; attempt++) {
-      let cause: string;
-      try {
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-          signal: AbortSignal.any([
-            AbortSignal.timeout(this.#options.timeoutMs ?? 5000),
-            this.#stopping.signal,
-          ]),
-        });
-        await res.body?.cancel();
-        if (res.ok) {
-          log.debug({ notification: notification.event, target }, 'notification sent');
-          return;
-        }
-        cause = `HTTP ${res.status}`;
-      } catch (err) {
-        cause = err instanceof Error ? err.message : String(err);
-      }
-      if (attempt >= attempts || this.#stopping.signal.aborted) {
-        log.warn({ notification: notification.event, target, attempt, cause }, 'notification not delivered');
-        return;
-      }
-      const waitMs = backoffDelay(attempt, backoff, random);
-      log.debug({ notification: notification.event, target, attempt, cause, waitMs }, 'notification retry');
-      await sleep(waitMs, undefined, { signal: this.#stopping.signal }).catch(() => undefined);
-    }
   }
 }

@@ -3,22 +3,22 @@
  * whole config tree, plan against the live account, check the same guards (never forced), apply.
  * Expected failures come back as results, so the loop can count, report and back off.
  */
+import { setMaxListeners } from 'node:events';
+import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import {
-  applyPlan,
-  checkGuards,
-  describeResult,
-  fileTokenSink,
-  type ApplyResult,
-  type GuardOptions,
-} from '../apply/index.js';
+import { checkGuards, type ApplyResult, type GuardOptions } from '../apply/index.js';
 import { loadDesiredState, renderDiagnostic, type Diagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
-import { planFor, type Operation, type Plan } from '../plan/index.js';
+import type { Operation, Plan } from '../plan/index.js';
+import { planFor } from '../pipeline/index.js';
 import type { DesiredState } from '../resources/index.js';
-import { configKindOf, driftEventsOf, type DriftEvent } from './drift.js';
-import type { ReconcileContext, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
+import { driftEventsOf, observedDriftEvents, type DriftEvent } from './drift.js';
+import { gitCommitOf } from './git-revision.js';
+import { applyReported, appliedOf, incompleteApplyResult } from './reconcile-apply.js';
+import { policyRefusal } from './policy-check.js';
+import { writeSignal, type HoldScope } from './scope-hold.js';
+import type { ConfigRevision, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
 export interface ReconcileSettings {
   /** Config files or directories, as given on the command line. */
@@ -39,6 +39,10 @@ export interface ReconcileSettings {
   readonly tokenOutput?: string;
   /** `observe` plans and reports, and never applies; default `reconcile`. */
   readonly mode?: WatchMode;
+  /** Reconcile mode plans and writes only while holding the scope's lease (docs/lease.md). */
+  readonly hold?: HoldScope;
+  /** `--policy` files, read on every reconcile. */
+  readonly policyPaths?: readonly string[];
 }
 
 /** The last desired state the account was made equal to, and when. */
@@ -51,12 +55,6 @@ interface LastGood {
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 const userDetails = (err: unknown): readonly string[] => (err instanceof UserError ? err.details : []);
-
-function appliedOf(result: ApplyResult): ReconcileResult['applied'] {
-  return result.operations
-    .filter((op) => op.status === 'done')
-    .map((op) => ({ kind: configKindOf(op.kind), action: op.action }));
-}
 
 /** What a reconcile reports when the tree fails to load: nothing changes, the account stays as it is. */
 function invalidConfigResult(
@@ -95,22 +93,42 @@ async function loadDesired(
   };
 }
 
-/** The plan against the live account, or the reconcile's result when planning failed. */
+/**
+ * The plan against the live account, or the reconcile's result when planning failed. Once one of
+ * its requests has failed, the plan has failed: the others are aborted rather than left retrying.
+ * Cut by the daemon's stop, it is `stopped`.
+ */
 async function planOrFailure(
   desired: DesiredState,
   settings: ReconcileSettings,
   signal: AbortSignal,
 ): Promise<{ readonly plan: Plan } | { readonly failure: ReconcileResult }> {
+  const requests = new AbortController();
+  // Every list request of the plan listens on it at once: many is not a leak.
+  setMaxListeners(0, requests.signal);
+  const onStop = (): void => requests.abort(signal.reason);
+  if (signal.aborted) onStop();
+  else signal.addEventListener('abort', onStop, { once: true });
   try {
     const { plan } = await planFor(desired, settings.client, {
       adopt: settings.adopt,
       noDelete: settings.noDelete,
       configPaths: settings.paths,
       ...(settings.environment === undefined ? {} : { environment: settings.environment }),
-      signal,
+      signal: requests.signal,
     });
     return { plan };
   } catch (err) {
+    requests.abort(new Error('planning failed'));
+    if (signal.aborted)
+      return {
+        failure: {
+          status: 'stopped',
+          planned: 0,
+          applied: [],
+          reason: 'the daemon stopped while planning; nothing was applied',
+        },
+      };
     // A UserError here is the config's (a metadata value the ownership marker pushes over the limit).
     const status = err instanceof UserError ? 'invalid_config' : 'failed';
     return {
@@ -122,7 +140,24 @@ async function planOrFailure(
         details: userDetails(err),
       },
     };
+  } finally {
+    signal.removeEventListener('abort', onStop);
   }
+}
+
+/** The config a plan was made from, for `/status`. */
+async function revisionOf(
+  plan: Plan,
+  desired: DesiredState,
+  settings: ReconcileSettings,
+): Promise<ConfigRevision> {
+  const first = settings.paths[0];
+  const gitCommit = first === undefined ? undefined : await gitCommitOf(resolve(settings.cwd, first));
+  return {
+    revision: plan.desiredFingerprint,
+    ...(gitCommit === undefined ? {} : { gitCommit }),
+    managedObjects: desired.objects.length,
+  };
 }
 
 /** Reports (and logs) the drift among `drifted`, with what the apply, if any, reverted. */
@@ -130,6 +165,7 @@ function driftReporter(
   drifted: readonly Operation[],
   log: Logger,
   observe: boolean,
+  observed: readonly DriftEvent[],
 ): (applied?: ApplyResult) => DriftEvent[] {
   return (applied) => {
     const events = driftEventsOf(drifted, applied);
@@ -138,7 +174,7 @@ function driftReporter(
         { drift: event },
         `drift: ${event.key} differs from the config${event.reverted ? '; reverted' : observe ? '; observing, not reverted' : '; not reverted'}`,
       );
-    return events;
+    return [...observed, ...events];
   };
 }
 
@@ -156,45 +192,26 @@ function guardRefusal(
   }
 }
 
-/** Applies `plan`, logging each operation as it finishes. */
-async function applyLogged(
-  plan: Plan,
-  desired: DesiredState,
-  settings: ReconcileSettings,
-  guards: GuardOptions,
-  { log, signal }: ReconcileContext,
-): Promise<ApplyResult> {
-  const tokens = settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
-  return applyPlan(plan, desired, settings.client, {
-    parallelism: settings.parallelism,
-    continueOnError: settings.continueOnError,
-    guards,
-    signal,
-    ...(tokens === undefined ? {} : { tokens }),
-    progress: {
-      started() {},
-      finished: (op) =>
-        log[op.status === 'done' ? 'info' : 'error']({ operation: op.id }, describeResult(op)),
-      end() {},
-    },
-  });
+/** The `--policy` files a reconcile reads again each time. */
+function policyFiles(settings: ReconcileSettings): Parameters<typeof policyRefusal>[0] {
+  return { paths: settings.policyPaths ?? [], cwd: settings.cwd, environment: settings.environment ?? '' };
 }
 
-/** What a reconcile reports when some operations failed or were not attempted. */
-function incompleteApplyResult(
-  result: ApplyResult,
-  planned: number,
-  drift: readonly DriftEvent[],
-  aborted: boolean,
-): ReconcileResult {
-  const { failed, notAttempted } = result.counts;
+/** Observed entries are reported every time they differ: nothing ever puts them back. */
+function observedDrift(plan: Plan, log: Logger): DriftEvent[] {
+  const seen = observedDriftEvents(plan.observed ?? []);
+  for (const event of seen)
+    log.warn({ drift: event }, `drift: ${event.key} (observed) differs from the config; never written`);
+  return seen;
+}
+
+/** Planned, then cut before any write: by the daemon's stop, or by the scope's lease being lost. */
+function cutBeforeApply(planned: number, stopping: AbortSignal, writing: AbortSignal): ReconcileResult {
   return {
-    status: 'failed',
+    status: stopping.aborted ? 'stopped' : 'failed',
     planned,
-    applied: appliedOf(result),
-    drift,
-    reason: `${failed} operations failed and ${notAttempted} were not attempted${aborted ? ' (the daemon is stopping)' : ''}`,
-    details: result.operations.filter((op) => op.status !== 'done').map(describeResult),
+    applied: [],
+    reason: `${stopping.aborted ? 'the daemon stopped before applying' : message(writing.reason)}; nothing was applied`,
   };
 }
 
@@ -208,15 +225,21 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
   const guards: GuardOptions = { ...settings.guards, force: false };
   const observe = settings.mode === 'observe';
 
-  return async (ctx: ReconcileContext): Promise<ReconcileResult> => {
-    const { log, signal } = ctx;
+  return async (ctx) => {
+    const { log } = ctx;
     const loaded = await loadDesired(settings, log);
     if ('diagnostics' in loaded) return invalidConfigResult(loaded.diagnostics, lastGood);
     const { desired } = loaded;
+    const writing = await writeSignal(observe ? undefined : settings.hold, desired.scope, ctx.signal);
+    if ('result' in writing) return writing.result;
+    const { signal } = writing;
     const planning = await planOrFailure(desired, settings, signal);
     if ('failure' in planning) return planning.failure;
     const { plan } = planning;
+    const stop = await policyRefusal(policyFiles(settings), desired, plan, log);
+    if (stop !== undefined && !observe) return stop;
     const planned = plan.operations.length;
+    ctx.progress.planned(await revisionOf(plan, desired, settings), planned);
     const succeeded = (
       applied: ReconcileResult['applied'],
       drift: readonly DriftEvent[],
@@ -224,12 +247,13 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       lastGood = { state: desired, fingerprint: plan.desiredFingerprint, reconciledAt: new Date() };
       return { status: 'success', planned, applied, ...(drift.length === 0 ? {} : { drift }) };
     };
-    if (planned === 0) return succeeded([], []);
+    const seen = observedDrift(plan, log);
+    if (planned === 0) return succeeded([], seen);
     log.info({ summary: plan.summary, notes: plan.notes }, 'plan has changes');
     // With the config unchanged since the account last equalled it, every difference was made by
     // hand. Observing, the account never equals the config on purpose: every difference counts.
     const drifted = observe || lastGood?.fingerprint === plan.desiredFingerprint ? plan.operations : [];
-    const reportDrift = driftReporter(drifted, log, observe);
+    const reportDrift = driftReporter(drifted, log, observe, seen);
 
     const refusal = guardRefusal(plan, desired, guards);
     if (observe) {
@@ -248,17 +272,11 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
         drift: reportDrift(),
       };
     }
-    if (signal.aborted)
-      return {
-        status: 'failed',
-        planned,
-        applied: [],
-        reason: 'the daemon is stopping; nothing was applied',
-      };
+    if (signal.aborted) return cutBeforeApply(planned, ctx.signal, signal);
 
     let result: ApplyResult;
     try {
-      result = await applyLogged(plan, desired, settings, guards, ctx);
+      result = await applyReported(plan, desired, settings, guards, { ...ctx, signal });
     } catch (err) {
       const reason = `apply failed: ${message(err)}`;
       return {
@@ -272,6 +290,6 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     }
     const drift = reportDrift(result);
     if (result.status === 'succeeded') return succeeded(appliedOf(result), drift);
-    return incompleteApplyResult(result, planned, drift, signal.aborted);
+    return incompleteApplyResult(result, planned, drift, ctx.signal.aborted);
   };
 }

@@ -11,9 +11,34 @@ export type Trigger = 'start' | 'change' | 'interval' | 'retry';
 /**
  * How a reconcile ended: `success` (the account equals the config, nothing or everything applied),
  * `invalid_config` (the tree failed to load: nothing was planned or changed), `refused` (a safety
- * guard stopped the plan before any call), `failed` (the API or the applier failed part-way).
+ * guard stopped the plan before any call), `failed` (the API or the applier failed part-way),
+ * `stopped` (the daemon was stopping: nothing failed, the next start finishes the work),
+ * `standby` (another process holds the scope's lease: nothing was planned; docs/lease.md).
  */
-export type ReconcileStatus = 'success' | 'invalid_config' | 'refused' | 'failed';
+export type ReconcileStatus = 'success' | 'invalid_config' | 'refused' | 'failed' | 'stopped' | 'standby';
+
+/**
+ * How one operation of a plan ended, as the metrics count it: `stopped` is an operation whose
+ * requests the shutdown cut past `--shutdown-grace`; `not_attempted` one that never started.
+ */
+export type OperationOutcome = 'succeeded' | 'failed' | 'not_attempted' | 'stopped';
+
+/** The desired state a reconcile planned against, for `/status`. */
+export interface ConfigRevision {
+  /** The plan's desired-state fingerprint: the same config gives the same revision. */
+  readonly revision: string;
+  /** `HEAD` of the git work tree holding the config, when it is in one. */
+  readonly gitCommit?: string;
+  /** Objects of the config the daemon keeps equal in the account. */
+  readonly managedObjects: number;
+}
+
+/** What a running reconcile reports as it goes, so progress shows before it ends. */
+export interface ReconcileProgress {
+  /** The config loaded and planned: its revision and how many operations the plan holds. */
+  planned(config: ConfigRevision, operations: number): void;
+  operationFinished(operation: AppliedOperation & { readonly outcome: OperationOutcome }): void;
+}
 
 /** One operation that was carried out, for the operations metric. */
 export interface AppliedOperation {
@@ -37,6 +62,8 @@ export interface ReconcileResult {
    * account), or in observe mode every object that differs; empty or absent when none did.
    */
   readonly drift?: readonly DriftEvent[];
+  /** Run again after this long instead of the interval (a standby asks for the lease again). */
+  readonly retryInMs?: number;
 }
 
 export interface ReconcileContext {
@@ -47,6 +74,7 @@ export interface ReconcileContext {
   readonly log: Logger;
   /** Aborted when the daemon stops: start no new operation, let in-flight ones finish. */
   readonly signal: AbortSignal;
+  readonly progress: ReconcileProgress;
 }
 
 /** Load config → plan → guard → apply, once. Never throws for expected failures: it returns them. */

@@ -3,6 +3,7 @@ import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { isSkippedDirectory } from '../config/files.js';
 import { debounce } from './debounce.js';
+import { probeLayout } from './layout-probe.js';
 
 /**
  * Files no one means as config: vim swap files and its `4913` write probe, backups (`file~`,
@@ -58,7 +59,9 @@ export interface ConfigWatcher {
 /**
  * Starts watching. Atomic saves (write a temp file, rename it over the original; or unlink and add)
  * arrive as several events: chokidar's `atomic` option folds an unlink followed by an add into one
- * change, and the debounce folds the rest, so one save makes one reconcile.
+ * change, and the debounce folds the rest, so one save makes one reconcile. A swap of a symlink on
+ * the watched paths (a ConfigMap's `..data`, a git-sync link) or of the watched directory itself is
+ * seen by the layout probe; chokidar then starts afresh on the new targets.
  */
 export function watchConfig(options: ConfigWatcherOptions): ConfigWatcher {
   const changed = new Set<string>();
@@ -67,20 +70,33 @@ export function watchConfig(options: ConfigWatcherOptions): ConfigWatcher {
     changed.clear();
     options.onChange(paths);
   });
-  const watcher: FSWatcher = watch([...options.paths], {
-    ignoreInitial: true,
-    atomic: true,
-    ignored: (path) => isIgnoredPath(path, options.paths),
-  });
-  watcher.on('all', (_event, path) => {
-    changed.add(path);
+  const start = (): FSWatcher => {
+    const w = watch([...options.paths], {
+      ignoreInitial: true,
+      atomic: true,
+      ignored: (path) => isIgnoredPath(path, options.paths),
+    });
+    w.on('all', (_event, path) => {
+      changed.add(path);
+      burst.trigger();
+    });
+    w.on('error', options.onError);
+    return w;
+  };
+  let watcher = start();
+  const first = new Promise<void>((resolve) => watcher.once('ready', resolve));
+  const probe = probeLayout(options.paths, () => {
+    const old = watcher;
+    watcher = start();
+    // The old revision's files are being deleted: what its watcher says of them is not news.
+    void old.close();
+    for (const p of options.paths) changed.add(p);
     burst.trigger();
   });
-  watcher.on('error', options.onError);
-  const ready = new Promise<void>((resolve) => watcher.once('ready', resolve));
   return {
-    ready,
+    ready: Promise.all([first, probe.ready]).then(() => undefined),
     async close() {
+      probe.close();
       burst.cancel();
       await watcher.close();
     },

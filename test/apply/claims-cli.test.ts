@@ -3,14 +3,16 @@
  * against the emulator exits 0 in one run, prints the intermediate steps in its plan, and leaves
  * nothing to plan.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../export/cli.js';
 import { useAccount } from '../support/use-account.js';
 
-const pki = (name: string) => new URL(`../fixtures/pki/${name}`, import.meta.url).pathname;
+const pkiDir = new URL('../fixtures/pki/', import.meta.url).pathname;
+/** A fixture as the config names it: copied beside it, since a config reads only inside its root. */
+const pki = (name: string) => `pki/${name}`;
 
 const before = `
 tls_edges:
@@ -54,6 +56,7 @@ describe('acctsync sync: swaps of unique values in one run', () => {
   for (const parallelism of ['1', '16']) {
     it(`swaps hostports, domains and SSH keys at --parallelism ${parallelism}`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'acctsync-claims-cli-'));
+      cpSync(pkiDir, join(dir, 'pki'), { recursive: true });
       const file = join(dir, 'account.yaml');
       writeFileSync(file, `version: 1\nscope: swap-${parallelism}\n${before}`);
       expect((await runCli(['sync', dir], account)).code).toBe(0);

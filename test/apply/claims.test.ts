@@ -3,18 +3,21 @@
  * (domains, SSH keys, hostports between TLS and HTTPS edges), swaps of such values, and a reserved
  * domain's certificate removed, each converge in one sync with no 409, at parallelism 1 and 16.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/plan/index.js';
 import { startHarness, type Harness } from './harness.js';
 
-const pki = (name: string) => new URL(`../fixtures/pki/${name}`, import.meta.url).pathname;
+const pkiDir = new URL('../fixtures/pki/', import.meta.url).pathname;
+/** A fixture as the config names it: copied beside it, since a config reads only inside its root. */
+const pki = (name: string) => `pki/${name}`;
 
 /** A config directory holding `body` (after the version and scope lines) as account.yaml. */
 async function configDir(body: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-claims-'));
+  await cp(pkiDir, join(dir, 'pki'), { recursive: true });
   await writeFile(join(dir, 'account.yaml'), `version: 1\nscope: claims\n${body}`);
   return dir;
 }
@@ -54,14 +57,35 @@ for (const parallelism of [1, 16]) {
       return planned;
     }
 
-    it('moves a domain to another name: the old reservation goes first', async () => {
+    it('moves a domain to another name: the reservation is renamed, not released', async () => {
+      const planned = await expectConverges(
+        `reserved_domains:\n  blog: { domain: one.example.com }\n`,
+        `reserved_domains:\n  site: { domain: one.example.com }\n`,
+      );
+      expect(planned.map((op) => [op.id, op.renamedFrom])).toEqual([
+        ['rename reserved_domains/site', 'reserved_domains/blog'],
+      ]);
+    });
+
+    it('moves a domain to another name, respelt: the renamed reservation is replaced, the old one first', async () => {
       const planned = await expectConverges(
         `reserved_domains:\n  blog: { domain: one.example.com }\n`,
         `reserved_domains:\n  site: { domain: ONE.example.com }\n`,
       );
       expect(planned.map((op) => op.id.split('#')[0])).toEqual([
-        'delete reserved_domains/blog',
+        'delete reserved_domains/site',
         'create reserved_domains/site',
+      ]);
+    });
+
+    it('moves a domain to another name with another kind: the old reservation goes first', async () => {
+      const planned = await expectConverges(
+        `reserved_domains:\n  blog: { domain: one.example.com }\n`,
+        `agent_ingresses:\n  site: { domain: ONE.example.com }\n`,
+      );
+      expect(planned.map((op) => op.id.split('#')[0])).toEqual([
+        'delete reserved_domains/blog',
+        'create agent_ingresses/site',
       ]);
     });
 

@@ -10,7 +10,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/index.js';
 import { objectPath } from '../../src/apply/build-request.js';
-import { parseMetadata, planFor } from '../../src/plan/index.js';
+import { parseMetadata } from '../../src/plan/index.js';
+import { planFor } from '../../src/pipeline/index.js';
 import {
   descriptorOf,
   managedDescriptors,

@@ -2,14 +2,15 @@
  * Test support for the applier: the one test account (`test/support/account.ts`) with helpers to
  * plan and apply a config directory in one call.
  */
-import { cp, mkdtemp } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient, ResponseEvent } from '../../src/api/index.js';
 import { applyPlan, type ApplyOptions, type ApplyResult } from '../../src/apply/index.js';
 import type { FaultOptions } from '../../src/emulator/index.js';
 import { loadDesiredState } from '../../src/config/index.js';
-import { computePlan, parseMetadata, planFor, type ComputedPlan } from '../../src/plan/index.js';
+import { parseMetadata } from '../../src/plan/index.js';
+import { computePlan, planFor, type ComputedPlan } from '../../src/pipeline/index.js';
 import { descriptorOf, managedDescriptors, type DesiredState } from '../../src/resources/index.js';
 import { startAccount, type TestAccount } from '../support/account.js';
 
@@ -48,6 +49,8 @@ export async function startHarness(options: { faults?: FaultOptions } = {}): Pro
 export async function copyExamples(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-apply-'));
   await cp(examplesDir, dir, { recursive: true });
+  // A checkout: examples/account reads ../pki and ../secrets, inside the work tree.
+  await mkdir(join(dir, '.git'));
   return dir;
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPlan, fileTokenSink } from '../../src/apply/index.js';
 import { UserError } from '../../src/errors.js';
-import { planFor } from '../../src/plan/index.js';
+import { planFor } from '../../src/pipeline/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { examplesState, startHarness, syncState, type Harness } from './harness.js';
 
@@ -69,7 +69,9 @@ describe('guards', () => {
       'refusing to sync: the plan deletes or replaces 13 of 31 managed objects (42%, the limit is 30%)',
     );
     expect(err.details).toContainEqual(expect.stringMatching(/^ {2}- api_keys\/ci-deploy \(ak_\w+\)$/));
-    expect(err.details.at(-1)).toMatch(/--force.*--max-delete-percent.*--no-delete/);
+    expect(err.details.at(-1)).toMatch(
+      /guards: \{ max_delete_percent: \d+ \}.*--max-delete-percent or --force.*--no-delete/,
+    );
   });
 
   it('lets a refused plan through with --force or a higher threshold', async () => {
@@ -137,22 +139,18 @@ describe('tokens and failures', () => {
   });
 
   it('stops at the first failure, reports the API error and what was not attempted', async () => {
-    const base = await examplesState();
-    const ssh = base.objects.filter((o) => o.key === 'ssh_credentials/ops-laptop');
-    // The same public key under another name: the emulator refuses it with 409 (609), mid-run.
-    const desired = {
-      ...base,
-      objects: base.objects.map((o) =>
-        o.key === 'ssh_credentials/ops-laptop' ? { ...o, key: 'ssh_credentials/other' } : o,
-      ),
-    };
-    await syncState(h, { ...base, objects: ssh });
+    const desired = await examplesState();
+    const publicKey = desired.objects.find((o) => o.key === 'ssh_credentials/ops-laptop')?.fields.public_key;
+    // The same public key registered by hand (not managed, not adopted): the emulator refuses the
+    // create with 409 (609), mid-run.
+    const registerByHand = (on: Harness) => on.client.post('/ssh_credentials', { public_key: publicKey });
+    await registerByHand(h);
     const { plan } = await planFor(desired, h.client, { noDelete: true });
     const result = await applyPlan(plan, desired, h.client, { parallelism: 1 });
     expect(result.status).toBe('failed');
     expect(result.operations.filter((r) => r.status === 'failed')).toEqual([
       expect.objectContaining({
-        key: 'ssh_credentials/other',
+        key: 'ssh_credentials/ops-laptop',
         failure: expect.objectContaining({ errorCode: 'ERR_SVC_609', status: 409 }) as unknown,
       }),
     ]);
@@ -161,7 +159,7 @@ describe('tokens and failures', () => {
     // The same run with --continue-on-error, on a fresh account: only the failed create is missing.
     const other = await startHarness();
     try {
-      await syncState(other, { ...base, objects: ssh });
+      await registerByHand(other);
       const again = await planFor(desired, other.client, { noDelete: true });
       const more = await applyPlan(again.plan, desired, other.client, {
         parallelism: 1,

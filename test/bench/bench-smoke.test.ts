@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { countByCollection, minimumListRequests, pagesFor } from '../../bench/lib/minimum.js';
 import { growthExponent, quantile } from '../../bench/lib/stats.js';
 import { pureStates } from '../../bench/lib/synthetic.js';
-import { buildPlan, kindsToFetch } from '../../src/plan/index.js';
+import { buildPlan } from '../../src/plan/index.js';
+import { kindsToFetch } from '../../src/live/index.js';
 import { managedDescriptors } from '../../src/resources/index.js';
 
 describe('minimum list requests', () => {

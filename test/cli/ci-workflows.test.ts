@@ -17,8 +17,10 @@ import {
   repoRoot,
   runJob,
   shell,
+  stubRepository,
   type Comment,
   type JobRun,
+  type Workflow,
 } from './support/github-actions.js';
 
 let dir: string;
@@ -49,7 +51,7 @@ function runGithubJob(name: string, comments: Comment[] = []): Promise<JobRun> {
 
 describe('examples/ci/.github/workflows/acctsync.yml', { timeout: 180_000 }, () => {
   it('runs the plan job on pull requests and the sync job on the default branch, one sync at a time', () => {
-    expect(github.jobs.plan!.if).toBe("github.event_name == 'pull_request'");
+    expect(github.jobs.plan!.if).toContain("github.event_name == 'pull_request'");
     expect(github.jobs.sync!.if).toBe("github.event_name == 'push'");
     expect(github.jobs.sync!.concurrency).toEqual({ group: 'acctsync-sync', 'cancel-in-progress': false });
   });
@@ -59,7 +61,7 @@ describe('examples/ci/.github/workflows/acctsync.yml', { timeout: 180_000 }, () 
     const comments: Comment[] = [];
     const first = await runGithubJob('plan', comments);
     expect(first.failedStep).toBeUndefined();
-    expect(first.outputs.plan).toEqual({ exitcode: '2' });
+    expect(first.outputs.plan).toEqual({ exitcode: '2', comment: 'true' });
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body).toMatch(/^<!-- acctsync-plan -->\n/);
     expect(comments[0]!.body).toContain('ip_policies/office');
@@ -72,13 +74,12 @@ describe('examples/ci/.github/workflows/acctsync.yml', { timeout: 180_000 }, () 
     expect(comments[0]!.body).toContain('ip_policies/lab');
   });
 
-  it('an invalid config fails the validate step with annotations on the lines', async () => {
+  it('an invalid config fails the validate job with annotations on the lines', async () => {
     writeAccount(['office'], '    descripton: typo\n');
-    const comments: Comment[] = [];
-    const run = await runGithubJob('plan', comments);
+    const run = await runGithubJob('validate');
     expect(run.failedStep).toBe('Validate');
     expect(run.stderr).toContain('::error file=account/network.yaml,line=6,col=5::');
-    expect(comments).toEqual([]);
+    expect(github.jobs.plan!.needs).toBe('validate');
   });
 
   it('an unreachable API fails the plan step instead of posting a plan', async () => {
@@ -96,7 +97,7 @@ describe('examples/ci/.github/workflows/acctsync.yml', { timeout: 180_000 }, () 
     expect((await runGithubJob('sync')).failedStep).toBeUndefined();
     const comments: Comment[] = [];
     const plan = await runGithubJob('plan', comments);
-    expect(plan.outputs.plan).toEqual({ exitcode: '0' });
+    expect(plan.outputs.plan).toEqual({ exitcode: '0', comment: 'true' });
     expect(comments[0]!.body).toContain('No changes');
   });
 });
@@ -163,8 +164,14 @@ async function runGitlabJob(
 
 describe('examples/ci/.gitlab-ci.yml', { timeout: 180_000 }, () => {
   it('plans on merge requests, syncs on the default branch in one resource group', () => {
-    expect(gitlab['acctsync-plan']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
-    expect(gitlab['acctsync-sync']!.rules).toEqual([{ if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH' }]);
+    expect(gitlab['acctsync-plan']!.rules).toEqual([
+      {
+        if: '$CI_PIPELINE_SOURCE == "merge_request_event" && $CI_MERGE_REQUEST_SOURCE_PROJECT_ID == $CI_PROJECT_ID',
+      },
+    ]);
+    expect(gitlab['acctsync-sync']!.rules).toEqual([
+      { if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE != "schedule"' },
+    ]);
     expect(gitlab['acctsync-sync']!.resource_group).toBe('acctsync-account');
   });
 
@@ -204,11 +211,179 @@ describe('examples/ci/.gitlab-ci.yml', { timeout: 180_000 }, () => {
         CI_MERGE_REQUEST_IID: '9',
         GITLAB_TOKEN: 'glpat-test',
       });
-      expect(run.failedLine).toBe('npx acctsync validate account/');
+      expect(run.failedLine).toBe('npx --no-install acctsync validate account/');
       expect(run.stderr).toContain('account/network.yaml:6:5: error: unknown field descripton');
       expect(api.notes).toEqual([]);
     } finally {
       api.server.close();
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Every workflow: each acctsync step against every exit status, and how the files are written
+
+const environments = readWorkflow('examples/ci/.github/workflows/acctsync-environments.yml');
+const workflows: ReadonlyArray<readonly [string, Workflow]> = [
+  ['acctsync.yml', github],
+  ['acctsync-environments.yml', environments],
+];
+
+/** The GitHub jobs whose plan step passes on 0 and 2 and posts a comment, by workflow. */
+const planJobs: ReadonlyArray<readonly [string, string, Workflow]> = [
+  ['acctsync.yml', 'plan', github],
+  ['acctsync-environments.yml', 'plan-staging', environments],
+  ['acctsync-environments.yml', 'plan-production', environments],
+];
+
+describe('each acctsync step against every exit status of acctsync', { timeout: 180_000 }, () => {
+  const statuses = [0, 1, 2, 70, 137];
+
+  it.each(planJobs)(
+    '%s %s: passes on 0 and 2, fails on 1, 70 and 137; comments only a plan',
+    async (_, job, wf) => {
+      for (const status of statuses) {
+        stubRepository(dir, status);
+        const comments: Comment[] = [];
+        const run = await runJob(wf, job, dir, {}, comments);
+        expect({ status, failed: run.failedStep !== undefined }).toEqual({
+          status,
+          failed: ![0, 2].includes(status),
+        });
+        if (run.failedStep !== undefined) expect(run.failedStep).toMatch(/^Plan/);
+        // 1 with a plan is a plan sync would refuse: the reviewer must see why.
+        expect({ status, comments: comments.length }).toEqual({ status, comments: status <= 2 ? 1 : 0 });
+      }
+    },
+  );
+
+  it.each([
+    ['acctsync.yml', 'sync', github],
+    ['acctsync-environments.yml', 'sync-staging', environments],
+    ['acctsync-environments.yml', 'sync-production', environments],
+  ] as const)('%s %s: the sync passes on 0 only', async (_, job, wf) => {
+    for (const status of statuses) {
+      stubRepository(dir, status);
+      const run = await runJob(wf, job, dir, {});
+      expect({ status, failed: run.failedStep !== undefined }).toEqual({ status, failed: status !== 0 });
+    }
+  });
+
+  it.each([
+    ['acctsync.yml', 'drift', github],
+    ['acctsync-environments.yml', 'drift-staging', environments],
+    ['acctsync-environments.yml', 'drift-production', environments],
+  ] as const)('%s %s: the scheduled drift plan passes on 0 only (2 is drift)', async (_, job, wf) => {
+    for (const status of statuses) {
+      stubRepository(dir, status);
+      const run = await runJob(wf, job, dir, {});
+      expect({ status, failed: run.failedStep !== undefined }).toEqual({ status, failed: status !== 0 });
+    }
+  });
+
+  it('.gitlab-ci.yml: the plan job passes on 0 and 2, fails on 1, 70 and 137; notes only a plan', async () => {
+    for (const status of statuses) {
+      const api = await notesApi();
+      try {
+        stubRepository(dir, status);
+        const run = await runGitlabJob('acctsync-plan', {
+          CI_API_V4_URL: api.url,
+          CI_PROJECT_ID: '42',
+          CI_MERGE_REQUEST_IID: '9',
+          GITLAB_TOKEN: 'glpat-test',
+        });
+        expect({ status, failed: run.failedLine !== undefined }).toEqual({
+          status,
+          failed: ![0, 2].includes(status),
+        });
+        expect({ status, notes: api.notes.length }).toEqual({ status, notes: status <= 2 ? 1 : 0 });
+      } finally {
+        api.server.close();
+      }
+    }
+  });
+
+  it('.gitlab-ci.yml: the sync and the drift plan pass on 0 only', async () => {
+    for (const status of statuses) {
+      stubRepository(dir, status);
+      for (const job of ['acctsync-sync', 'acctsync-drift']) {
+        const run = await runGitlabJob(job, {});
+        expect({ status, job, failed: run.failedLine !== undefined }).toEqual({
+          status,
+          job,
+          failed: status !== 0,
+        });
+      }
+    }
+  });
+});
+
+describe('the workflow files', () => {
+  const files = [
+    'examples/ci/.github/workflows/acctsync.yml',
+    'examples/ci/.github/workflows/acctsync-environments.yml',
+    'examples/ci/.gitlab-ci.yml',
+  ].map((f) => [f, readFileSync(join(repoRoot, f), 'utf8')] as const);
+
+  it.each(files)('%s runs acctsync from the local install only', (_, text) => {
+    expect(text).toMatch(/npx --no-install acctsync /);
+    expect(text).not.toMatch(/\bnpx\s+(?!--no-install\b)/);
+  });
+
+  it.each(workflows)(
+    '%s: actions pinned by commit with the release named, least privilege, time limits',
+    (_, wf) => {
+      expect(wf.permissions).toEqual({});
+      expect(Object.keys(wf.on)).toEqual(expect.arrayContaining(['pull_request', 'push', 'schedule']));
+      for (const [name, job] of Object.entries(wf.jobs)) {
+        expect({ name, timeout: typeof job['timeout-minutes'] }).toEqual({ name, timeout: 'number' });
+        expect({ name, permissions: typeof job.permissions }).toEqual({ name, permissions: 'object' });
+        for (const step of job.steps) {
+          if (step.uses === undefined) continue;
+          expect(step.uses).toMatch(/^actions\/[\w-]+@[0-9a-f]{40}$/);
+          if (step.uses.startsWith('actions/checkout@'))
+            expect(step.with).toEqual({ 'persist-credentials': false });
+        }
+        // Only what posts the comment may write, and only to pull requests.
+        const writes = Object.entries(job.permissions ?? {}).filter(([, v]) => v === 'write');
+        const comments = job.steps.some((step) => step.uses?.startsWith('actions/github-script@'));
+        expect({ name, writes: writes.map(([k]) => k) }).toEqual({
+          name,
+          writes: comments ? ['pull-requests'] : [],
+        });
+      }
+      // The validate job holds no secret.
+      expect(JSON.stringify(wf.jobs.validate)).not.toMatch(/secrets\./);
+    },
+  );
+
+  it.each(files.slice(0, 2))('%s: every pinned action names its release in a comment', (_, text) => {
+    const uses = [...text.matchAll(/uses: (\S+)(.*)$/gm)];
+    expect(uses.length).toBeGreaterThan(0);
+    for (const [, , comment] of uses) expect(comment).toMatch(/^ # v\d+\.\d+\.\d+$/);
+  });
+
+  it('the environments workflow plans each environment in a job that names it', () => {
+    expect(environments.jobs['plan-staging']!.environment).toBe('staging');
+    expect(environments.jobs['plan-production']!.environment).toBe('production');
+    expect(JSON.stringify(environments.jobs['plan-staging'])).not.toContain('PRODUCTION_');
+  });
+
+  it('forks and Dependabot get a skipped plan with a notice, not a failed one', () => {
+    for (const wf of [github, environments]) {
+      expect(wf.jobs['plan-skipped']!.if).toContain('dependabot[bot]');
+      expect(wf.jobs['plan-skipped']!.steps[0]!.run).toContain('::notice');
+    }
+  });
+
+  it('.gitlab-ci.yml: a pinned image, interruptible plans, a sync that is never interrupted', () => {
+    const text = files[2]![1];
+    expect(text).toMatch(/^ {2}image: node:\d+\.\d+\.\d+-slim$/m);
+    const jobs = parse(text) as Record<string, { interruptible?: boolean; timeout?: string }>;
+    expect(jobs['acctsync-plan']!.interruptible).toBe(true);
+    expect(jobs['acctsync-drift']!.interruptible).toBe(true);
+    expect(jobs['acctsync-sync']!.interruptible).toBe(false);
+    for (const job of ['acctsync-plan', 'acctsync-sync', 'acctsync-drift'])
+      expect(jobs[job]!.timeout).toBeDefined();
   });
 });

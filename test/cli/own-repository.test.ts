@@ -26,8 +26,11 @@ const work = mkdtempSync(join(tmpdir(), 'acctsync-own-repo-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('README: use it in your own repository', () => {
-  it('pins the version this package has', () => {
-    expect(shellBlock('Use it in your own repository')).toContain(`acctsync@${version}`);
+  it('pins the version this package has, packed from a clone', () => {
+    expect(shellBlock('Use it in your own repository')).toContain(
+      `npm install --save-exact ../acctsync/acctsync-${version}.tgz`,
+    );
+    expect(readme).toContain(`npm install --save-exact acctsync@${version}`);
   });
 
   it('works word for word from the packed tarball in an empty directory', { timeout: 240_000 }, () => {
@@ -39,7 +42,7 @@ describe('README: use it in your own repository', () => {
     expect(pack.status, pack.stderr).toBe(0);
     const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
     const script = shellBlock('Use it in your own repository').replace(
-      `acctsync@${version}`,
+      `../acctsync/acctsync-${version}.tgz`,
       join(work, filename),
     );
     const { SVC_API_URL: _u, SVC_API_KEY: _k, GITHUB_ACTIONS: _g, ...env } = process.env;

@@ -98,10 +98,15 @@ describe.each(renders)('kustomize build %s', (_name, dir) => {
     }
   });
 
-  it('runs one daemon, replaced rather than rolled (two reconcilers on one scope would fight)', () => {
+  it('runs two daemons (one holds the scope, one is a standby), rolled one pod at a time', () => {
     const deployment = deploymentOf(objects);
-    expect(deployment.spec?.replicas).toBe(1);
-    expect(deployment.spec?.strategy?.type).toBe('Recreate');
+    expect(deployment.spec?.replicas).toBe(2);
+    expect(deployment.spec?.strategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: 0, maxUnavailable: 1 },
+    });
+    // In reconcile mode: a standby exists only where a lease is taken (watch --mode observe takes none).
+    expect(watchArgs(daemonContainer(deployment)).values.mode).toBe('reconcile');
   });
 
   it("runs `acctsync watch` with flags the CLI accepts, on the image's entrypoint", () => {
@@ -120,14 +125,14 @@ describe.each(renders)('kustomize build %s', (_name, dir) => {
     expect(container.env?.map((e) => e.name)).toContain(expanded);
   });
 
-  it('probes /healthz and /readyz on the port the daemon listens on, and annotates it for scraping', () => {
+  it('probes /healthz on the port the daemon listens on (the standby answers /readyz 503), and annotates it for scraping', () => {
     const deployment = deploymentOf(objects);
     const container = daemonContainer(deployment);
     const { port } = parseListen(watchArgs(container).values.listen);
     const named = container.ports?.find((p) => p.containerPort === port);
     expect(named?.name).toBe('metrics');
     expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: named?.name });
-    expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: named?.name });
+    expect(container.readinessProbe?.httpGet).toEqual({ path: '/healthz', port: named?.name });
     expect(deployment.spec?.template.metadata?.annotations).toMatchObject({
       'prometheus.io/scrape': 'true',
       'prometheus.io/port': String(port),

@@ -146,6 +146,7 @@ describe('docs/plan-output.md', () => {
       'replace',
       'delete-cascade',
       'adoption',
+      'rename',
     ]);
   });
 

@@ -30,7 +30,11 @@ describe('TLS edge modules', () => {
         module === 'backend'
           ? { backend_id: backend }
           : module === 'policy'
-            ? { inbound: [{ name: 'r', expressions: ['true'], actions: [{ type: 'log' }] }] }
+            ? {
+                inbound: [
+                  { name: 'r', expressions: ['true'], actions: [{ type: 'log', config: { metadata: {} } }] },
+                ],
+              }
             : {};
       const put = await h.call('PUT', `/edges/tls/${id}/${module}`, body);
       expect(put.status, module).toBe(200);

@@ -160,26 +160,33 @@ describe('examples/ci/.github/workflows/acctsync-environments.yml', { timeout: 2
     expect(workflow.jobs['sync-production']!.if).toContain('refs/heads/release');
   });
 
-  it('a pull request gets one comment planning every environment; each sync job converges its own account', async () => {
+  it('a pull request gets one comment per environment, each planned in its own job; each sync job converges its own account', async () => {
     configRepository(dir);
     const comments: Comment[] = [];
-    const plan = await runJob(workflow, 'plan', dir, settings(), comments);
-    expect(plan.failedStep).toBeUndefined();
-    expect(plan.outputs.plan).toEqual({ exitcode: '2' });
-    expect(comments).toHaveLength(1);
-    expect(comments[0]!.body).toContain('| `staging` | 5 | 0 | 0 | 0 | 0 |');
-    expect(comments[0]!.body).toContain('| `production` | 10 | 0 | 0 | 0 | 0 |');
+    const planBoth = async (): Promise<string[]> => {
+      const codes: string[] = [];
+      for (const job of ['plan-staging', 'plan-production']) {
+        const run = await runJob(workflow, job, dir, settings(), comments);
+        expect(run.failedStep).toBeUndefined();
+        codes.push(run.outputs.plan!.exitcode!);
+      }
+      return codes;
+    };
+    const body = (environment: string) =>
+      comments.find((c) => c.body.startsWith(`<!-- acctsync-plan:${environment} -->`))!.body;
+    expect(await planBoth()).toEqual(['2', '2']);
+    expect(comments).toHaveLength(2);
+    expect(body('staging')).toContain('Plan: 5 to create');
+    expect(body('production')).toContain('Plan: 10 to create');
 
     expect((await runJob(workflow, 'sync-staging', dir, settings())).failedStep).toBeUndefined();
-    const afterStaging = await runJob(workflow, 'plan', dir, settings(), comments);
-    expect(afterStaging.outputs.plan).toEqual({ exitcode: '2' });
-    expect(comments).toHaveLength(1);
-    expect(comments[0]!.body).toContain('| `staging` | 0 | 0 | 0 | 0 | 0 |');
-    expect(comments[0]!.body).toContain('| `production` | 10 | 0 | 0 | 0 | 0 |');
+    expect(await planBoth()).toEqual(['0', '2']);
+    expect(comments).toHaveLength(2);
+    expect(body('staging')).toContain('No changes');
+    expect(body('production')).toContain('Plan: 10 to create');
 
     expect((await runJob(workflow, 'sync-production', dir, settings())).failedStep).toBeUndefined();
-    const converged = await runJob(workflow, 'plan', dir, settings(), comments);
-    expect(converged.outputs.plan).toEqual({ exitcode: '0' });
+    expect(await planBoth()).toEqual(['0', '0']);
   });
 });
 

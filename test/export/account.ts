@@ -105,7 +105,9 @@ export async function populate(client: ApiClient): Promise<Populated> {
     ip_restriction: { ip_policy_ids: [office.id] },
     mutual_tls: { certificate_authority_ids: [ca.id] },
     tls_termination: { terminate_at: 'edge', min_version: '1.2' },
-    policy: { inbound: [{ name: 'log all', expressions: [], actions: [{ type: 'log' }] }] },
+    policy: {
+      inbound: [{ name: 'log all', expressions: [], actions: [{ type: 'log', config: { metadata: {} } }] }],
+    },
   });
   const httpsEdge = await post('/edges/https', {
     description: 'Web',

@@ -1,7 +1,7 @@
 /**
  * The model-based suite (see model.ts): seeded random sequences of reviewed changes over every kind,
  * each step synced once and then planned, at parallelism 1 and 16. `npm test` runs two seeds of a
- * few dozen steps; `npm run test:soak` runs thousands (test/soak/model.test.ts). A failure prints
+ * few dozen steps, renames among them (every renamed object keeps its id); `npm run test:soak` runs thousands (test/soak/model.test.ts). A failure prints
  * its seed: `RELIABILITY_SEED=<n>` replays it.
  */
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,8 @@ describe('every reviewed change converges in one sync (model)', () => {
       expect(run.failure?.report, `seed ${seed + offset}`).toBeUndefined();
       // The run changed the account in every way, not only by adding objects.
       console.log(`[model] seed ${seed + offset}: ${JSON.stringify(run)}`);
-      for (const action of ['create', 'update', 'delete']) expect(run.operations[action]).toBeGreaterThan(0);
+      for (const action of ['create', 'update', 'delete', 'rename'])
+        expect(run.operations[action], action).toBeGreaterThan(0);
     },
     120_000,
   );

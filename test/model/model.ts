@@ -1,6 +1,7 @@
 /**
  * A model of a valid config over every kind, changed by random steps that a reviewer could approve:
- * objects added, removed and renamed, unique values (domains, hostports, SSH keys, CIDRs, route
+ * objects added, removed and renamed (automatically where a unique value proves the object, else
+ * with a `moved:` entry that may stay for later steps), unique values (domains, hostports, SSH keys, CIDRs, route
  * matches) moved between objects and swapped, references repointed, modules switched on and off,
  * certificates attached, detached and dropped, cosmetic edits. The model keeps every invariant the
  * loader checks (unique values, references to existing objects, exclusive fields), so each step is a
@@ -17,6 +18,83 @@ type Section = Record<string, Entry>;
 
 /** The config as plain data: section -> name -> entry, as written in the YAML. */
 export type Config = Record<string, Section>;
+
+export interface Move {
+  readonly from: string;
+  readonly to: string;
+}
+
+/**
+ * The config's `moved:` entries, kept valid as the config changes (an old name that has an entry
+ * again, a chain that no longer ends at an entry, are dropped), and this step's renames.
+ */
+export class MoveLog {
+  moves: Move[] = [];
+  /**
+   * This step's renames: an entry's key -> the key its object had before the step, and whether
+   * every link of the chain is a `moved:` entry (else the unique value it kept proves it).
+   */
+  readonly renamed = new Map<string, { readonly before: string; readonly explicit: boolean }>();
+  /** Entries whose unique value changed in this step: it proves no rename then. */
+  readonly #changed = new Set<string>();
+  /**
+   * Keys removed in this step: their live object is still there when the sync plans, and keeps
+   * its key (a move onto it is not made: docs/config.md "Renaming an entry").
+   */
+  readonly #removed = new Set<string>();
+
+  /** A new step: its renames start from the keys the account has now. */
+  startStep(): void {
+    this.renamed.clear();
+    this.#changed.clear();
+    this.#removed.clear();
+  }
+
+  /** `from` renamed to `to`, with a `moved:` entry when `explicit`. */
+  rename(from: string, to: string, explicit: boolean): void {
+    const earlier = this.renamed.get(from);
+    this.renamed.delete(from);
+    if (explicit) this.moves = [...this.moves.filter((m) => m.to !== to), { from, to }];
+    if (this.#removed.has(to)) return;
+    if (this.#changed.has(from)) {
+      this.#changed.add(to);
+      if (!explicit) return;
+    }
+    this.renamed.set(to, {
+      before: earlier?.before ?? from,
+      explicit: explicit && (earlier?.explicit ?? true),
+    });
+  }
+
+  /** The object of `key` is gone or is another object now: nothing moves to it. */
+  forget(key: string): void {
+    this.#removed.add(key);
+    this.renamed.delete(key);
+    this.moves = this.moves.filter((m) => m.to !== key);
+  }
+
+  /** The unique value of `key` changed: a rename without `moved:` is no longer proven by it. */
+  valueChanged(key: string): void {
+    this.#changed.add(key);
+    if (this.renamed.get(key)?.explicit === false) this.renamed.delete(key);
+  }
+
+  /** Drops the moves `validate` would refuse now, and renames whose entry is gone. */
+  prune(config: Config): void {
+    const has = (key: string) => {
+      const [section = '', name = ''] = key.split('/');
+      return config[section]?.[name] !== undefined;
+    };
+    // An old name that has an entry again keeps its object: the new name is another one.
+    for (const [key, { before }] of this.renamed) if (!has(key) || has(before)) this.renamed.delete(key);
+    for (let size = -1; size !== this.moves.length;) {
+      size = this.moves.length;
+      this.moves = this.moves.filter(
+        (m) => !has(m.from) && (has(m.to) || this.moves.some((n) => n.from === m.to)),
+      );
+    }
+  }
+}
 
 const names = ['a', 'b', 'c', 'd'];
 const domains = ['one.example.com', 'two.example.com', 'three.example.com', 'four.example.com'];
@@ -210,7 +288,7 @@ function randomRoute(rng: Rng, config: Config, match: string): Entry {
 }
 
 /** One reviewed change: what it does, for the log that replays a failure. */
-type Change = (rng: Rng, config: Config) => string | undefined;
+type Change = (rng: Rng, config: Config, log: MoveLog) => string | undefined;
 
 const sections = [
   'api_keys',
@@ -246,18 +324,31 @@ const add: Change = (rng, config) => {
   return `add ${section}/${name}`;
 };
 
-const remove: Change = (rng, config) => {
+const remove: Change = (rng, config, log) => {
   const section = rng.pick(sections);
   const present = Object.keys(config[section] ?? {});
   if (present.length === 0) return undefined;
   const name = rng.pick(present);
   delete config[section]?.[name];
+  log.forget(`${section}/${name}`);
   renameReferences(config, section, name, undefined);
   return `remove ${section}/${name}`;
 };
 
-/** The same object under another name: references follow it (a domain, key or hostport moves name). */
-const rename: Change = (rng, config) => {
+/** Sections whose objects the service proves by a unique value the entry carries: renamed without `moved:`. */
+const provenBy: Record<string, string> = {
+  reserved_domains: 'domain',
+  agent_ingresses: 'domain',
+  ssh_credentials: 'public_key',
+  tls_edges: 'hostports',
+  https_edges: 'hostports',
+};
+
+/**
+ * The same object under another name, references following it: automatically where a unique value
+ * proves it (sometimes with a `moved:` entry all the same), else with one.
+ */
+const rename: Change = (rng, config, log) => {
   const section = rng.pick(sections);
   const present = Object.keys(config[section] ?? {});
   const to = freeName(config, section);
@@ -267,15 +358,19 @@ const rename: Change = (rng, config) => {
   s[to] = s[from] ?? {};
   delete s[from];
   renameReferences(config, section, from, to);
-  return `rename ${section}/${from} -> ${to}`;
+  const explicit = !(section in provenBy) || rng.chance(0.3);
+  log.rename(`${section}/${from}`, `${section}/${to}`, explicit);
+  return `rename ${section}/${from} -> ${to}${explicit ? ' (moved:)' : ''}`;
 };
 
 /** A unique value handed from one object to another of the same claim space, or exchanged. */
-const moveClaim: Change = (rng, config) => {
+const moveClaim: Change = (rng, config, log) => {
   const space = rng.pick(claimSpaces);
   const holders = space.sections.flatMap((s) => entries(config, s).map(([n, e]) => ({ s, n, e })));
   if (holders.length < 2) return undefined;
   const [x, y] = pickTwo(rng, holders);
+  log.valueChanged(`${x.s}/${x.n}`);
+  log.valueChanged(`${y.s}/${y.n}`);
   if (space.field === 'hostports') {
     const xs = x.e.hostports as string[];
     const ys = y.e.hostports as string[];
@@ -300,7 +395,7 @@ function pickTwo<T>(rng: Rng, items: readonly T[]): [T, T] {
 }
 
 /** A unique value moved to an object under a new name in the same step (the old one keeps going). */
-const moveClaimToNew: Change = (rng, config) => {
+const moveClaimToNew: Change = (rng, config, log) => {
   const space = rng.pick(claimSpaces);
   const section = rng.pick(space.sections);
   const holders = space.sections.flatMap((s) => entries(config, s).map(([n, e]) => ({ s, n, e })));
@@ -311,6 +406,7 @@ const moveClaimToNew: Change = (rng, config) => {
     const xs = from.e.hostports as string[];
     if (xs.length < 2) return undefined;
     const moved = xs.splice(rng.int(xs.length), 1);
+    log.valueChanged(`${from.s}/${from.n}`);
     const edge: Entry = { hostports: moved };
     if (section === 'https_edges') edge.routes = [randomRoute(rng, config, '/')];
     (config[section] ??= {})[to] = edge;
@@ -319,6 +415,9 @@ const moveClaimToNew: Change = (rng, config) => {
   (config[section] ??= {})[to] = { [space.field]: from.e[space.field] };
   delete config[from.s]?.[from.n];
   renameReferences(config, from.s, from.n, undefined);
+  // The same kind under a new name with the same unique value is the same object, renamed.
+  if (from.s === section) log.rename(`${from.s}/${from.n}`, `${section}/${to}`, false);
+  else log.forget(`${from.s}/${from.n}`);
   return `move ${space.field} of ${from.s}/${from.n} to new ${section}/${to}`;
 };
 
@@ -357,7 +456,7 @@ const certificate: Change = (rng, config) => {
 };
 
 /** Modules, routes and rules switched on, off or changed; references repointed. */
-const reshape: Change = (rng, config) => {
+const reshape: Change = (rng, config, log) => {
   const choice = rng.int(4);
   if (choice === 0) {
     const edges = entries(config, 'tls_edges');
@@ -395,6 +494,8 @@ const reshape: Change = (rng, config) => {
   const entry = newEntry(rng, others, section);
   if (entry === undefined) return undefined;
   (config[section] ??= {})[name] = entry;
+  // A backend rewritten as another variant is another kind: a move to it would be refused.
+  if (section === 'backends') log.forget(`${section}/${name}`);
   renameReferences(
     config,
     section,
@@ -427,16 +528,18 @@ const changes: Array<[Change, number]> = [
 ];
 
 /** One step: one to three changes, each a valid config; returns what they did. */
-export function step(rng: Rng, config: Config): string[] {
+export function step(rng: Rng, config: Config, log: MoveLog): string[] {
+  log.startStep();
   const done: string[] = [];
   const total = changes.reduce((n, [, w]) => n + w, 0);
   const count = 1 + rng.int(3);
   for (let tries = 0; done.length < count && tries < 20; tries++) {
     let roll = rng.int(total);
     const change = changes.find(([, w]) => (roll -= w) < 0)?.[0] ?? add;
-    const what = change(rng, config);
+    const what = change(rng, config, log);
     if (what !== undefined) done.push(what);
   }
+  log.prune(config);
   return done;
 }
 
@@ -531,7 +634,7 @@ function replaceBackend(config: Config, name: string): void {
 }
 
 /** The config file's text. */
-export function configYaml(scope: string, config: Config): string {
+export function configYaml(scope: string, config: Config, moves: readonly Move[] = []): string {
   const present = Object.fromEntries(Object.entries(config).filter(([, s]) => Object.keys(s).length > 0));
-  return stringify({ version: 1, scope, ...present });
+  return stringify({ version: 1, scope, ...(moves.length > 0 ? { moved: moves } : {}), ...present });
 }

@@ -1,14 +1,15 @@
 /**
  * Runs the model: one emulator per seed, a fresh config per step, each step synced once and then
- * planned. A step passes when the sync applies every operation, the emulator answered no 409, and
- * the next plan is empty (live equals desired).
+ * planned. A step passes when the sync applies every operation, the emulator answered no 409, the
+ * next plan is empty (live equals desired), and every object renamed keeps its id (its nested
+ * items too), unless the step also changed what the service cannot change in place (a replace).
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness } from '../apply/harness.js';
 import { createRng } from '../reliability/support/prng.js';
-import { configYaml, step, type Config } from './model.js';
+import { configYaml, MoveLog, step, type Config } from './model.js';
 
 /** What a run did: how many operations of each action, and which changes, by their first word. */
 export interface ModelRun {
@@ -30,19 +31,24 @@ export async function runModel(seed: number, steps: number, parallelism: number)
   const h = await startHarness();
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-model-'));
   const config: Config = {};
+  const log = new MoveLog();
+  let ids = new Map<string, string>();
   const history: string[] = [];
   const operations: Record<string, number> = {};
   const changeCounts: Record<string, number> = {};
   const count = (into: Record<string, number>, what: string) => (into[what] = (into[what] ?? 0) + 1);
   try {
     for (let n = 1; n <= steps; n++) {
-      const changes = step(rng, config);
+      const changes = step(rng, config, log);
       history.push(`step ${n}: ${changes.join('; ')}`);
       for (const c of changes) count(changeCounts, c.split(' ')[0] ?? c);
-      const yaml = configYaml('model', config);
+      const yaml = configYaml('model', config, log.moves);
       await writeFile(join(dir, 'account.yaml'), yaml);
       h.requests.length = 0;
-      const problem = await syncOnce(h, dir, parallelism, (id) => count(operations, id.split(' ')[0] ?? id));
+      const synced = await syncOnce(h, dir, parallelism, (id) => count(operations, id.split(' ')[0] ?? id));
+      const problem =
+        typeof synced === 'string' ? synced : renamesLosingIds(log, ids, synced.ids, synced.replaced);
+      if (typeof synced !== 'string') ids = synced.ids;
       if (problem !== undefined) {
         const report = [problem, '', ...history, '', yaml].join('\n');
         return { failure: { seed, step: n, report }, operations, changes: changeCounts };
@@ -56,13 +62,40 @@ export async function runModel(seed: number, steps: number, parallelism: number)
 
 type Harness = Awaited<ReturnType<typeof startHarness>>;
 
-/** Why one sync of `dir` did not converge, or undefined when it did. */
+/** What a converged sync left: live ids by marker key, and the keys it replaced. */
+interface Synced {
+  readonly ids: Map<string, string>;
+  readonly replaced: ReadonlySet<string>;
+}
+
+/** The renames of this step whose object (or a nested item of it) did not keep its id. */
+function renamesLosingIds(
+  log: MoveLog,
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+  replaced: ReadonlySet<string>,
+): string | undefined {
+  const lost: string[] = [];
+  for (const [key, { before: old, explicit }] of log.renamed) {
+    if (replaced.has(key)) continue;
+    for (const [was, id] of before) {
+      if (was !== old && !was.startsWith(`${old}/`)) continue;
+      const now = key + was.slice(old.length);
+      const kept = after.get(now);
+      if (kept !== undefined && kept !== id && !replaced.has(now))
+        lost.push(`  ${was} -> ${now}${explicit ? ' (moved:)' : ''}: ${id} became ${kept}`);
+    }
+  }
+  return lost.length === 0 ? undefined : ['a rename did not keep the id:', ...lost].join('\n');
+}
+
+/** Why one sync of `dir` did not converge, or what it left when it did. */
 async function syncOnce(
   h: Harness,
   dir: string,
   parallelism: number,
   applied: (operationId: string) => void,
-): Promise<string | undefined> {
+): Promise<string | Synced> {
   let synced;
   try {
     // A step may remove much of the account on purpose: the mass-delete guard, which asks for
@@ -91,5 +124,9 @@ async function syncOnce(
       ...left.map((op) => `  ${op.id} ${JSON.stringify(op.changes ?? [])}`),
     ].join('\n');
   }
-  return undefined;
+  const ids = new Map(
+    next.live.objects.flatMap((o) => (o.marker?.scope === 'model' ? [[o.marker.key, o.id] as const] : [])),
+  );
+  const replaced = new Set(synced.computed.plan.operations.flatMap((op) => op.replaces ?? []));
+  return { ids, replaced };
 }

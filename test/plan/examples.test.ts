@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planFor } from '../../src/plan/index.js';
+import { planFor } from '../../src/pipeline/index.js';
 import { useAccount } from '../support/use-account.js';
 import { applyPlan, loadExamples, planAccount } from './helpers.js';
 

@@ -5,7 +5,7 @@
  * field descriptors, with fixtures for the formats that need real values.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { planFor } from '../../src/plan/index.js';
+import { planFor } from '../../src/pipeline/index.js';
 import { managedDescriptors, type DesiredState } from '../../src/resources/index.js';
 import { closure, mutated, withFields, without } from '../support/desired-values.js';
 import { useAccount } from '../support/use-account.js';

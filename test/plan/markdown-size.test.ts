@@ -38,6 +38,7 @@ function planOf(action: 'create' | 'delete', n: number): Plan {
       replace: 0,
       delete: action === 'delete' ? n : 0,
       adopt: 0,
+      rename: 0,
       unchanged: 0,
       managed: n,
       removed: action === 'delete' ? n : 0,
@@ -71,5 +72,14 @@ describe('markdown plan size', () => {
     expect(md).toContain('Plan: 5000 to create, 0 to update');
     expect(md).toMatch(/_Truncated: \d+ of 10000 lines left out/);
     expect(md).toContain('acctsync plan --out plan.json');
+  });
+});
+
+describe('the markdown budget leaves room for what a workflow adds', () => {
+  it('a 900-delete markdown is at most 65,000 characters: 536 of GitHub 65,536 stay for the marker', () => {
+    expect(markdownLimit).toBe(65_000);
+    const md = renderMarkdown(planOf('delete', 900));
+    expect(md.length).toBeLessThanOrEqual(65_000);
+    expect(`<!-- acctsync-plan -->\n${md}`.length).toBeLessThan(65_536);
   });
 });

@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { planFor, renderJson } from '../../src/plan/index.js';
+import { renderJson } from '../../src/plan/index.js';
 import { planSchema } from '../../src/plan/plan-schema.js';
 import { reasonCodes } from '../../src/plan/types.js';
+import { planFor } from '../../src/pipeline/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { useAccount } from '../support/use-account.js';
 import { applyPlan, loadExamples, planAccount } from './helpers.js';
@@ -74,6 +75,7 @@ describe('plan JSON schema (schemas/plan.schema.json)', () => {
         replace: 0,
         delete: 0,
         adopt: 0,
+        rename: 0,
         unchanged: 0,
         managed: 0,
         removed: 0,

@@ -5,7 +5,9 @@
  */
 import { createHash, scryptSync } from 'node:crypto';
 import { beforeAll, beforeEach, expect, it } from 'vitest';
-import { formatMetadata, planFor, type LiveObject } from '../../src/plan/index.js';
+import { formatMetadata } from '../../src/plan/index.js';
+import { planFor } from '../../src/pipeline/index.js';
+import { type LiveObject } from '../../src/live/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { useAccount } from '../support/use-account.js';
 import { applyPlan, loadExamples, planAccount } from './helpers.js';

@@ -7,7 +7,8 @@
  * needs the kind in the build and the schema regenerated, as the checklist says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planFor, renderText } from '../../src/plan/index.js';
+import { renderText } from '../../src/plan/index.js';
+import { planFor } from '../../src/pipeline/index.js';
 import {
   allDescriptors,
   descriptorOf,
@@ -35,6 +36,8 @@ beforeAll(async () => {
   const registeredWidgets = registerKind({
     kind: 'widgets',
     title: 'widget',
+    titlePlural: 'widgets',
+    article: 'a',
     path: '/widgets',
     listMember: 'widgets',
     idPrefix: 'wdg_',
@@ -58,6 +61,8 @@ beforeAll(async () => {
   const registeredParts = registerKind({
     kind: 'widget_parts',
     title: 'widget part',
+    titlePlural: 'widget parts',
+    article: 'a',
     path: '/widget_parts',
     listMember: 'widget_parts',
     idPrefix: 'wdp_',

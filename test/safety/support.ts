@@ -12,7 +12,11 @@ import { startAccount, type TestAccount } from '../support/account.js';
 /** An account whose client never retries (no waits), with a config directory for the CLI. */
 export interface CliAccount extends TestAccount {
   readonly dir: string;
-  /** Write requests (anything but GET) the emulator has answered so far. */
+  /**
+   * Write requests (anything but GET) the emulator has answered so far, but for the scope's lease a
+   * writing command takes and hands back, an SSH credential (docs/lease.md): the tests using this
+   * write no SSH credential of their own.
+   */
   writes(): number;
   /** Writes a file of the config directory (relative to `dir`). */
   write(file: string, text: string): Promise<void>;
@@ -23,6 +27,8 @@ export interface CliAccount extends TestAccount {
 export async function startCliAccount(options: { faults?: FaultOptions } = {}): Promise<CliAccount> {
   const account = await startAccount({ ...options, client: { retry: { attempts: 1 } } });
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-safety-'));
+  // A checkout: the config's root is the work tree, so `{file: ../x}` from account/ may read x.
+  await mkdir(join(dir, '.git'));
   const close = async (): Promise<void> => {
     await account.close();
     await rm(dir, { recursive: true, force: true });
@@ -30,7 +36,11 @@ export async function startCliAccount(options: { faults?: FaultOptions } = {}): 
   return {
     ...account,
     dir,
-    writes: () => account.answered((r) => r.method !== 'GET' && !r.route.startsWith('/_emulator')),
+    writes: () =>
+      account.answered(
+        (r) =>
+          r.method !== 'GET' && !r.route.startsWith('/_emulator') && !r.route.startsWith('/ssh_credentials'),
+      ),
     async write(file, text) {
       await mkdir(dirname(join(dir, file)), { recursive: true });
       await writeFile(join(dir, file), text);

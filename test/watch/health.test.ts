@@ -71,8 +71,49 @@ describe('health endpoints', () => {
     expect((await fetch(`${url}/healthz`, { method: 'POST' })).status).toBe(405);
   });
 
+  it('caps the details of a failure at 20 and counts the rest, in /readyz and /status', async () => {
+    const { readiness, url } = await start();
+    const details = Array.from(
+      { length: 436 },
+      (_, i) => `create ip_policies/p${i}: FAILED ERR_SVC_500: boom`,
+    );
+    readiness.record(
+      record(
+        { status: 'failed', planned: 436, applied: [], reason: '436 operations failed', details },
+        { failures: 1 },
+      ),
+    );
+    const ready = (await (await fetch(`${url}/readyz`)).json()) as { details: string[]; moreDetails: number };
+    expect(ready.details).toEqual(details.slice(0, 20));
+    expect(ready.moreDetails).toBe(416);
+    const status = (await (await fetch(`${url}/status`)).json()) as {
+      lastError: { details: string[]; moreDetails: number };
+    };
+    expect(status.lastError.details).toHaveLength(20);
+    expect(status.lastError.moreDetails).toBe(416);
+  });
+
+  it('leaves readiness and the last error as they were when a reconcile is stopped', async () => {
+    const { readiness, url } = await start();
+    readiness.record(record({ status: 'success', planned: 0, applied: [] }));
+    readiness.record(record({ status: 'stopped', planned: 3, applied: [], reason: 'the daemon stopped' }));
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    const status = (await (await fetch(`${url}/status`)).json()) as Record<string, unknown>;
+    expect(status).toMatchObject({ ready: true, lastReconcile: { status: 'success' } });
+    expect(status.lastError).toBeUndefined();
+  });
+
   it('serves every metric in Prometheus text format', async () => {
     const { metrics, url } = await start();
+    // Operations are counted as they finish, before their reconcile ends.
+    for (const op of [
+      { kind: 'ip_policy', action: 'create', outcome: 'succeeded' },
+      { kind: 'ip_policy', action: 'create', outcome: 'succeeded' },
+      { kind: 'api_key', action: 'update', outcome: 'succeeded' },
+      { kind: 'api_key', action: 'update', outcome: 'failed' },
+      { kind: 'api_key', action: 'delete', outcome: 'stopped' },
+    ] as const)
+      metrics.recordOperation(op);
     metrics.recordReconcile(
       record({
         status: 'success',
@@ -114,9 +155,21 @@ describe('health endpoints', () => {
     metrics.recordReconcile(
       record({ status: 'invalid_config', planned: 0, applied: [], reason: 'bad' }, { failures: 1 }),
     );
-    metrics.recordResponse({ method: 'GET', path: '/ip_policies', status: 200, durationMs: 3, attempt: 1 });
-    metrics.recordResponse({ method: 'POST', path: '/ip_policies', status: 429, durationMs: 3, attempt: 1 });
-    metrics.recordResponse({
+    metrics.api.recordResponse({
+      method: 'GET',
+      path: '/ip_policies',
+      status: 200,
+      durationMs: 3,
+      attempt: 1,
+    });
+    metrics.api.recordResponse({
+      method: 'POST',
+      path: '/ip_policies',
+      status: 429,
+      durationMs: 3,
+      attempt: 1,
+    });
+    metrics.api.recordResponse({
       method: 'POST',
       path: '/ip_policies',
       status: 'error',
@@ -134,9 +187,22 @@ describe('health endpoints', () => {
       invalid_config: 2,
       refused: 1,
       failed: 0,
+      stopped: 0,
     });
     expect(exposition.types.get('acctsync_reconcile_duration_seconds')).toBe('histogram');
-    expect(samplesOf(exposition, 'acctsync_reconcile_duration_seconds_count')[0]?.value).toBe(6);
+    const durations = samplesOf(exposition, 'acctsync_reconcile_duration_seconds_count');
+    expect(durations.reduce((sum, s) => sum + s.value, 0)).toBe(6);
+    expect(
+      durations.find((s) => s.labels.trigger === 'interval' && s.labels.result === 'success')?.value,
+    ).toBe(2);
+    const outcomes = samplesOf(exposition, 'acctsync_operations_total').filter((s) => s.value > 0);
+    expect(outcomes.map((s) => [s.labels.kind, s.labels.action, s.labels.outcome, s.value])).toEqual(
+      expect.arrayContaining([
+        ['ip_policy', 'create', 'succeeded', 2],
+        ['api_key', 'update', 'failed', 1],
+        ['api_key', 'delete', 'stopped', 1],
+      ]),
+    );
     expect(samplesOf(exposition, 'acctsync_operations_applied_total')).toEqual(
       expect.arrayContaining([
         {
@@ -190,5 +256,10 @@ describe('health endpoints', () => {
     expect([...exposition.types.keys()].filter((name) => /^acctsync_(process|nodejs)_/.test(name))).toEqual(
       [],
     );
+    // A `_total` name promises a counter: prom-client's default gauges named so are dropped.
+    expect(
+      [...exposition.types].filter(([name, type]) => name.endsWith('_total') && type !== 'counter'),
+    ).toEqual([]);
+    expect(exposition.types.get('nodejs_active_handles')).toBe('gauge');
   });
 });

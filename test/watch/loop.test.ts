@@ -180,4 +180,35 @@ describe('ReconcileLoop', () => {
     expect(new Set(ids.map((e) => e.reconcile)).size).toBe(1);
     expect(ids[0]?.reconcile).toMatch(/^[0-9a-f]{8}$/);
   });
+
+  it('shows the running reconcile and the next one, and counts a stop as no failure', async () => {
+    const stopped: ReconcileResult = {
+      status: 'stopped',
+      planned: 2,
+      applied: [],
+      reason: 'the daemon stopped',
+    };
+    const s = controlledStep((_trigger, n) => (n === 1 ? broken : stopped));
+    const { loop, captured, records } = newLoop(s.step);
+    loop.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(loop.running).toMatchObject({ trigger: 'start', done: 0, failed: 0 });
+    expect(loop.nextRun).toBeUndefined();
+    s.calls[0]?.progress.operationFinished({ kind: 'ip_policies', action: 'create', outcome: 'succeeded' });
+    expect(loop.running?.done).toBe(1);
+    await s.release();
+    expect(loop.running).toBeUndefined();
+    expect(loop.nextRun?.trigger).toBe('retry');
+    loop.request('change');
+    await s.release();
+    expect(records.map((r) => [r.result.status, r.failures])).toEqual([
+      ['invalid_config', 1],
+      ['stopped', 1],
+    ]);
+    expect(captured.entries().find((e) => e.status === 'stopped')).toMatchObject({
+      level: 'warn',
+      msg: 'reconcile stopped: the daemon is stopping',
+    });
+    await loop.stop();
+  });
 });

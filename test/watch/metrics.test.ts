@@ -4,6 +4,8 @@
  * every metric docs/watch.md documents present under its documented name and type.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
 import { policyFile, startWatch, waitFor } from './daemon-harness.js';
@@ -17,7 +19,15 @@ function documentedMetrics(): Map<string, string> {
 
 describe('watch /metrics', { timeout: 60_000 }, () => {
   it('parses as Prometheus text and has every documented metric, with standard process_ and nodejs_ names', async (context) => {
-    const d = await startWatch({ files: { 'policies.yaml': policyFile('one') }, interval: '1s' });
+    // A webhook, for the notification metrics (there are none without --notify).
+    const hook = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    context.onTestFinished(() => new Promise<void>((resolve) => hook.close(() => resolve())));
+    const d = await startWatch({
+      files: { 'policies.yaml': policyFile('one') },
+      interval: '1s',
+      args: ['--notify', `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`],
+    });
     context.onTestFinished(() => d.close());
     await waitFor('the first reconcile to succeed', async () => (await d.readyz()).status === 200, 20_000);
     // Drift, so that the drift and operation metrics have samples too.
@@ -28,7 +38,7 @@ describe('watch /metrics', { timeout: 60_000 }, () => {
     const families = parsePrometheusTextFormat(await (await fetch(`${d.url}/metrics`)).text());
     const types = new Map(families.map((f) => [f.name, f.type.toLowerCase()]));
     const documented = documentedMetrics();
-    expect(documented.size).toBeGreaterThanOrEqual(9);
+    expect(documented.size).toBeGreaterThanOrEqual(18);
     for (const [name, type] of documented) expect(types.get(name), name).toBe(type);
     for (const family of families) {
       expect(family.help, family.name).not.toBe('');

@@ -76,8 +76,9 @@ describe('Notifier', () => {
       notifier.record({ ...failed, result: { ...failed.result, reason: `GET /${at}: 500` } });
     }
     await notifier.close();
-    // Failure sent at 0, reminded at 1000 (after 1 s), then at 3000 (after 2 s).
-    expect(events).toEqual(['drift_found', 'drift_found', 'apply_failed', 'apply_failed', 'apply_failed']);
+    // Failure sent at 0, reminded at 1000 (after 1 s), then at 3000 (after 2 s). The first drift
+    // report was in flight; the second waited, and the failures went before it.
+    expect(events).toEqual(['drift_found', 'apply_failed', 'apply_failed', 'apply_failed', 'drift_found']);
   });
 
   it('never makes the caller wait for a webhook that does not answer', async () => {

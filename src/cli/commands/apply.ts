@@ -5,8 +5,11 @@ import { checkSavedPlanCurrent, readSavedPlan } from '../../apply/saved-plan.js'
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../command.js';
 import { clientOptionsFor, connectionOptions, deadlineOptions } from '../connection.js';
+import { filesRootOptions, useFilesRoot } from '../files-root.js';
+import { leaseFlagsFrom, leaseOptions } from '../lease-flags.js';
 import { planFromConfig } from '../planned.js';
 import { renderPlan, useColor } from '../plan-output.js';
+import { assertPolicyAllows, policiesFrom, policyOptions, printPolicyAnnotations } from '../policy.js';
 
 export const command = defineCommand({
   name: 'apply',
@@ -15,9 +18,17 @@ export const command = defineCommand({
   description: `Re-reads the config paths recorded in the plan and the live account, and refuses when either
 changed since the plan was made (saying what changed); otherwise runs exactly the saved plan.
 Secrets are taken from the config, never from the plan file (which holds none).`,
-  flags: { ...executionFlags, ...connectionOptions, ...deadlineOptions },
+  flags: {
+    ...executionFlags,
+    ...filesRootOptions,
+    ...leaseOptions,
+    ...policyOptions,
+    ...connectionOptions,
+    ...deadlineOptions,
+  },
 
   async run(values, positionals) {
+    useFilesRoot(values, process.env);
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0) {
       throw new UsageError('apply takes exactly one argument, the plan file', {
@@ -25,7 +36,9 @@ Secrets are taken from the config, never from the plan file (which holds none).`
       });
     }
     const settings = runSettingsFrom('apply', values);
+    const leaseFlags = leaseFlagsFrom('apply', values);
     const saved = await readSavedPlan(file);
+    const policies = await policiesFrom(values);
     // The config and account the plan was made for: its environment's, whatever ACCTSYNC_ENV says.
     const fresh = await planFromConfig({
       paths: saved.configPaths,
@@ -39,13 +52,19 @@ Secrets are taken from the config, never from the plan file (which holds none).`
       unprotect: (saved.options.unprotect ?? []).filter((k): k is string => typeof k === 'string'),
       deadline: true,
       client: clientOptionsFor(settings.parallelism),
+      lease: { command: 'apply', flags: leaseFlags },
+      policies,
     });
     const { connection } = fresh;
     try {
       checkSavedPlanCurrent(saved, fresh.plan);
+      // The rules are judged on the fresh plan, which checkSavedPlanCurrent found equal to the saved one.
+      printPolicyAnnotations(fresh.plan.policy, process.env, process.stderr);
+      assertPolicyAllows(fresh.plan.policy);
       const { exitCode } = await runApply(saved, fresh.desired, connection.client, settings, {
         stdout: process.stdout,
         stderr: process.stderr,
+        stop: fresh.lease?.signal,
         beforeApply: () => {
           if (settings.output === 'text')
             process.stdout.write(renderPlan(saved, 'text', useColor(process.env, process.stdout.isTTY)));

@@ -5,6 +5,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, type ApiClient } from '../../api/index.js';
 import { UserError } from '../../errors.js';
+import { inert, inertQuoted } from '../../inert.js';
 import { defineCommand } from '../command.js';
 import { connectionOptions, openConnection } from '../connection.js';
 
@@ -46,9 +47,11 @@ function objectId(object: unknown): string {
 }
 
 function line(d: Delivery, json: boolean): string {
-  if (json) return JSON.stringify(d);
+  if (json) return inertQuoted(JSON.stringify(d));
   const e = d.event;
-  return `${e.event_timestamp}  ${e.event_type}  ${objectId(e.object)}  -> ${d.destination_id} (${d.subscription_id}, ${e.event_id})`;
+  return inert(
+    `${e.event_timestamp}  ${e.event_type}  ${objectId(e.object)}  -> ${d.destination_id} (${d.subscription_id}, ${e.event_id})`,
+  );
 }
 
 const identity = (d: Delivery): string => `${d.event.event_id} ${d.subscription_id} ${d.destination_id}`;

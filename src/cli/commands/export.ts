@@ -12,6 +12,7 @@ import {
   type OutputFile,
 } from '../../export/index.js';
 import { UsageError } from '../../errors.js';
+import { inertLines } from '../../inert.js';
 import { defineCommand } from '../command.js';
 import { connectionOptions, deadlineOptions, openConnection } from '../connection.js';
 import { environmentName, environmentOptions } from '../environment.js';
@@ -142,9 +143,9 @@ returns as {env: ...} placeholders, each with a comment naming the variable to s
           .map((f) => f.text)
           .join(''),
       );
-      process.stderr.write(`${summary(exp, 'stdout')}\n`);
+      process.stderr.write(`${inertLines(summary(exp, 'stdout'))}\n`);
     } else {
-      process.stderr.write(`${summary(exp, await writeExport(out, exp))}\n`);
+      process.stderr.write(`${inertLines(summary(exp, await writeExport(out, exp)))}\n`);
     }
     return 0;
   },

@@ -6,11 +6,13 @@
 import { objectPath } from '../../apply/build-request.js';
 import { ConfigError, loadDesiredState } from '../../config/index.js';
 import { UsageError, UserError } from '../../errors.js';
+import { inert } from '../../inert.js';
 import { indexChildren, cascadeOf } from '../../plan/cascade.js';
-import { fetchLiveState, type LiveObject } from '../../plan/index.js';
-import { descriptorOf } from '../../resources/index.js';
+import { fetchLiveState, type LiveObject } from '../../live/index.js';
+import { aTitle, descriptorOf } from '../../resources/index.js';
 import { defineCommand } from '../command.js';
 import { connectionOptions, deadlineOptions, openConnection } from '../connection.js';
+import { holdScope, leaseFlagsFrom, leaseOptions, withLease } from '../lease-flags.js';
 
 export const command = defineCommand({
   name: 'forget',
@@ -28,12 +30,14 @@ remove its block first, or the next sync would create it again.`,
       help: 'config file or directory (repeatable; default account/ or acctsync.yaml)',
     },
     scope: { type: 'string', value: 'S', help: "ownership scope (default: the config's scope)" },
+    ...leaseOptions,
     ...connectionOptions,
     ...deadlineOptions,
   },
 
   async run(values, keys) {
     if (keys.length === 0) throw new UsageError('forget: name at least one KEY, like ip_policies/office');
+    const leaseFlags = leaseFlagsFrom('forget', values);
     const loaded = await loadDesiredState(values.config ?? [], { env: process.env });
     if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
     const scope = values.scope ?? loaded.state.scope;
@@ -43,8 +47,11 @@ remove its block first, or the next sync would create it again.`,
         details: ['Remove its block first; otherwise the next sync would create it again.'],
       });
     }
-    const connection = await openConnection({ flags: values, env: process.env, deadline: true });
+    const opened = await openConnection({ flags: values, env: process.env, deadline: true });
+    let connection = opened;
     try {
+      const lease = await holdScope(opened, scope, 'forget', leaseFlags);
+      connection = withLease(opened, lease);
       const live = await fetchLiveState(connection.client, { scope, objects: [] });
       const index = indexChildren(live.objects);
       const byId = new Map(live.objects.map((l) => [l.id, l]));
@@ -64,10 +71,13 @@ remove its block first, or the next sync would create it again.`,
       for (const l of targets) {
         const d = descriptorOf(l.kind);
         if (!d.operations.update)
-          throw new UserError(`${l.marker?.key ?? l.id}: a ${d.title} cannot be changed`);
+          throw new UserError(`${l.marker?.key ?? l.id}: ${aTitle(d)} cannot be changed`);
         const parentId = d.parent?.via === 'path' ? l.parentId : undefined;
+        lease?.signal.throwIfAborted();
         await connection.client.patch(objectPath(d, l.id, parentId), { metadata: l.userMetadata });
-        process.stdout.write(`forgot ${l.marker?.key ?? l.id} (${l.id}): no longer managed, left as it is\n`);
+        process.stdout.write(
+          `forgot ${inert(l.marker?.key ?? l.id)} (${inert(l.id)}): no longer managed, left as it is\n`,
+        );
       }
       return 0;
     } finally {

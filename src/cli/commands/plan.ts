@@ -2,8 +2,12 @@
 import { defineCommand } from '../command.js';
 import { connectionOptions, deadlineOptions } from '../connection.js';
 import { environmentName, environmentOptions } from '../environment.js';
+import { filesRootOptions, useFilesRoot } from '../files-root.js';
 import { planEveryEnvironment } from '../plan-environments.js';
 import { planFromConfig } from '../planned.js';
+import { policiesFrom, policyOptions, printPolicyAnnotations } from '../policy.js';
+import { hasPolicyErrors } from '../../policy/index.js';
+import { syncRefusal } from '../plan-refusal.js';
 import {
   parsePlanFormat,
   planExitCode,
@@ -17,12 +21,14 @@ const flags = {
   ...planOutputOptions,
   ...planningOptions,
   ...environmentOptions,
+  ...filesRootOptions,
   'all-envs': {
     type: 'boolean',
     default: false,
     help: 'plan every declared environment, each against its own account, in one report',
   },
   ...connectionOptions,
+  ...policyOptions,
   ...deadlineOptions,
 } as const;
 
@@ -36,9 +42,12 @@ with the live account and prints the changes a sync would make. Changes nothing.
   notes: 'With GITHUB_STEP_SUMMARY set, the markdown rendering is appended to that file.',
 
   async run(values, positionals) {
+    useFilesRoot(values, process.env);
     const format = parsePlanFormat(values.output);
     if (values['all-envs']) return planEveryEnvironment(positionals, values, format);
-    const { plan, connection } = await planFromConfig({
+    const policies = await policiesFrom(values);
+    const { plan, desired, connection } = await planFromConfig({
+      policies,
       paths: positionals,
       flags: values,
       env: process.env,
@@ -47,8 +56,17 @@ with the live account and prints the changes a sync would make. Changes nothing.
       deadline: true,
     });
     try {
-      await writePlanOutput(plan, { format, out: values.out, env: process.env, stdout: process.stdout });
-      return planExitCode(plan, values['detailed-exitcode']);
+      const refusal = syncRefusal(plan, desired);
+      await writePlanOutput(plan, {
+        format,
+        out: values.out,
+        env: process.env,
+        stdout: process.stdout,
+        refusal,
+      });
+      printPolicyAnnotations(plan.policy, process.env, process.stderr);
+      if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) return 1;
+      return planExitCode(plan, values['detailed-exitcode'], refusal);
     } finally {
       await connection.close();
     }

@@ -41,7 +41,9 @@ function listenError(err: NodeJS.ErrnoException & { code: string }, host: string
 export const command = defineCommand({
   name: 'serve',
   summary: 'serve the Account Management API emulator locally',
-  synopsis: ['acctsync serve [--host 127.0.0.1] [--port 4010] [--token T] [--data FILE] [--rate-limit N/m]'],
+  synopsis: [
+    'acctsync serve [--host 127.0.0.1] [--port 4010] [--token T] [--data FILE] [--rate-limit N/m] [--trust-proxy]',
+  ],
   description: 'Serves the whole Account Management API locally, with a control surface under /_emulator/.',
   flags: {
     host: { type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
@@ -61,6 +63,10 @@ export const command = defineCommand({
       type: 'string',
       value: 'D',
       help: 'how long a managed certificate takes to be issued, e.g. 500ms, 2s, 1m (default 2s)',
+    },
+    'trust-proxy': {
+      type: 'boolean',
+      help: 'build the addresses in answers from X-Forwarded-Proto/-Host (a proxy you run)',
     },
   },
   async run(values) {
@@ -86,6 +92,7 @@ export const command = defineCommand({
             }),
         ...(rate === undefined ? {} : { rateLimitPerMinute: parseRate(rate) }),
         ...(certDelay === undefined ? {} : { certDelayMs: parseDelay(certDelay) }),
+        trustProxy: values['trust-proxy'] === true,
       });
     } catch (err) {
       if (isSystemError(err) && err.syscall === 'listen') throw listenError(err, host, port);

@@ -1,5 +1,6 @@
 /** `acctsync sessions`: list, inspect and command the account's tunnel sessions. */
 import { UsageError } from '../../errors.js';
+import { inert, inertQuoted } from '../../inert.js';
 import { tunnelSessionCommands, type TunnelSessionCommand } from '../../resources/index.js';
 import { commandSession, getSession, listSessions, restartAfterUpdateSeconds } from '../../sessions/index.js';
 import { sessionDetails, sessionsTable } from '../../sessions/render.js';
@@ -35,17 +36,23 @@ async function run(
   if (action === 'list') {
     const sessions = await listSessions(connection.client);
     process.stdout.write(
-      json ? `${JSON.stringify({ tunnel_sessions: sessions }, null, 2)}\n` : sessionsTable(sessions),
+      json
+        ? `${inertQuoted(JSON.stringify({ tunnel_sessions: sessions }, null, 2))}\n`
+        : sessionsTable(sessions),
     );
   } else if (action === 'show') {
     const session = await getSession(connection.client, needId());
-    process.stdout.write(json ? `${JSON.stringify(session, null, 2)}\n` : sessionDetails(session));
+    process.stdout.write(
+      json ? `${inertQuoted(JSON.stringify(session, null, 2))}\n` : sessionDetails(session),
+    );
   } else if (isCommand(action)) {
     const sessionId = needId();
     await commandSession(connection.client, sessionId, action);
     const message = done[action](sessionId);
     process.stdout.write(
-      json ? `${JSON.stringify({ session: sessionId, command: action, message })}\n` : `${message}\n`,
+      json
+        ? `${inertQuoted(JSON.stringify({ session: sessionId, command: action, message }))}\n`
+        : `${inert(message)}\n`,
     );
   } else {
     throw new UsageError(`sessions: unknown action ${action}`, { details: [`Usage: ${synopsis}`] });

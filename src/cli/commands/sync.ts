@@ -6,7 +6,12 @@ import { defineCommand } from '../command.js';
 import { confirmDestruction, mustConfirm } from '../confirm.js';
 import { clientOptionsFor, connectionOptions, deadlineOptions } from '../connection.js';
 import { environmentName, environmentOptions } from '../environment.js';
+import { filesRootOptions, useFilesRoot } from '../files-root.js';
+import { leaseFlagsFrom, leaseOptions } from '../lease-flags.js';
 import { planFromConfig } from '../planned.js';
+import { syncRefusal } from '../plan-refusal.js';
+import { assertPolicyAllows, policiesFrom, policyOptions, printPolicyAnnotations } from '../policy.js';
+import { hasPolicyErrors } from '../../policy/index.js';
 import {
   parsePlanFormat,
   planExitCode,
@@ -36,6 +41,8 @@ const flags = {
     help: 'replace managed API keys and credentials whose token is not in the\n--token-output file, saving the new token (without it they are reported)',
   },
   ...environmentOptions,
+  ...filesRootOptions,
+  ...policyOptions,
   ...executionFlags,
   output: {
     ...executionFlags.output,
@@ -47,6 +54,7 @@ const flags = {
     ...planOutputOptions['detailed-exitcode'],
     help: 'with --dry-run: exit 0 without changes, 2 with changes, 1 on error',
   },
+  ...leaseOptions,
   ...connectionOptions,
   ...deadlineOptions,
 } as const;
@@ -61,12 +69,19 @@ operation is done, 1 when any failed or was not attempted.`,
   flags,
 
   async run(values, positionals) {
+    useFilesRoot(values, process.env);
     // Checked before connecting: a usage mistake must not cost an API call.
     const mode = values['dry-run']
       ? { dryRun: true as const, format: parsePlanFormat(values.output) }
-      : { dryRun: false as const, settings: runSettingsFrom('sync', values) };
+      : {
+          dryRun: false as const,
+          settings: runSettingsFrom('sync', values),
+          lease: { command: 'sync', flags: leaseFlagsFrom('sync', values) },
+        };
     const tokens = await tokenFileView(values['token-output'], values['recapture-tokens']);
-    const { plan, desired, connection } = await planFromConfig({
+    const policies = await policiesFrom(values);
+    const { plan, desired, connection, lease } = await planFromConfig({
+      policies,
       paths: positionals,
       flags: values,
       env: process.env,
@@ -74,22 +89,32 @@ operation is done, 1 when any failed or was not attempted.`,
       ...planningSettings(values),
       deadline: true,
       tokens,
-      ...(mode.dryRun ? {} : { client: clientOptionsFor(mode.settings.parallelism) }),
+      ...(mode.dryRun ? {} : { client: clientOptionsFor(mode.settings.parallelism), lease: mode.lease }),
     });
     try {
       if (mode.dryRun) {
+        const refusal = syncRefusal(plan, desired, values.force);
         await writePlanOutput(plan, {
           format: mode.format,
           out: values.out,
           env: process.env,
           stdout: process.stdout,
+          refusal,
         });
-        return planExitCode(plan, values['detailed-exitcode']);
+        printPolicyAnnotations(plan.policy, process.env, process.stderr);
+        if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) return 1;
+        return planExitCode(plan, values['detailed-exitcode'], refusal);
       }
       const { settings } = mode;
+      printPolicyAnnotations(plan.policy, process.env, process.stderr);
+      if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) {
+        process.stdout.write(renderPlan(plan, 'text', useColor(process.env, process.stdout.isTTY)));
+        assertPolicyAllows(plan.policy);
+      }
       const { exitCode } = await runApply(plan, desired, connection.client, settings, {
         stdout: process.stdout,
         stderr: process.stderr,
+        stop: lease?.signal,
         beforeApply: async () => {
           if (settings.output === 'text')
             process.stdout.write(renderPlan(plan, 'text', useColor(process.env, process.stdout.isTTY)));

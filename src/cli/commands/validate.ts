@@ -3,6 +3,9 @@ import { ConfigError, loadDesiredState, type Diagnostic, type LoadResult } from 
 import { defineCommand } from '../command.js';
 import { printConfigWarnings } from '../config-report.js';
 import { environmentName, environmentOptions } from '../environment.js';
+import { filesRootOptions, useFilesRoot } from '../files-root.js';
+import { policiesFrom, policyDiagnostic, policyOptions } from '../policy.js';
+import { objectFindings, type PolicyRule } from '../../policy/index.js';
 
 function keyOf(d: Diagnostic): string {
   return JSON.stringify([d.file, d.line, d.column, d.severity, d.message]);
@@ -41,6 +44,29 @@ async function loadEach(
   return out;
 }
 
+/** Each loaded environment with its broken `on: object` rules as diagnostics (errors fail it). */
+function withPolicy(
+  results: Array<[string | undefined, LoadResult]>,
+  policies: readonly PolicyRule[],
+): Array<[string | undefined, LoadResult]> {
+  if (policies.length === 0) return results;
+  return results.map(([name, r]) => {
+    if (!r.ok) return [name, r];
+    const found = objectFindings(policies, r.state, name ?? r.environment?.name ?? '').map(policyDiagnostic);
+    const errors = found.filter((d) => d.severity === 'error');
+    const warnings = [...r.warnings, ...found.filter((d) => d.severity === 'warning')];
+    if (errors.length === 0) return [name, { ...r, warnings }];
+    const failed: LoadResult = {
+      ok: false,
+      diagnostics: [...errors, ...warnings],
+      files: r.files,
+      secretSpans: r.secretSpans,
+      environments: r.environments,
+    };
+    return [name, failed];
+  });
+}
+
 export const command = defineCommand({
   name: 'validate',
   summary: 'check the desired state offline (schema, rules, references)',
@@ -49,11 +75,13 @@ export const command = defineCommand({
 service, references, duplicates and cycles. PATH is a YAML file or a directory of them; the
 default is the directory account/ if it exists, else acctsync.yaml. A config that declares
 environments is checked for each of them, or for the one --env names.`,
-  flags: environmentOptions,
+  flags: { ...environmentOptions, ...filesRootOptions, ...policyOptions },
   notes: `Exit status: 0 valid, 1 invalid. With GITHUB_ACTIONS=true, problems are also printed as
 workflow annotations.`,
   async run(values, positionals) {
-    const results = await loadEach(positionals, environmentName(values, process.env));
+    useFilesRoot(values, process.env);
+    const policies = await policiesFrom(values);
+    const results = withPolicy(await loadEach(positionals, environmentName(values, process.env)), policies);
     const secretSpans = Object.assign(
       {},
       ...results.map(([, r]) => r.secretSpans),

@@ -2,6 +2,7 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
+import { defaultGuardOptions } from '../../apply/index.js';
 import {
   ConfigError,
   defaultApiUrlEnv,
@@ -10,15 +11,21 @@ import {
   type EnvironmentSettings,
 } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
+import { apiEventHandlers } from '../../watch/api-events.js';
 import { startDaemon, type Daemon } from '../../watch/daemon.js';
 import { formatDuration } from '../../watch/duration.js';
 import { createLogger } from '../../watch/logger.js';
 import { WatchMetrics } from '../../watch/metrics.js';
 import { Notifier } from '../../watch/notify.js';
 import { createReconcileStep, type ReconcileSettings } from '../../watch/reconcile.js';
+import { keyRotationReport } from '../api-key-file.js';
 import { defineCommand } from '../command.js';
 import { clientOptionsFor, embeddedUrl, openConnection, type Connection } from '../connection.js';
 import { environmentName } from '../environment.js';
+import { useFilesRoot } from '../files-root.js';
+import { daemonLease } from '../lease-flags.js';
+import { policiesFrom } from '../policy.js';
+import { stopSignal } from '../stop-signal.js';
 import { parseWatchFlags, watchFlags, type WatchFlags, type WatchValues } from '../watch-flags.js';
 
 /** First retry delay after a failure; doubles per failure up to the interval. */
@@ -37,7 +44,10 @@ nothing; the mass-delete and empty-config guards always hold (there is no --forc
   notes: 'Durations are written like 500ms, 30s, 5m or 1h.',
 
   async run(values, positionals) {
+    useFilesRoot(values, process.env);
     const flags = parseWatchFlags(values);
+    // Rule files are refused at start too, before any request; each reconcile reads them again.
+    await policiesFrom(values);
     const cwd = process.cwd();
     const paths = positionals.length > 0 ? positionals : defaultPaths(cwd);
     const environment = await startingEnvironment(paths, cwd, environmentName(values, process.env));
@@ -56,14 +66,18 @@ nothing; the mass-delete and empty-config guards always hold (there is no --forc
       client: {
         ...clientOptionsFor(flags.run.parallelism),
         signal: abort.signal,
-        onResponse: (event) => metrics.recordResponse(event),
+        // Retries are logged at debug under the reconcile that made them, and summarised by it.
+        ...apiEventHandlers(log, metrics.api),
       },
       announce: (line) => log.info(line),
       ...(environment === undefined ? {} : { environment }),
+      onKeyRotated: keyRotationReport(log, metrics, values['api-key-file']),
     });
+    let daemon: Daemon | undefined;
+    const keeper = daemonLease(connection, flags.mode, flags.leaseTtlMs, () => daemon?.reconcileNow());
     try {
       const { intervalMs, mode, notifyUrls } = flags;
-      const daemon = await startDaemon({
+      daemon = await startDaemon({
         paths: paths.map((p) => resolve(cwd, p)),
         log,
         metrics,
@@ -72,10 +86,21 @@ nothing; the mass-delete and empty-config guards always hold (there is no --forc
         backoff: { baseMs: Math.min(backoffBaseMs, intervalMs), maxMs: intervalMs },
         listen: flags.listen,
         mode,
-        ...(notifyUrls.length === 0 ? {} : { notifier: new Notifier({ urls: notifyUrls, mode, log }) }),
-        reconcile: createReconcileStep(
-          reconcileSettings(values, flags, { paths, cwd, environment, connection }),
-        ),
+        api: connection.url,
+        ...(notifyUrls.length === 0
+          ? {}
+          : {
+              notifier: new Notifier({
+                urls: notifyUrls,
+                mode,
+                log,
+                observer: metrics.notifications(notifyUrls.length),
+              }),
+            }),
+        reconcile: createReconcileStep({
+          ...reconcileSettings(values, flags, { paths, cwd, environment, connection }),
+          ...(keeper === undefined ? {} : { hold: (scope: string) => keeper.hold(scope) }),
+        }),
       });
       log.info(
         {
@@ -89,6 +114,7 @@ nothing; the mass-delete and empty-config guards always hold (there is no --forc
       await stopGracefully(daemon, await stopRequested, { log, abort, graceMs: flags.graceMs });
       return 0;
     } finally {
+      await keeper?.release().catch((err: unknown) => log.warn({ err }, 'could not release the lease'));
       await connection.close();
       // A handle something leaked must not keep a stopped daemon alive past its bounded shutdown.
       setTimeout(() => process.exit(), exitDeadlineMs).unref();
@@ -104,17 +130,6 @@ function requireApi(values: WatchValues, environment: EnvironmentSettings | unde
       `watch: no API given: set ${urlVariable} (or --api-url URL), or say --api-url ${embeddedUrl} to use the embedded emulator`,
     );
   }
-}
-
-/**
- * The first SIGTERM or SIGINT. Listening from the start: a signal during startup must stop the
- * daemon cleanly too, not kill it.
- */
-function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise<NodeJS.Signals>((done) => {
-    process.once('SIGTERM', () => done('SIGTERM'));
-    process.once('SIGINT', () => done('SIGINT'));
-  });
 }
 
 /** Where the daemon runs: the config, and the account it connected to. */
@@ -140,10 +155,11 @@ function reconcileSettings(values: WatchValues, flags: WatchFlags, target: Watch
     parallelism: run.parallelism,
     continueOnError: run.continueOnError,
     guards: {
-      maxDeletePercent: run.guards.maxDeletePercent,
-      maxDeleteMinManaged: run.guards.maxDeleteMinManaged,
+      maxDeletePercent: run.guards.maxDeletePercent ?? defaultGuardOptions.maxDeletePercent,
+      maxDeleteMinManaged: run.guards.maxDeleteMinManaged ?? defaultGuardOptions.maxDeleteMinManaged,
     },
     ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
+    policyPaths: values.policy ?? [],
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { descriptorOf } from '../../resources/index.js';
 import { withCascades } from '../cascade.js';
-import type { LiveObject } from '../live.js';
+import type { LiveObject } from '../../live/index.js';
 import type { Orphan } from '../match.js';
 import { pathParent } from '../parents.js';
 import type { Operation } from '../types.js';

@@ -1,7 +1,7 @@
 /** Which of an object's changes are masked as `(sensitive)` before they enter the plan. */
 import type { DesiredObject, FieldPath, KindDescriptor } from '../../resources/index.js';
 import { secretPaths } from '../../resources/ownership/secret-fields.js';
-import type { LiveObject } from '../live.js';
+import type { LiveObject } from '../../live/index.js';
 import { isPublicMaterial, maskChange } from '../secrets.js';
 import type { FieldChange } from '../types.js';
 

@@ -2,11 +2,16 @@
  * The per-object diff: what differs between a paired live object and its desired state, in the
  * planner's normal forms, write-only values compared through the salted hashes of the marker.
  */
-import type { DesiredObject, FieldPath, KindDescriptor } from '../../resources/index.js';
+import {
+  withoutPaths,
+  type DesiredObject,
+  type FieldPath,
+  type KindDescriptor,
+} from '../../resources/index.js';
 import { secretMatches, type SecretHasher } from '../../resources/ownership/marker.js';
 import { hashKey, writeOnlyValues } from '../../resources/ownership/secret-fields.js';
 import { diffObject, isUnder } from '../diff.js';
-import type { LiveObject } from '../live.js';
+import type { LiveObject } from '../../live/index.js';
 import type { Paired } from '../match.js';
 import { normalizeDesired, normalizeLive, type ResolveRef } from '../normalize.js';
 import { structuralDiff } from '../structural-diff.js';
@@ -75,12 +80,18 @@ export function changesOf(
   hash: SecretHasher,
 ): FieldChange[] {
   const o = m.desired;
-  const changes = diffObject(d, normalizeLive(d, m.live, o), normalizeDesired(d, o, resolve));
+  // Fields owned elsewhere leave both sides before the comparison, so no change can carry them.
+  const ignored = o.ignore ?? [];
+  const changes = diffObject(
+    d,
+    withoutPaths(normalizeLive(d, m.live, o), ignored),
+    withoutPaths(normalizeDesired(d, o, resolve), ignored),
+  );
   const moved = parentMove(d, m, resolve);
   if (moved !== undefined) changes.push(moved);
   // An object being adopted has no hashes yet and the API never returns its write-only values, so
   // they are taken to be as configured (the adopt writes their hashes); rewriting them would
   // replace every adopted TLS certificate, whose private key cannot change in place.
-  if (m.adopted) return changes;
-  return [...changes, ...writeOnlyChanges(d, m, changes, hash)];
+  const all = m.adopted ? changes : [...changes, ...writeOnlyChanges(d, m, changes, hash)];
+  return all.filter((c) => !ignored.some((path) => isUnder(c.path, path)));
 }

@@ -5,7 +5,7 @@
 import type { DesiredObject } from '../../resources/index.js';
 import { claimsOf } from '../claims.js';
 import { keyDeletesLast } from '../key-in-use.js';
-import type { LiveObject } from '../live.js';
+import type { LiveObject } from '../../live/index.js';
 import type { ResolveRef } from '../normalize.js';
 import { orderOperations } from '../order.js';
 import type { Operation } from '../types.js';

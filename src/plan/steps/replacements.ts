@@ -35,7 +35,9 @@ export function findReplacements(
       paired.map((m) => [m, changesOf(descriptorOf(m.desired.kind), m, resolve, hash)]),
     );
     const before = replaced.size;
-    for (const [m, c] of changes) if (c.some((x) => x.forcesReplace)) replaced.add(m.desired.key);
+    // An observed object is never written: what differs is drift to report, not a replace.
+    for (const [m, c] of changes)
+      if (m.desired.observe !== true && c.some((x) => x.forcesReplace)) replaced.add(m.desired.key);
     if (replaced.size === before) return { replaced, keptIds, resolve, changes };
   }
 }

@@ -1,6 +1,6 @@
 /** The plan's counts: what it creates, updates, replaces, deletes and adopts, and what it removes. */
 import { managedCount, removedBy } from '../cascade.js';
-import type { LiveObject } from '../live.js';
+import type { LiveObject } from '../../live/index.js';
 import type { Operation, PlanSummary } from '../types.js';
 
 export interface SummaryInputs {
@@ -21,6 +21,7 @@ export function summarize(operations: readonly Operation[], inputs: SummaryInput
     replace: inputs.replaced,
     delete: count('delete'),
     adopt: count('adopt'),
+    rename: count('rename'),
     unchanged: inputs.unchanged,
     managed: managedCount(inputs.liveObjects, inputs.scope),
     removed: operations.reduce((n, op) => n + removedBy(op), 0),

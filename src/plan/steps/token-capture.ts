@@ -42,7 +42,7 @@ export function tokenNotes(operations: readonly Operation[], noTokenFile: boolea
     (op) => op.action === 'create' && descriptorOf(op.kind).tokenField !== undefined,
   );
   if (creates.length === 0) return [];
-  const titles = [...new Set(creates.map((op) => `${descriptorOf(op.kind).title}s`))].join(' and ');
+  const titles = [...new Set(creates.map((op) => descriptorOf(op.kind).titlePlural))].join(' and ');
   const note = `tokens of new ${titles} are shown only once, by the create response: they are saved only with --token-output FILE`;
   if (!noTokenFile) return [note];
   return [`${note}; without it the tokens of ${creates.map((op) => op.key).join(', ')} are unrecoverable`];

@@ -1,6 +1,7 @@
 /**
- * The update (or adopt) of a paired object that stays: its changes, the modules to put or remove,
- * and the metadata when it must be rewritten; nothing when the object is as desired.
+ * The update (or adopt, or rename) of a paired object that stays: its changes, the modules to put
+ * or remove, and the metadata when it must be rewritten; nothing when the object is as desired. A
+ * rename rewrites the marker's key, with the field changes in the same PATCH.
  */
 import {
   descriptorOf,
@@ -22,7 +23,29 @@ function moduleChanges(d: KindDescriptor, o: DesiredObject, changes: readonly Fi
     .map(([name]) => ({ name, action: o.fields[name] == null ? ('delete' as const) : ('put' as const) }));
 }
 
-function updateReason(m: Paired, changed: boolean): { reason?: string; reason_code: ReasonCode } {
+/** Why a rename is one: the header already shows the key before and after. */
+const renameReasons = {
+  moved: () => ['a moved: entry', 'rename_because_moved'],
+  'unique value': (d) => [
+    `same ${d.naturalKey?.fields.join(' and ') ?? ''}`,
+    'rename_because_same_unique_value',
+  ],
+  parent: () => ['its parent is renamed', 'rename_because_parent_renamed'],
+  pin: () => ['pinned by its id', 'rename_because_pinned'],
+} as const satisfies Record<
+  NonNullable<Paired['renamedBy']>,
+  (d: KindDescriptor) => readonly [string, ReasonCode]
+>;
+
+function updateReason(
+  d: KindDescriptor,
+  m: Paired,
+  changed: boolean,
+): { reason?: string; reason_code: ReasonCode } {
+  if (m.renamedFrom !== undefined) {
+    const [reason, reason_code] = renameReasons[m.renamedBy ?? 'pin'](d);
+    return { reason, reason_code };
+  }
   if (m.adopted) {
     return m.adoptedBy === 'pin'
       ? { reason: 'unmanaged object pinned by its id', reason_code: 'adopt_by_pin' }
@@ -46,18 +69,20 @@ export function updateOperation(m: Paired, ctx: OperationContext): Operation | u
   const rewrite = metadata !== live.record.metadata;
   if (own.length === 0 && !rewrite && !m.adopted) return undefined;
   const modules = moduleChanges(d, o, own);
+  const action = m.adopted ? 'adopt' : m.renamedFrom === undefined ? 'update' : 'rename';
   return {
-    id: `${m.adopted ? 'adopt' : 'update'} ${o.key}`,
-    action: m.adopted ? 'adopt' : 'update',
+    id: `${action} ${o.key}`,
+    action,
     kind: o.kind,
     key: o.key,
     liveId: live.id,
+    ...(m.renamedFrom === undefined ? {} : { renamedFrom: m.renamedFrom }),
     ...(o.parentKey === undefined ? {} : { parentKey: o.parentKey }),
     ...pathParent(d, live),
     changes: own,
     unchanged: unchangedOf(d, o, live, ctx.replacements.resolve),
     dependsOn: [],
-    ...updateReason(m, own.length > 0),
+    ...updateReason(d, m, own.length > 0),
     ...(rewrite ? { metadata } : {}),
     ...(modules.length > 0 ? { modules } : {}),
   };

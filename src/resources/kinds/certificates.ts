@@ -7,6 +7,8 @@ import { crud } from './common.js';
 export const certificateAuthorities: KindDescriptor = {
   kind: 'certificate_authorities',
   title: 'certificate authority',
+  titlePlural: 'certificate authorities',
+  article: 'a',
   path: '/certificate_authorities',
   listMember: 'certificate_authorities',
   idPrefix: 'ca_',
@@ -29,6 +31,8 @@ export const certificateAuthorities: KindDescriptor = {
 export const tlsCertificates: KindDescriptor = {
   kind: 'tls_certificates',
   title: 'TLS certificate',
+  titlePlural: 'TLS certificates',
+  article: 'a',
   path: '/tls_certificates',
   listMember: 'tls_certificates',
   idPrefix: 'cert_',
@@ -79,6 +83,8 @@ export const tlsCertificates: KindDescriptor = {
 export const agentIngresses: KindDescriptor = {
   kind: 'agent_ingresses',
   title: 'agent ingress',
+  titlePlural: 'agent ingresses',
+  article: 'an',
   path: '/agent_ingresses',
   listMember: 'ingresses',
   idPrefix: 'agin_',

@@ -6,6 +6,8 @@ import { crud } from './common.js';
 export const apiKeys: KindDescriptor = {
   kind: 'api_keys',
   title: 'API key',
+  titlePlural: 'API keys',
+  article: 'an',
   path: '/api_keys',
   listMember: 'keys',
   idPrefix: 'ak_',
@@ -22,6 +24,8 @@ export const apiKeys: KindDescriptor = {
 export const credentials: KindDescriptor = {
   kind: 'credentials',
   title: 'tunnel credential',
+  titlePlural: 'tunnel credentials',
+  article: 'a',
   path: '/credentials',
   listMember: 'credentials',
   idPrefix: 'cr_',
@@ -37,6 +41,8 @@ export const credentials: KindDescriptor = {
 export const sshCredentials: KindDescriptor = {
   kind: 'ssh_credentials',
   title: 'SSH credential',
+  titlePlural: 'SSH credentials',
+  article: 'an',
   path: '/ssh_credentials',
   listMember: 'ssh_credentials',
   idPrefix: 'sshcr_',

@@ -23,6 +23,8 @@ const hostports = field(t.list(t.string({ format: 'hostport' })), 'Hostports ser
 export const tlsEdges: KindDescriptor = {
   kind: 'tls_edges',
   title: 'TLS edge',
+  titlePlural: 'TLS edges',
+  article: 'a',
   path: '/edges/tls',
   listMember: 'tls_edges',
   idPrefix: 'edgtls_',
@@ -45,6 +47,8 @@ export const tlsEdges: KindDescriptor = {
 export const httpsEdges: KindDescriptor = {
   kind: 'https_edges',
   title: 'HTTPS edge',
+  titlePlural: 'HTTPS edges',
+  article: 'an',
   path: '/edges/https',
   listMember: 'https_edges',
   idPrefix: 'edghts_',
@@ -64,6 +68,8 @@ export const httpsEdges: KindDescriptor = {
 export const httpsEdgeRoutes: KindDescriptor = {
   kind: 'https_edge_routes',
   title: 'HTTPS edge route',
+  titlePlural: 'HTTPS edge routes',
+  article: 'an',
   path: '/edges/https/{edge_id}/routes',
   idPrefix: 'edghtsrt_',
   fields: {

@@ -7,6 +7,8 @@ import { crud } from './common.js';
 export const eventDestinations: KindDescriptor = {
   kind: 'event_destinations',
   title: 'event destination',
+  titlePlural: 'event destinations',
+  article: 'an',
   path: '/event_destinations',
   listMember: 'event_destinations',
   idPrefix: 'ed_',
@@ -36,6 +38,8 @@ const eventSourceType = field(t.string({ format: 'event-type' }), 'An event type
 export const eventSubscriptions: KindDescriptor = {
   kind: 'event_subscriptions',
   title: 'event subscription',
+  titlePlural: 'event subscriptions',
+  article: 'an',
   path: '/event_subscriptions',
   listMember: 'event_subscriptions',
   idPrefix: 'esb_',
@@ -62,6 +66,8 @@ export const eventSubscriptions: KindDescriptor = {
 export const eventSources: KindDescriptor = {
   kind: 'event_sources',
   title: 'event source',
+  titlePlural: 'event sources',
+  article: 'an',
   path: '/event_subscriptions/{subscription_id}/sources',
   listMember: 'sources',
   pathKey: 'type',

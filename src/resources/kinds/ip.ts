@@ -6,6 +6,8 @@ import { crud } from './common.js';
 export const ipPolicies: KindDescriptor = {
   kind: 'ip_policies',
   title: 'IP policy',
+  titlePlural: 'IP policies',
+  article: 'an',
   path: '/ip_policies',
   listMember: 'ip_policies',
   idPrefix: 'ipp_',
@@ -20,6 +22,8 @@ export const ipPolicies: KindDescriptor = {
 export const ipPolicyRules: KindDescriptor = {
   kind: 'ip_policy_rules',
   title: 'IP policy rule',
+  titlePlural: 'IP policy rules',
+  article: 'an',
   path: '/ip_policy_rules',
   listMember: 'ip_policy_rules',
   idPrefix: 'ipr_',
@@ -53,6 +57,8 @@ export const ipPolicyRules: KindDescriptor = {
 export const ipRestrictions: KindDescriptor = {
   kind: 'ip_restrictions',
   title: 'IP restriction',
+  titlePlural: 'IP restrictions',
+  article: 'an',
   path: '/ip_restrictions',
   listMember: 'ip_restrictions',
   idPrefix: 'ipx_',

@@ -19,6 +19,8 @@ import { crud } from './common.js';
 export const endpointConfigurations: KindDescriptor = {
   kind: 'endpoint_configurations',
   title: 'endpoint configuration',
+  titlePlural: 'endpoint configurations',
+  article: 'an',
   path: '/endpoint_configurations',
   listMember: 'endpoint_configurations',
   idPrefix: 'ec_',
@@ -37,6 +39,8 @@ export const endpointConfigurations: KindDescriptor = {
 export const reservedAddrs: KindDescriptor = {
   kind: 'reserved_addrs',
   title: 'reserved address',
+  titlePlural: 'reserved addresses',
+  article: 'a',
   path: '/reserved_addrs',
   listMember: 'reserved_addrs',
   idPrefix: 'ra_',
@@ -63,6 +67,8 @@ export const reservedAddrs: KindDescriptor = {
 export const reservedDomains: KindDescriptor = {
   kind: 'reserved_domains',
   title: 'reserved domain',
+  titlePlural: 'reserved domains',
+  article: 'a',
   path: '/reserved_domains',
   listMember: 'reserved_domains',
   idPrefix: 'rd_',
@@ -76,6 +82,7 @@ export const reservedDomains: KindDescriptor = {
     region: field(t.enumOf(regions), 'Deprecated; applies only to endpoints.', {
       write: 'immutable',
       default: '',
+      blankIsUnset: true,
     }),
     cname_target: readOnly(
       t.string(),

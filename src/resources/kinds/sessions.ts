@@ -4,6 +4,8 @@ import type { KindDescriptor } from '../types.js';
 export const tunnelSessions: KindDescriptor = {
   kind: 'tunnel_sessions',
   title: 'tunnel session',
+  titlePlural: 'tunnel sessions',
+  article: 'a',
   path: '/tunnel_sessions',
   listMember: 'tunnel_sessions',
   idPrefix: 'ts_',

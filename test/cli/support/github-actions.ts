@@ -5,7 +5,7 @@
  * `actions/github-script` against a pull request whose comments are kept in memory.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,13 +14,29 @@ import { parse } from 'yaml';
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const main = join(repoRoot, 'dist/cli/main.js');
 
-/** Makes `dir` a config repository whose `npx acctsync` runs this build. */
+/** Makes `dir` a config repository whose local install of acctsync is this build, with examples/policies as policies/. */
 export function configRepository(dir: string): void {
+  installAcctsync(dir, `exec "${process.execPath}" "${main}" "$@"`);
+}
+
+/**
+ * Makes `dir` a config repository whose `acctsync` is a stand-in that ends with `status` (137:
+ * killed by SIGKILL, as a runner's out-of-memory killer does), printing a plan first when asked
+ * for markdown, so each step's handling of every exit status can be run; `validate` passes.
+ */
+export function stubRepository(dir: string, status: number): void {
+  const end = status === 137 ? 'kill -9 $$' : `exit ${status}`;
+  const plan = `case "$*" in *markdown*) echo '### acctsync plan (stub)' ;; esac`;
+  installAcctsync(dir, `if [ "$1" = validate ]; then exit 0; fi\n${plan}\n${end}`);
+}
+
+function installAcctsync(dir: string, body: string): void {
   writeFileSync(join(dir, 'package.json'), '{"name":"my-account","version":"1.0.0","private":true}\n');
   mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
   const shim = join(dir, 'node_modules/.bin/acctsync');
-  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${main}" "$@"\n`);
+  writeFileSync(shim, `#!/bin/sh\n${body}\n`);
   chmodSync(shim, 0o755);
+  cpSync(join(repoRoot, 'examples/policies'), join(dir, 'policies'), { recursive: true });
 }
 
 export interface Step {
@@ -33,11 +49,20 @@ export interface Step {
   readonly with?: Record<string, string>;
 }
 
+export interface Job {
+  readonly if?: string;
+  readonly needs?: string | string[];
+  readonly environment?: string;
+  readonly 'timeout-minutes'?: number;
+  readonly permissions?: Record<string, string>;
+  readonly steps: Step[];
+  readonly concurrency?: { group: string; 'cancel-in-progress': boolean };
+}
+
 export interface Workflow {
-  readonly jobs: Record<
-    string,
-    { if?: string; steps: Step[]; concurrency?: { group: string; 'cancel-in-progress': boolean } }
-  >;
+  readonly on: Record<string, unknown>;
+  readonly permissions?: Record<string, string>;
+  readonly jobs: Record<string, Job>;
 }
 
 /** A GitHub Actions workflow of the repository, parsed. */
@@ -73,9 +98,18 @@ function expand(value: string, settings: Record<string, string>): string {
   return value.replace(/\$\{\{\s*(?:vars|secrets)\.(\w+)\s*\}\}/g, (_, name: string) => settings[name] ?? '');
 }
 
-/** The few `if:` forms the workflow uses: `steps.<id>.outputs.<name> == '<v>'` joined by `||`. */
+/** Runs after an earlier step failed (`!cancelled()`, `always()`), as the runner does. */
+function runsAfterFailure(expression: string | undefined): boolean {
+  return expression !== undefined && /^(!cancelled\(\)|always\(\)) && /.test(expression);
+}
+
+/**
+ * The few `if:` forms the workflows' steps use: `steps.<id>.outputs.<name> == '<v>'` joined by
+ * `||`, optionally after `!cancelled() && `.
+ */
 function condition(expression: string, outputs: Record<string, Record<string, string>>): boolean {
-  return expression.split('||').some((part) => {
+  const tested = expression.replace(/^(!cancelled\(\)|always\(\)) && /, '');
+  return tested.split('||').some((part) => {
     const m = /^\s*steps\.(\w+)\.outputs\.(\w+)\s*==\s*'([^']*)'\s*$/.exec(part);
     if (!m) throw new Error(`the test does not understand the condition ${part}`);
     return outputs[m[1]!]?.[m[2]!] === m[3];
@@ -143,7 +177,9 @@ export async function runJob(
   const summaryFile = join(dir, 'step-summary.md');
   writeFileSync(summaryFile, '');
   let stderr = '';
+  let failedStep: string | undefined;
   for (const step of workflow.jobs[name]!.steps) {
+    if (failedStep !== undefined && !runsAfterFailure(step.if)) continue;
     if (step.if !== undefined && !condition(step.if, outputs)) continue;
     if (step.uses?.startsWith('actions/github-script@')) {
       await githubScript(dir, step.with!.script!, comments);
@@ -167,7 +203,8 @@ export async function runJob(
         lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
       );
     }
-    if (run.status !== 0) return { failedStep: step.name ?? step.run, stderr, outputs, summary: '' };
+    if (run.status !== 0) failedStep ??= step.name ?? step.run;
   }
-  return { stderr, outputs, summary: readFileSync(summaryFile, 'utf8') };
+  const summary = readFileSync(summaryFile, 'utf8');
+  return failedStep === undefined ? { stderr, outputs, summary } : { failedStep, stderr, outputs, summary };
 }

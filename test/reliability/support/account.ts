@@ -4,7 +4,8 @@
  */
 import type { ApiClient } from '../../../src/api/index.js';
 import { applyPlan } from '../../../src/apply/index.js';
-import { computePlan, parseMetadata } from '../../../src/plan/index.js';
+import { parseMetadata } from '../../../src/plan/index.js';
+import { computePlan } from '../../../src/pipeline/index.js';
 import { allDescriptors, managedDescriptors, type KindDescriptor } from '../../../src/resources/index.js';
 
 export type Json = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * Every case must end in a clean result or diagnostics that each carry a location; the loader must
  * never throw anything else and never reach the network.
  */
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -42,6 +42,8 @@ export async function fuzzLoader(seed: number, cases: number, wholeEvery: number
   const rng = createRng(seed);
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-fuzz-'));
   await cp(examplesDir, dir, { recursive: true });
+  // A checkout: examples/account reads ../pki and ../secrets, inside the work tree.
+  await mkdir(join(dir, '.git'));
   const accountDir = join(dir, 'account');
   const files = (await readdir(accountDir)).filter((f) => f.endsWith('.yaml')).sort();
   const originals = new Map<string, string>();

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -94,6 +94,8 @@ export function defineSecretsSuite(options: { full: boolean }): void {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'acctsync-secrets-'));
     await cp(examplesDir, dir, { recursive: true });
+    // A checkout: examples/account reads ../pki and ../secrets, inside the work tree.
+    await mkdir(join(dir, '.git'));
     await writeFile(join(dir, 'secrets/oidc-client-secret'), `${secrets.oidc}\n`);
     await writeFile(join(dir, 'secrets/oauth-client-secret'), `${secrets.oauth}\n`);
     await writeFile(join(dir, 'secrets/cloud-secret-access-key'), `${secrets.cloud}\n`);

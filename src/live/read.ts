@@ -13,22 +13,9 @@ import {
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
-import { parseMetadata, type OwnershipMarker } from '../resources/ownership/marker.js';
+import { isLeaseObject } from '../resources/ownership/lease-record.js';
 import { isPlainObject } from '../plain-object.js';
-
-/** One live object as the API returned it, with its ownership marker read out of `metadata`. */
-export interface LiveObject {
-  readonly kind: KindName;
-  readonly id: string;
-  /** The parent's id for children (a route's edge, a rule's policy). */
-  readonly parentId?: string;
-  /** The record exactly as listed. */
-  readonly record: Readonly<Record<string, unknown>>;
-  /** Absent on objects acctsync does not manage: those are only ever candidates for adoption. */
-  readonly marker?: OwnershipMarker;
-  /** The `metadata` the user wrote, the marker stripped. */
-  readonly userMetadata: string;
-}
+import { liveObject, type LiveObject } from './record.js';
 
 export interface LiveState {
   /** The collections fetched, in descriptor order. */
@@ -76,19 +63,12 @@ function listedThrough(d: KindDescriptor): KindDescriptor {
   return d.listMember === undefined && d.parent?.embeddedAs !== undefined ? descriptorOf(d.parent.kind) : d;
 }
 
-function liveObject(d: KindDescriptor, record: Record<string, unknown>, parentId?: string): LiveObject {
-  const { marker, user } = parseMetadata(typeof record.metadata === 'string' ? record.metadata : null);
-  const linked = d.parent?.via === 'field' ? record[d.parent.field] : undefined;
-  const fieldParent = isPlainObject(linked) && typeof linked.id === 'string' ? linked.id : linked;
-  const parent = parentId ?? (typeof fieldParent === 'string' ? fieldParent : undefined);
-  return {
-    kind: d.kind,
-    id: String(record.id),
-    ...(parent === undefined ? {} : { parentId: parent }),
-    record,
-    ...(marker === undefined ? {} : { marker }),
-    userMetadata: user,
-  };
+/**
+ * Whether plans, exports and guards see `o`: the service's own objects (its default policies, ...)
+ * are nobody's to change. Anything else acctsync keeps out of sight is one more condition here.
+ */
+function readable(o: LiveObject): boolean {
+  return !isServiceOwned(descriptorOf(o.kind), o.record) && !isLeaseObject(o.record);
 }
 
 /** Lists the collections a plan for `desired` can touch; each collection once, all pages. */
@@ -103,7 +83,7 @@ export function fetchLiveState(
 /**
  * The one reader of the live account, for plans and exports alike: lists `kinds` (each collection
  * once, all pages; embedded children from their parent's records) and leaves out the service's own
- * objects.
+ * objects and acctsync's scope leases (docs/lease.md).
  */
 export async function readLiveState(
   client: ApiClient,
@@ -130,7 +110,7 @@ export async function readLiveState(
   const order = kindOrder();
   const objects = results
     .flat()
-    .filter((o) => !isServiceOwned(descriptorOf(o.kind), o.record))
+    .filter(readable)
     .sort((a, b) => order(a.kind) - order(b.kind) || compare(a.id, b.id));
   return { kinds, objects };
 }

@@ -1,0 +1,104 @@
+/**
+ * `--lock-timeout` and `--lock-ttl`, shared by the commands that write (`sync`, `apply`, `forget`,
+ * `watch`), and taking the scope's lease for them (docs/lease.md).
+ */
+import { UsageError } from '../errors.js';
+import { LeaseKeeper } from '../lease/keeper.js';
+import { defaultLeaseTtlMs, ScopeLease } from '../lease/lease.js';
+import { formatDuration, parseDuration } from '../watch/duration.js';
+import type { Connection } from './connection.js';
+import type { FlagTable } from './flags.js';
+
+/** Below this a renewal (every third of it) would not survive a slow answer. */
+const minimumTtlMs = 1000;
+
+/** `--lock-ttl`, alone for `watch`, whose standby waits for the lease without a timeout. */
+export const leaseTtlOptions = {
+  'lock-ttl': {
+    type: 'string',
+    value: 'DURATION',
+    help: `how long the scope's lease outlives a holder that stops renewing it\n(default ${formatDuration(defaultLeaseTtlMs)}; see docs/lease.md)`,
+  },
+} as const satisfies FlagTable;
+
+export const leaseOptions = {
+  'lock-timeout': {
+    type: 'string',
+    value: 'DURATION',
+    help: "wait this long for the scope's lease when another writer holds it\n(default 0: refuse at once, naming the holder)",
+  },
+  ...leaseTtlOptions,
+} as const satisfies FlagTable;
+
+export interface LeaseValues {
+  readonly 'lock-timeout'?: string | undefined;
+  readonly 'lock-ttl'?: string | undefined;
+}
+
+export interface LeaseFlags {
+  readonly ttlMs: number;
+  readonly timeoutMs: number;
+}
+
+/** @throws {UsageError} for a malformed duration or a TTL too short to renew */
+export function leaseFlagsFrom(command: string, values: LeaseValues): LeaseFlags {
+  const timeout = values['lock-timeout'];
+  const timeoutMs =
+    timeout === undefined || timeout.trim() === '0' ? 0 : parseDuration(timeout, '--lock-timeout');
+  const ttl = values['lock-ttl'];
+  const ttlMs = ttl === undefined ? defaultLeaseTtlMs : parseDuration(ttl, '--lock-ttl');
+  if (ttlMs < minimumTtlMs)
+    throw new UsageError(`${command}: --lock-ttl must be at least ${formatDuration(minimumTtlMs)}`);
+  return { ttlMs, timeoutMs };
+}
+
+/**
+ * Takes `scope`'s lease on the connection's account for `acctsync <command>`. None for the
+ * embedded emulator: it is this process's own account, which no other process reaches.
+ * @throws {LeaseHeldError} naming the holder when the lock timeout passes
+ */
+export async function holdScope(
+  connection: Connection,
+  scope: string,
+  command: string,
+  flags: LeaseFlags,
+): Promise<ScopeLease | undefined> {
+  if (connection.embedded) return undefined;
+  return ScopeLease.acquire(connection.client, scope, { command: `acctsync ${command}`, ...flags });
+}
+
+/**
+ * `connection`, whose close releases `lease` first. A release that fails only warns: the lease
+ * expires with its TTL, and the command's work is done.
+ */
+export function withLease(connection: Connection, lease: ScopeLease | undefined): Connection {
+  if (lease === undefined) return connection;
+  return {
+    ...connection,
+    async close() {
+      try {
+        await lease.release();
+      } catch (err) {
+        process.stderr.write(
+          `acctsync: could not release the lease on scope ${lease.scope} (${err instanceof Error ? err.message : String(err)}); it expires with its TTL\n`,
+        );
+      } finally {
+        await connection.close();
+      }
+    },
+  };
+}
+
+/**
+ * The hold of `watch` on its scope: reconcile mode writes only while holding the lease, a second
+ * daemon waits as a standby; observe mode never writes, and the embedded emulator is its own.
+ */
+export function daemonLease(
+  connection: Connection,
+  mode: 'reconcile' | 'observe',
+  ttlMs: number,
+  onLost: () => void,
+): LeaseKeeper | undefined {
+  if (mode === 'observe' || connection.embedded) return undefined;
+  return new LeaseKeeper(connection.client, { command: 'acctsync watch', ttlMs }, onLost);
+}

@@ -1,0 +1,38 @@
+/**
+ * What `sync` would refuse, shown by `plan` before the merge: the guards (mass delete, empty
+ * config) are evaluated on the plan with the config's reviewed `guards:`, so a pull request that
+ * sync would refuse after merge is red before it, and its comment says why and how to proceed.
+ * (Protection already refuses the plan itself.)
+ */
+import { guardOptionsFor, guardRefusal } from '../apply/index.js';
+import type { UserError } from '../errors.js';
+import { inert } from '../inert.js';
+import { markdownText, type Plan } from '../plan/index.js';
+import type { DesiredState } from '../resources/index.js';
+
+const lead = 'sync would refuse this';
+
+/** The refusal a sync of `plan` would meet, with `force` as `--force` says. */
+export function syncRefusal(plan: Plan, desired: DesiredState, force = false): UserError | undefined {
+  return guardRefusal(plan, desired, guardOptionsFor(desired, { force }));
+}
+
+/** The refusal's reason, without the `refusing to sync: ` a sync prints before it. */
+function reason(refusal: UserError): string {
+  return inert(refusal.message.replace(/^refusing to sync: /, ''));
+}
+
+/** How to proceed: the refusal's last line. */
+function howToProceed(refusal: UserError): string {
+  return inert(refusal.details.at(-1) ?? '');
+}
+
+/** Lines after the text plan. */
+export function refusalText(refusal: UserError): string {
+  return `\n${lead}: ${reason(refusal)}\n${refusal.details.map((d) => inert(d)).join('\n')}\n`;
+}
+
+/** A block at the top of the markdown, above the plan. */
+export function refusalMarkdown(refusal: UserError): string {
+  return `> **${lead}:** ${markdownText(reason(refusal))}\n>\n> ${markdownText(howToProceed(refusal))}\n\n`;
+}

@@ -1,0 +1,112 @@
+/**
+ * Renames: a live object of this scope that a desired object takes over under another key stays
+ * the same object (same id, same token, same certificate); only its marker's key changes. The
+ * pairs are found before any create or delete is decided, as Terraform applies `moved` blocks to
+ * the prior state before it plans, so a rename can never show up as a delete and a create.
+ */
+import { UserError } from '../errors.js';
+import { claimKeys, descriptorOf, type DesiredMove, type DesiredObject } from '../resources/index.js';
+import type { LiveObject } from '../live/index.js';
+import { markerSlot, unpaired, type LiveIndex, type Pairing } from './pairing.js';
+
+/** The live objects of this scope marked with `key`, of any kind. */
+function markedWith(index: LiveIndex, key: string): LiveObject[] {
+  return [...index.byMarker.values()].flat().filter((l) => l.marker?.key === key);
+}
+
+function atMove(move: DesiredMove): string {
+  return `${move.source.file}:${move.source.line}:${move.source.column}`;
+}
+
+/**
+ * Pairs the target of each `moved:` entry with the live object its `from` names, and returns notes
+ * on moves that found both names taken. A `from` no live object holds is a move already made.
+ * @throws {UserError} when a move's live object is of another kind than its target (a backend
+ *   variant the loader cannot see offline)
+ */
+export function pairByMove(
+  sorted: readonly DesiredObject[],
+  index: LiveIndex,
+  pairing: Pairing,
+  moves: readonly DesiredMove[],
+): string[] {
+  const byKey = new Map(sorted.map((o) => [o.key, o]));
+  const notes: string[] = [];
+  for (const move of moves) {
+    const o = byKey.get(move.to);
+    const group = index.byMarker.get(markerSlot(o?.kind ?? '', move.from)) ?? [];
+    if (o === undefined) continue;
+    const other = markedWith(index, move.from).find((l) => l.kind !== o.kind);
+    if (group.length === 0 && other !== undefined) {
+      throw new UserError(`moved: ${move.from} -> ${move.to} changes the object's kind`, {
+        details: [
+          `${atMove(move)}: ${move.from} (${other.id}) is a ${descriptorOf(other.kind).title}, ${move.to} a ${descriptorOf(o.kind).title}; a move keeps the object, which cannot change kind: remove the moved entry to replace it`,
+        ],
+      });
+    }
+    const [l] = group;
+    if (l === undefined || pairing.groupTaken(group)) continue;
+    if (pairing.found.has(o)) {
+      notes.push(
+        `moved ${move.from} -> ${move.to}: ${move.to} already exists (${pairing.found.get(o)?.id ?? ''}), so ${move.from} (${l.id}) is not moved but deleted as no longer in the config`,
+      );
+      continue;
+    }
+    pairing.rename(o, l, 'moved');
+  }
+  return notes;
+}
+
+/** Kinds whose objects the service proves identical by a unique value, with no parent to follow. */
+function provesIdentity(o: { readonly kind: DesiredObject['kind'] }): boolean {
+  const d = descriptorOf(o.kind);
+  return d.naturalKey?.claim !== undefined && d.parent === undefined;
+}
+
+/**
+ * Pairs a desired object nothing paired with a live object of this scope whose key left the
+ * config, when they are of the same kind and hold a value the service keeps unique in common
+ * (a domain, an edge's hostport, an SSH key) and neither has another such candidate.
+ */
+export function pairByUniqueValue(
+  sorted: readonly DesiredObject[],
+  index: LiveIndex,
+  pairing: Pairing,
+): void {
+  const left = [...index.byMarker.values()]
+    .filter((group) => !pairing.groupTaken(group))
+    .flat()
+    .filter(provesIdentity);
+  if (left.length === 0) return;
+  const held = new Map(
+    left.map((l) => [l, new Set(claimKeys(descriptorOf(l.kind), l.record, undefined))] as const),
+  );
+  const wanted = unpaired(sorted, pairing).filter((o) => o.pin === undefined && provesIdentity(o));
+  const shares = (o: DesiredObject, l: LiveObject): boolean =>
+    l.kind === o.kind &&
+    claimKeys(descriptorOf(o.kind), o.fields, undefined).some((k) => held.get(l)?.has(k) === true);
+  const candidates = new Map(wanted.map((o) => [o, left.filter((l) => shares(o, l))]));
+  for (const [o, [only, ...more]] of candidates) {
+    if (only === undefined || more.length > 0) continue;
+    const rivals = wanted.filter((other) => candidates.get(other)?.includes(only) === true);
+    if (rivals.length === 1) pairing.rename(o, only, 'unique value');
+  }
+}
+
+/**
+ * Pairs the nested items (routes, rules) of a renamed parent: the same item, under the parent's
+ * new key, is the live child of the same parent object marked with the old key.
+ */
+export function pairByParent(sorted: readonly DesiredObject[], index: LiveIndex, pairing: Pairing): void {
+  const byKey = new Map(sorted.map((o) => [o.key, o]));
+  for (const o of unpaired(sorted, pairing)) {
+    const parent = o.parentKey === undefined ? undefined : byKey.get(o.parentKey);
+    const live = parent === undefined ? undefined : pairing.found.get(parent);
+    const before = live?.marker?.key;
+    if (o.parentKey === undefined || live === undefined || before === undefined || before === o.parentKey)
+      continue;
+    const group = index.byMarker.get(markerSlot(o.kind, before + o.key.slice(o.parentKey.length))) ?? [];
+    const l = group.find((c) => c.parentId === live.id);
+    if (l !== undefined && !pairing.groupTaken(group)) pairing.rename(o, l, 'parent');
+  }
+}

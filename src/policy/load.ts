@@ -1,0 +1,217 @@
+/**
+ * Reads `--policy` files (a file, or a directory of them) into compiled rules. The format is
+ * fixed (`version: 1`, `rules:` with name, on, kinds, expression, message, severity); a file that
+ * does not parse, a member that is wrong and an expression that does not compile are each refused
+ * at their own file:line:col, every one in one run.
+ */
+import { ConfigError, type Diagnostic, type DocPath } from '../config/index.js';
+import { expandPaths } from '../config/files.js';
+import { locateInScalar } from '../config/scalar-position.js';
+import { locate, readSource, type SourceFile } from '../config/source.js';
+import { didYouMean } from '../config/suggest.js';
+import { allDescriptors } from '../resources/index.js';
+import { isPlainObject } from '../plain-object.js';
+import { ruleEnvironment } from './environment.js';
+import type { PolicyRule } from './types.js';
+
+/** Policy files that do not load: rendered as the config's problems are, with code frames. */
+export class PolicyFileError extends ConfigError {
+  constructor(diagnostics: readonly Diagnostic[]) {
+    super(diagnostics);
+    const n = diagnostics.length;
+    this.message = `the policy rules are invalid: ${n} ${n === 1 ? 'error' : 'errors'}`;
+  }
+}
+
+const ruleMembers = ['name', 'on', 'kinds', 'expression', 'message', 'severity'];
+
+class FileReport {
+  readonly diagnostics: Diagnostic[] = [];
+  constructor(readonly source: SourceFile) {}
+
+  error(path: DocPath, message: string, hint?: string, offset?: number): void {
+    const at = offset === undefined ? locate(this.source, path) : locateInScalar(this.source, path, offset);
+    this.push(at, path, message, hint);
+  }
+
+  /** At the member's key: an unknown member. */
+  atKey(path: DocPath, message: string, hint?: string): void {
+    this.push(locate(this.source, path, true), path, message, hint);
+  }
+
+  private push(at: { line: number; column: number }, path: DocPath, message: string, hint?: string): void {
+    this.diagnostics.push({
+      severity: 'error',
+      file: this.source.file,
+      ...at,
+      path: path.join('.'),
+      message,
+      ...(hint === undefined ? {} : { hint }),
+    });
+  }
+}
+
+function stringMember(
+  r: FileReport,
+  rule: Record<string, unknown>,
+  path: DocPath,
+  key: string,
+): string | undefined {
+  const value = rule[key];
+  if (typeof value === 'string' && value !== '') return value;
+  r.error(value === undefined ? path : [...path, key], `${key} must be a non-empty string`);
+  return undefined;
+}
+
+function kindsOf(r: FileReport, rule: Record<string, unknown>, path: DocPath): string[] | undefined {
+  const kinds = rule.kinds;
+  if (kinds === undefined) return undefined;
+  const known = allDescriptors.map((d) => d.kind as string);
+  if (!Array.isArray(kinds)) {
+    r.error([...path, 'kinds'], 'kinds must be a list of kind names');
+    return undefined;
+  }
+  kinds.forEach((k, i) => {
+    if (typeof k !== 'string' || !known.includes(k)) {
+      r.error([...path, 'kinds', i], `unknown kind ${String(k)}`, didYouMean(String(k), known));
+    }
+  });
+  return kinds.filter((k): k is string => typeof k === 'string');
+}
+
+interface LibraryError {
+  readonly summary?: string;
+  readonly message: string;
+  readonly node?: { readonly pos?: number };
+}
+
+function compiled(r: FileReport, on: 'object' | 'change', expression: string, path: DocPath) {
+  const refuse = (e: LibraryError): undefined => {
+    const vars = on === 'object' ? 'object, kind, name and env' : 'change';
+    const message = `the expression does not compile: ${e.summary ?? e.message}`;
+    r.error(path, message, `an ${on} rule sees ${vars}`, e.node?.pos ?? 0);
+    return undefined;
+  };
+  let parsed: ReturnType<ReturnType<typeof ruleEnvironment>['parse']>;
+  try {
+    parsed = ruleEnvironment(on).parse(expression);
+  } catch (error) {
+    return refuse(error as LibraryError);
+  }
+  const checked = parsed.check();
+  if (!checked.valid) return refuse(checked.error as LibraryError);
+  if (checked.type !== 'bool' && checked.type !== 'dyn') {
+    const type = String(checked.type);
+    r.error(path, `the expression evaluates to ${type}; a policy rule's expression must be a bool`);
+    return undefined;
+  }
+  return (variables: Readonly<Record<string, unknown>>): unknown => parsed(variables);
+}
+
+function ruleAt(
+  r: FileReport,
+  rule: unknown,
+  index: number,
+  names: Map<string, string>,
+): PolicyRule | undefined {
+  const path: DocPath = ['rules', index];
+  if (!isPlainObject(rule)) {
+    r.error(path, 'a rule is a map with name, on, expression and message');
+    return undefined;
+  }
+  for (const key of Object.keys(rule)) {
+    if (!ruleMembers.includes(key))
+      r.atKey([...path, key], `unknown member ${key}`, didYouMean(key, ruleMembers));
+  }
+  const name = stringMember(r, rule, path, 'name');
+  if (name !== undefined && names.has(name)) {
+    r.error(
+      [...path, 'name'],
+      `rule name ${name} is already used at ${names.get(name)!}`,
+      'rule names are unique',
+    );
+  } else if (name !== undefined) {
+    const at = locate(r.source, path);
+    names.set(name, `${r.source.file}:${at.line}:${at.column}`);
+  }
+  const on = rule.on;
+  if (on !== 'object' && on !== 'change') r.error([...path, 'on'], 'on must be object or change');
+  const severity = rule.severity ?? 'error';
+  if (severity !== 'error' && severity !== 'warning')
+    r.error([...path, 'severity'], 'severity must be error or warning');
+  const kinds = kindsOf(r, rule, path);
+  const expression = stringMember(r, rule, path, 'expression');
+  const message = stringMember(r, rule, path, 'message');
+  if (name === undefined || expression === undefined || message === undefined) return undefined;
+  if ((on !== 'object' && on !== 'change') || (severity !== 'error' && severity !== 'warning'))
+    return undefined;
+  const evaluate = compiled(r, on, expression, [...path, 'expression']);
+  if (evaluate === undefined) return undefined;
+  const location = { file: r.source.file, ...locate(r.source, path) };
+  return {
+    name,
+    on,
+    ...(kinds === undefined ? {} : { kinds }),
+    expression,
+    message,
+    severity,
+    evaluate,
+    location,
+  };
+}
+
+function rulesOf(r: FileReport, names: Map<string, string>): PolicyRule[] {
+  const doc = r.source.value;
+  if (!isPlainObject(doc)) {
+    r.error([], 'a policy file is a map with version: 1 and rules');
+    return [];
+  }
+  if (doc.version !== 1)
+    r.error(doc.version === undefined ? [] : ['version'], 'a policy file starts with version: 1');
+  for (const key of Object.keys(doc)) {
+    if (key !== 'version' && key !== 'rules')
+      r.error([key], `unknown member ${key}`, didYouMean(key, ['version', 'rules']));
+  }
+  if (!Array.isArray(doc.rules)) {
+    r.error(doc.rules === undefined ? [] : ['rules'], 'rules must be a list');
+    return [];
+  }
+  return doc.rules.flatMap((rule, i) => ruleAt(r, rule, i, names) ?? []);
+}
+
+/** The rules of every policy file under `paths`; refuses them all with every problem found. */
+export async function loadPolicies(paths: readonly string[], cwd = process.cwd()): Promise<PolicyRule[]> {
+  if (paths.length === 0) return [];
+  const { files, missing } = await expandPaths(paths, cwd);
+  const diagnostics: Diagnostic[] = missing.map((p) => ({
+    severity: 'error',
+    file: p,
+    line: 1,
+    column: 1,
+    path: '',
+    message: `the policy file ${p} does not exist`,
+  }));
+  const rules: PolicyRule[] = [];
+  const names = new Map<string, string>();
+  for (const f of files) {
+    const read = await readSource(f.file, f.absolute);
+    if (!read.ok) {
+      diagnostics.push(
+        ...read.findings.map((p) => ({
+          severity: 'error' as const,
+          file: f.file,
+          line: p.line,
+          column: p.column,
+          path: '',
+          message: p.message,
+        })),
+      );
+      continue;
+    }
+    const report = new FileReport(read.source);
+    rules.push(...rulesOf(report, names));
+    diagnostics.push(...report.diagnostics);
+  }
+  if (diagnostics.length > 0) throw new PolicyFileError(diagnostics);
+  return rules;
+}

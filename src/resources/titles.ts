@@ -1,0 +1,24 @@
+/** Kinds named in messages, from their descriptors' own singular, plural and article. */
+import { descriptorOf } from './registry.js';
+import type { KindDescriptor, KindName } from './types.js';
+
+/** "an IP policy". */
+export function aTitle(d: Pick<KindDescriptor, 'title' | 'article'>): string {
+  return `${d.article} ${d.title}`;
+}
+
+/** "An IP policy", to start a sentence. */
+export function aTitleAtStart(d: Pick<KindDescriptor, 'title' | 'article'>): string {
+  const text = aTitle(d);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "an HTTPS edge or a TLS edge": any one of the kinds. */
+export function anyOf(kinds: readonly KindName[]): string {
+  return kinds.map((k) => aTitle(descriptorOf(k))).join(' or ');
+}
+
+/** "1 IP policy", "2 IP policies". */
+export function countOf(d: Pick<KindDescriptor, 'title' | 'titlePlural'>, n: number): string {
+  return `${n} ${n === 1 ? d.title : d.titlePlural}`;
+}

@@ -1,0 +1,61 @@
+/**
+ * What a notification is: its body, how urgent it is, and how two pending ones of the same kind
+ * fold into one when a webhook falls behind.
+ */
+import type { DriftEvent } from './drift.js';
+import type { WatchMode } from './types.js';
+
+export type NotificationType =
+  'drift_found' | 'drift_reverted' | 'apply_failed' | 'config_invalid' | 'recovered';
+
+/** The body POSTed to every URL; `text` makes it a valid Slack incoming-webhook message. */
+export interface Notification {
+  readonly event: NotificationType;
+  readonly text: string;
+  readonly at: string;
+  readonly mode: WatchMode;
+  readonly reconcile: string;
+  /** The reconcile's status and one-line reason, for failures. */
+  readonly status?: string;
+  readonly reason?: string;
+  /** Consecutive failures: for `recovered`, how many there were. */
+  readonly failures?: number;
+  readonly objects?: readonly DriftEvent[];
+}
+
+/**
+ * Changes of the daemon's state: never merged, never dropped before a drift report, sent in the
+ * order they happened, and never behind a backlog of drift reports.
+ */
+export function isStateChange(event: NotificationType): boolean {
+  return event === 'config_invalid' || event === 'apply_failed' || event === 'recovered';
+}
+
+const objectList = (objects: readonly DriftEvent[]): string =>
+  objects.map((o) => `${o.key} (${o.changes.map((c) => c.field).join(', ') || o.action})`).join('; ');
+
+/** The `text` of a drift notification. */
+export function driftText(
+  event: 'drift_found' | 'drift_reverted',
+  objects: readonly DriftEvent[],
+  mode: WatchMode,
+): string {
+  if (event === 'drift_reverted')
+    return `acctsync: reverted ${objects.length} object(s) changed outside the config: ${objectList(objects)}`;
+  return `acctsync: ${objects.length} object(s) differ from the config${mode === 'observe' ? ' (observe mode: not reverted)' : ''}: ${objectList(objects)}`;
+}
+
+/**
+ * `newer` folded into `older` when both wait for the same webhook: reverted objects add up (the
+ * latest revert of an object wins), and the latest unreverted drift replaces an earlier report of
+ * it, since it is the account's state now. Undefined when the two do not merge.
+ */
+export function mergeNotifications(older: Notification, newer: Notification): Notification | undefined {
+  if (older.event !== newer.event) return undefined;
+  if (newer.event === 'drift_found') return newer;
+  if (newer.event !== 'drift_reverted') return undefined;
+  const byObject = new Map<string, DriftEvent>();
+  for (const o of [...(older.objects ?? []), ...(newer.objects ?? [])]) byObject.set(`${o.kind}/${o.key}`, o);
+  const objects = [...byObject.values()];
+  return { ...newer, objects, text: driftText('drift_reverted', objects, newer.mode) };
+}

@@ -1,0 +1,110 @@
+/**
+ * The apply step of a reconcile: runs the plan, reports each operation as it finishes (a log line
+ * and the progress `/status` and the metrics show), and tells an operation the daemon's stop cut
+ * (past `--shutdown-grace`) from one that failed: the first is `stopped`, logged as a warning, and
+ * the next start finishes it.
+ */
+import type { Logger } from 'pino';
+import {
+  abortedErrorCode,
+  applyPlan,
+  describeResult,
+  fileTokenSink,
+  type ApplyResult,
+  type GuardOptions,
+  type OperationResult,
+} from '../apply/index.js';
+import type { Plan } from '../plan/index.js';
+import type { DesiredState } from '../resources/index.js';
+import { configKindOf, type DriftEvent } from './drift.js';
+import type { OperationOutcome, ReconcileContext, ReconcileResult } from './types.js';
+
+/** What an applier result counts as; `stopping`: the daemon's stop signal had fired. */
+function outcomeOf(op: OperationResult, stopping: boolean): OperationOutcome {
+  switch (op.status) {
+    case 'done':
+      return 'succeeded';
+    case 'not-attempted':
+      return 'not_attempted';
+    case 'failed':
+      return stopping && op.failure?.errorCode === abortedErrorCode ? 'stopped' : 'failed';
+  }
+}
+
+/** The operations carried out, for the reconcile's result. */
+export function appliedOf(result: ApplyResult): ReconcileResult['applied'] {
+  return result.operations
+    .filter((op) => op.status === 'done')
+    .map((op) => ({ kind: configKindOf(op.kind), action: op.action }));
+}
+
+function logOperation(log: Logger, op: OperationResult, outcome: OperationOutcome): void {
+  const fields = { operation: op.id };
+  if (outcome === 'succeeded') log.info(fields, describeResult(op));
+  else if (outcome === 'stopped')
+    log.warn(fields, `${op.action} ${op.key}: stopped by the shutdown (the next start finishes it)`);
+  else log.error(fields, describeResult(op));
+}
+
+export interface ApplySettings {
+  readonly parallelism: number;
+  readonly continueOnError: boolean;
+  readonly tokenOutput?: string;
+}
+
+/** Applies `plan`, logging and reporting each operation as it finishes. */
+export async function applyReported(
+  plan: Plan,
+  desired: DesiredState,
+  settings: ApplySettings & { readonly client: Parameters<typeof applyPlan>[2] },
+  guards: GuardOptions,
+  { log, signal, progress }: ReconcileContext,
+): Promise<ApplyResult> {
+  const tokens = settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
+  const report = (op: OperationResult): void => {
+    const outcome = outcomeOf(op, signal.aborted);
+    progress.operationFinished({ kind: configKindOf(op.kind), action: op.action, outcome });
+    if (outcome !== 'not_attempted') logOperation(log, op, outcome);
+  };
+  const result = await applyPlan(plan, desired, settings.client, {
+    parallelism: settings.parallelism,
+    continueOnError: settings.continueOnError,
+    guards,
+    signal,
+    ...(tokens === undefined ? {} : { tokens }),
+    progress: { started() {}, finished: report, end() {} },
+  });
+  for (const op of result.operations) if (op.status === 'not-attempted') report(op);
+  return result;
+}
+
+/**
+ * What a reconcile reports when some operations did not finish: `stopped` when the daemon's stop
+ * is all that kept them (none failed on its own), `failed` otherwise.
+ */
+export function incompleteApplyResult(
+  result: ApplyResult,
+  planned: number,
+  drift: readonly DriftEvent[],
+  stopping: boolean,
+): ReconcileResult {
+  const outcomes = result.operations.map((op) => outcomeOf(op, stopping));
+  const count = (outcome: OperationOutcome): number => outcomes.filter((o) => o === outcome).length;
+  const applied = appliedOf(result);
+  if (stopping && count('failed') === 0)
+    return {
+      status: 'stopped',
+      planned,
+      applied,
+      drift,
+      reason: `the daemon stopped: ${applied.length} operations done, ${count('stopped')} cut by the shutdown, ${count('not_attempted')} not started; the next start finishes them`,
+    };
+  return {
+    status: 'failed',
+    planned,
+    applied,
+    drift,
+    reason: `${count('failed')} operations failed and ${count('not_attempted') + count('stopped')} were not attempted${stopping ? ' (the daemon is stopping)' : ''}`,
+    details: result.operations.filter((op) => op.status !== 'done').map(describeResult),
+  };
+}
