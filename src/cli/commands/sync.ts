@@ -10,7 +10,7 @@ import { environmentName, environmentOptions, environmentUsage } from '../enviro
 import { filesRootOptions, filesRootUsage, useFilesRoot } from '../files-root.js';
 import { leaseFlagsFrom, leaseOptions, leaseUsage } from '../lease-flags.js';
 import { planFromConfig } from '../planned.js';
-import { syncRefusal } from '../plan-refusal.js';
+import { reviewPlan } from '../review-plan.js';
 import {
   assertPolicyAllows,
   policiesFrom,
@@ -21,13 +21,11 @@ import {
 import { hasPolicyErrors } from '../../policy/index.js';
 import {
   parsePlanFormat,
-  planExitCode,
   planOutputOptions,
   planningOptions,
   planningSettings,
   renderPlan,
   useColor,
-  writePlanOutput,
 } from '../plan-output.js';
 
 const options = {
@@ -100,17 +98,12 @@ With --dry-run, --output also takes markdown, and --out FILE and --detailed-exit
     });
     try {
       if (mode.dryRun) {
-        const refusal = syncRefusal(plan, desired, values.force);
-        await writePlanOutput(plan, {
+        return await reviewPlan(plan, desired, {
           format: mode.format,
           out: values.out,
-          env: process.env,
-          stdout: process.stdout,
-          refusal,
+          detailedExitcode: values['detailed-exitcode'],
+          force: values.force,
         });
-        printPolicyAnnotations(plan.policy, process.env, process.stderr);
-        if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) return 1;
-        return planExitCode(plan, values['detailed-exitcode'], refusal);
       }
       const { settings } = mode;
       printPolicyAnnotations(plan.policy, process.env, process.stderr);
