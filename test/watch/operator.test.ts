@@ -212,10 +212,14 @@ describe('what the operator of a running daemon sees', { timeout: 90_000 }, () =
   });
 
   it('during an outage, retries are logged under their reconcile, summarised once, and stop when it has failed', async (context) => {
-    const d = await startWatch({ files: { 'policies.yaml': policyFile('one') }, faults: { error500: 1 } });
+    const d = await startWatch({ files: { 'policies.yaml': policyFile('one') } });
     context.onTestFinished(() => d.close());
-    // Two failed reconciles: the start and its first retry.
-    await waitFor('two failed reconciles', () => d.reconciles().length >= 2, 60_000);
+    // The outage starts once the daemon holds its scope's lease, so it is the plan that fails.
+    await waitFor('the first reconcile', () => d.reconciles().length >= 1, 60_000);
+    d.emulator.setFaults({ error500: 1 });
+    await d.writeConfig('policies.yaml', policyFile('two'));
+    // Two failed reconciles: the change and its first retry.
+    await waitFor('two failed reconciles', () => d.reconciles().length >= 3, 60_000);
     const retries = (): LogEntry[] => d.logs.filter((e) => String(e.msg).startsWith('retrying '));
     expect(retries().length).toBeGreaterThan(0);
     for (const line of retries())
@@ -224,7 +228,7 @@ describe('what the operator of a running daemon sees', { timeout: 90_000 }, () =
         reconcile: expect.stringMatching(/^[0-9a-f]{8}$/) as string,
       });
 
-    const [first] = d.reconciles();
+    const [, first] = d.reconciles();
     const id = first?.reconcile;
     expect(first).toMatchObject({
       status: 'failed',

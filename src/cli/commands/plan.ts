@@ -5,17 +5,9 @@ import { environmentName, environmentOptions } from '../environment.js';
 import { filesRootOptions, useFilesRoot } from '../files-root.js';
 import { planEveryEnvironment } from '../plan-environments.js';
 import { planFromConfig } from '../planned.js';
-import { policiesFrom, policyOptions, printPolicyAnnotations } from '../policy.js';
-import { hasPolicyErrors } from '../../policy/index.js';
-import { syncRefusal } from '../plan-refusal.js';
-import {
-  parsePlanFormat,
-  planExitCode,
-  planOutputOptions,
-  planningOptions,
-  planningSettings,
-  writePlanOutput,
-} from '../plan-output.js';
+import { policiesFrom, policyOptions } from '../policy.js';
+import { reviewPlan } from '../review-plan.js';
+import { parsePlanFormat, planOutputOptions, planningOptions, planningSettings } from '../plan-output.js';
 
 const flags = {
   ...planOutputOptions,
@@ -56,17 +48,11 @@ with the live account and prints the changes a sync would make. Changes nothing.
       deadline: true,
     });
     try {
-      const refusal = syncRefusal(plan, desired);
-      await writePlanOutput(plan, {
+      return await reviewPlan(plan, desired, {
         format,
         out: values.out,
-        env: process.env,
-        stdout: process.stdout,
-        refusal,
+        detailedExitcode: values['detailed-exitcode'],
       });
-      printPolicyAnnotations(plan.policy, process.env, process.stderr);
-      if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) return 1;
-      return planExitCode(plan, values['detailed-exitcode'], refusal);
     } finally {
       await connection.close();
     }

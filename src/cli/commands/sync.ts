@@ -9,18 +9,16 @@ import { environmentName, environmentOptions } from '../environment.js';
 import { filesRootOptions, useFilesRoot } from '../files-root.js';
 import { leaseFlagsFrom, leaseOptions } from '../lease-flags.js';
 import { planFromConfig } from '../planned.js';
-import { syncRefusal } from '../plan-refusal.js';
+import { reviewPlan } from '../review-plan.js';
 import { assertPolicyAllows, policiesFrom, policyOptions, printPolicyAnnotations } from '../policy.js';
 import { hasPolicyErrors } from '../../policy/index.js';
 import {
   parsePlanFormat,
-  planExitCode,
   planOutputOptions,
   planningOptions,
   planningSettings,
   renderPlan,
   useColor,
-  writePlanOutput,
 } from '../plan-output.js';
 
 const flags = {
@@ -93,17 +91,12 @@ operation is done, 1 when any failed or was not attempted.`,
     });
     try {
       if (mode.dryRun) {
-        const refusal = syncRefusal(plan, desired, values.force);
-        await writePlanOutput(plan, {
+        return await reviewPlan(plan, desired, {
           format: mode.format,
           out: values.out,
-          env: process.env,
-          stdout: process.stdout,
-          refusal,
+          detailedExitcode: values['detailed-exitcode'],
+          force: values.force,
         });
-        printPolicyAnnotations(plan.policy, process.env, process.stderr);
-        if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) return 1;
-        return planExitCode(plan, values['detailed-exitcode'], refusal);
       }
       const { settings } = mode;
       printPolicyAnnotations(plan.policy, process.env, process.stderr);
