@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import type { Rng } from '../reliability/support/prng.js';
 
-const pkiDir = new URL('../fixtures/pki/', import.meta.url).pathname;
+/** Where run.ts copies the test PKI, beside the config: `{file:}` reads only inside the config's root. */
+const pkiDir = 'pki/';
 
 type Entry = Record<string, unknown>;
 type Section = Record<string, Entry>;

@@ -4,7 +4,7 @@
  * next plan is empty (live equals desired), and every object renamed keeps its id (its nested
  * items too), unless the step also changed what the service cannot change in place (a replace).
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness } from '../apply/harness.js';
@@ -30,6 +30,7 @@ export async function runModel(seed: number, steps: number, parallelism: number)
   const rng = createRng(seed);
   const h = await startHarness();
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-model-'));
+  await cp(new URL('../fixtures/pki/', import.meta.url), join(dir, 'pki'), { recursive: true });
   const config: Config = {};
   const log = new MoveLog();
   let ids = new Map<string, string>();
