@@ -115,11 +115,11 @@ export async function syncUntilConverged(
   clean: ApiClient,
   paths: readonly string[],
   maxRuns = 3,
-  hooks: { faultsOn?: () => void; faultsOff?: () => void } = {},
+  hooks: { faultsOn?: (run: number) => void; faultsOff?: () => void } = {},
 ): Promise<{ runs: number | undefined; log: string[] }> {
   const log: string[] = [];
   for (let run = 1; run <= maxRuns; run++) {
-    hooks.faultsOn?.();
+    hooks.faultsOn?.(run);
     const outcome = await syncOnce(faulty, paths);
     hooks.faultsOff?.();
     const pending = await pendingOperations(clean, paths);

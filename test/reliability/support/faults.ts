@@ -107,10 +107,11 @@ async function runFaultScenario(c: FaultCase, rng: Rng): Promise<FaultOutcome> {
     const before = await checkAccount(clean, 'example');
     const mustStay = [...before.managed.values(), handMade.body.id];
 
-    // The emulator's dice come from the case's seed too, so a failure replays exactly.
-    const emulatorFaults = c.emulator && { ...c.emulator, seed: rng.int(2 ** 31) };
-    const faultsOn = (): void => {
-      if (emulatorFaults) emulator.setFaults(emulatorFaults);
+    // The emulator's dice come from the case's seed too, so a failure replays exactly. Each run
+    // rolls its own dice: the same dice every run would fail every run at the same request.
+    const diceSeed = rng.int(2 ** 31);
+    const faultsOn = (run: number): void => {
+      if (c.emulator) emulator.setFaults({ ...c.emulator, seed: diceSeed + run });
     };
     const faultsOff = (): void => emulator.setFaults({});
     const { runs, log } = await syncUntilConverged(faulty, clean, [examplesAccount], 3, {
