@@ -5,7 +5,7 @@
  * they cannot disagree about the layout.
  */
 import {
-  managedDescriptors,
+  builtinKinds,
   pickFields,
   type Fields,
   type KindDescriptor,
@@ -74,7 +74,7 @@ function buildLayout(): MapLayout[] {
     if (!m) maps.set(key, (m = { kinds: [], children: [] }));
     return m;
   };
-  for (const d of managedDescriptors) {
+  for (const d of builtinKinds.managed) {
     const config = d.config!;
     if (config.nestedIn) entry(config.key).children.push(childLayout(d, config.nestedIn.member));
     else entry(config.key).kinds.push(d);
@@ -93,7 +93,10 @@ function buildLayout(): MapLayout[] {
   });
 }
 
-/** Every top-level map, in the order the descriptors declare the kinds. */
+/**
+ * Every top-level map, in the order the descriptors declare the kinds: the built-in kinds, as the
+ * validator the build precompiles from the generated schema knows only those.
+ */
 export const configLayout: readonly MapLayout[] = buildLayout();
 
 /** The top-level map holding `kind` (for nested kinds, their parent's map). */

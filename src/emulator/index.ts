@@ -19,6 +19,7 @@ import { Router, type Route } from './router.js';
 import { apiRoutes } from './routes.js';
 import { requestListener } from './server.js';
 import { EmulatorCa } from './x509.js';
+import { kindsInScope, withKinds } from '../resources/index.js';
 import { RequestStats, type EmulatorStats } from './stats.js';
 
 export type { FaultOptions } from './faults.js';
@@ -160,8 +161,12 @@ function runningEmulator(parts: EmulatorParts): RunningEmulator {
   };
 }
 
-/** Starts an emulator; resolves once it accepts connections. */
+/**
+ * Starts an emulator; resolves once it accepts connections. It serves the kinds in scope when it
+ * starts (`withKinds`), for its whole life.
+ */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const kinds = kindsInScope();
   const now = options.now ?? (() => new Date());
   const state = options.dataFile === undefined ? undefined : await loadSnapshot(options.dataFile);
   const faults = new FaultSwitch(options.faults ?? {});
@@ -191,17 +196,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
   const rateLimiter =
     options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
-  server.on(
-    'request',
-    requestListener({
-      account,
-      router,
-      stats,
-      faults: () => faults.current,
-      rateLimiter,
-      random: () => faults.roll(),
-      trustProxy: options.trustProxy ?? false,
-    }),
-  );
+  const listener = requestListener({
+    account,
+    router,
+    stats,
+    faults: () => faults.current,
+    rateLimiter,
+    random: () => faults.roll(),
+    trustProxy: options.trustProxy ?? false,
+  });
+  // A request arrives outside the starter's scope: each is handled in the kinds it started with.
+  server.on('request', (req, res) => withKinds(kinds, () => listener(req, res)));
   return runningEmulator({ ...opened, server, token, adminUserId, faults, stats, saves });
 }

@@ -50,5 +50,5 @@ function kindRoutes(d: KindDescriptor): Route[] {
 
 /** Every route of the account API. */
 export function apiRoutes(): Route[] {
-  return allDescriptors.flatMap(kindRoutes);
+  return allDescriptors().flatMap(kindRoutes);
 }

@@ -19,10 +19,10 @@ import { collectReferences } from './references.js';
 
 /**
  * Kinds whose objects are stored by id (event sources live inside their subscription), read from
- * the registry when an emulator starts so that a kind registered before then is served.
+ * the kinds in scope when an emulator starts (see `withKinds`).
  */
 export function storedKinds(): KindDescriptor[] {
-  return allDescriptors.filter((d) => d.idPrefix !== undefined);
+  return allDescriptors().filter((d) => d.idPrefix !== undefined);
 }
 
 /** A path parameter or scope from a stored value (always a string id). */

@@ -32,10 +32,10 @@ export interface FetchOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Each managed kind's place in descriptor order, read when used: registered kinds count too. */
+/** Each managed kind's place in descriptor order, in the registry in scope. */
 function kindOrder(): (kind: KindName) => number {
-  const order = new Map(managedDescriptors.map((d, i) => [d.kind, i]));
-  return (kind) => order.get(kind) ?? managedDescriptors.length;
+  const order = new Map(managedDescriptors().map((d, i) => [d.kind, i]));
+  return (kind) => order.get(kind) ?? managedDescriptors().length;
 }
 
 /**
@@ -45,9 +45,9 @@ function kindOrder(): (kind: KindName) => number {
  */
 export function kindsToFetch(desired: DesiredState, options: FetchOptions = {}): KindName[] {
   if (options.kinds) return sortKinds(options.kinds);
-  if (!options.noDelete) return managedDescriptors.map((d) => d.kind);
+  if (!options.noDelete) return managedDescriptors().map((d) => d.kind);
   const wanted = new Set(desired.objects.map((o) => o.kind));
-  for (const d of managedDescriptors) {
+  for (const d of managedDescriptors()) {
     if ([...referencedKinds(d)].some((k) => wanted.has(k))) wanted.add(d.kind);
   }
   return sortKinds([...wanted]);
@@ -122,7 +122,7 @@ function objectsOf(
   wanted: Set<KindName>,
 ): LiveObject[] {
   const out: LiveObject[] = [];
-  const embedded = managedDescriptors.filter(
+  const embedded = managedDescriptors().filter(
     (c) => c.parent?.kind === via.kind && c.parent.embeddedAs !== undefined && wanted.has(c.kind),
   );
   for (const record of records) {

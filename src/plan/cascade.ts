@@ -23,7 +23,9 @@ function modulesOf(l: LiveObject): string[] {
 
 /** Kinds whose objects the service deletes with a parent of `kind`. */
 function childKinds(kind: KindName): KindName[] {
-  return managedDescriptors.filter((d) => d.parent?.kind === kind).map((d) => d.kind);
+  return managedDescriptors()
+    .filter((d) => d.parent?.kind === kind)
+    .map((d) => d.kind);
 }
 
 /** Live objects by parent id, for walking down from a deleted object. */

@@ -66,7 +66,7 @@ function stringMember(
 function kindsOf(r: FileReport, rule: Record<string, unknown>, path: DocPath): string[] | undefined {
   const kinds = rule.kinds;
   if (kinds === undefined) return undefined;
-  const known = allDescriptors.map((d) => d.kind as string);
+  const known = allDescriptors().map((d) => d.kind as string);
   if (!Array.isArray(kinds)) {
     r.error([...path, 'kinds'], 'kinds must be a list of kind names');
     return undefined;

@@ -1,77 +1,104 @@
-/** The registry every stage reads kinds from: lookups by name and by id, and `registerKind`. */
+/**
+ * The kinds every stage reads. A registry is a value, frozen when built: `builtinKinds` holds this
+ * build's kinds, and `with` makes a new registry with more beside them (a test's throwaway kind).
+ * Stages read the kinds in scope (`descriptorOf`, `allDescriptors`...): the built-in registry,
+ * unless the caller runs them inside `withKinds(registry, ...)`.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { descriptors } from './builtin-kinds.js';
 import { ownFields } from './own-fields.js';
 import type { FieldType, KindDescriptor, KindName, ModuleDescriptor, RegisteredKindName } from './types.js';
 
-/**
- * The kinds known now: the built-in table first, then those `registerKind` added, in registration
- * order. The lists below are kept current in place, so read them when used: a copy taken at module
- * load misses a kind registered later.
- */
-const registered = new Map<KindName, KindDescriptor>(
-  Object.entries(descriptors) as [KindName, KindDescriptor][],
-);
-const all: KindDescriptor[] = [...registered.values()];
-const managed: KindDescriptor[] = all.filter((d) => d.config !== undefined);
-const byPrefix = new Map(all.flatMap((d) => (d.idPrefix === undefined ? [] : [[d.idPrefix, d] as const])));
-
-export const allDescriptors: readonly KindDescriptor[] = all;
-
-/** Kinds users write in the desired-state YAML, in the order the config documents them. */
-export const managedDescriptors: readonly KindDescriptor[] = managed;
-
-/** A kind that is not built in, described in full, for `registerKind`. */
+/** A kind that is not built in, described in full, for `KindRegistry.with`. */
 export type KindDescriptorToRegister = Omit<KindDescriptor, 'kind'> & { readonly kind: string };
 
-/**
- * Adds a kind beside the built-in ones until `unregister` is called: every stage that reads the
- * registry when it runs (planner, applier, an emulator started afterwards) handles it like a
- * built-in kind. Refuses a name or id prefix already taken.
- */
-export function registerKind(descriptor: KindDescriptorToRegister): {
-  readonly descriptor: KindDescriptor;
-  readonly unregister: () => void;
-} {
-  const kind = descriptor.kind as RegisteredKindName;
-  if (registered.has(kind)) throw new Error(`kind ${kind} is already registered`);
-  if (descriptor.idPrefix !== undefined && byPrefix.has(descriptor.idPrefix))
-    throw new Error(`id prefix ${descriptor.idPrefix} is already taken`);
-  const d: KindDescriptor = { ...descriptor, kind, fields: ownFields(descriptor.fields) };
-  registered.set(kind, d);
-  all.push(d);
-  if (d.config !== undefined) managed.push(d);
-  if (d.idPrefix !== undefined) byPrefix.set(d.idPrefix, d);
-  return {
-    descriptor: d,
-    unregister: () => {
-      if (registered.get(kind) !== d) return;
-      registered.delete(kind);
-      drop(all, d);
-      drop(managed, d);
-      if (d.idPrefix !== undefined) byPrefix.delete(d.idPrefix);
-    },
-  };
+export interface KindRegistry {
+  /** Every kind, the built-in ones first, each in the order it was given. */
+  readonly all: readonly KindDescriptor[];
+  /** Kinds users write in the desired-state YAML, in the order the config documents them. */
+  readonly managed: readonly KindDescriptor[];
+  has(name: string): name is KindName;
+  /** @throws {Error} for a kind this registry does not hold: a caller's bug, never the user's */
+  descriptorOf(kind: KindName): KindDescriptor;
+  /** The kind an id belongs to, from its prefix (`ipp_...` → IP policies); undefined for foreign ids. */
+  descriptorOfId(id: string): KindDescriptor | undefined;
+  /**
+   * A new registry holding these kinds beside this one's. Refuses a name or id prefix already
+   * taken: lookups by either must stay unambiguous.
+   */
+  with(...kinds: readonly KindDescriptorToRegister[]): KindRegistry;
 }
 
-function drop(list: KindDescriptor[], d: KindDescriptor): void {
-  const at = list.indexOf(d);
-  if (at >= 0) list.splice(at, 1);
+function registryOf(all: readonly KindDescriptor[]): KindRegistry {
+  const byName = new Map<KindName, KindDescriptor>();
+  const byPrefix = new Map<string, KindDescriptor>();
+  for (const d of all) {
+    if (byName.has(d.kind)) throw new Error(`kind ${d.kind} is already registered`);
+    byName.set(d.kind, d);
+    if (d.idPrefix === undefined) continue;
+    if (byPrefix.has(d.idPrefix)) throw new Error(`id prefix ${d.idPrefix} is already taken`);
+    byPrefix.set(d.idPrefix, d);
+  }
+  const registry: KindRegistry = {
+    all: Object.freeze([...all]),
+    managed: Object.freeze(all.filter((d) => d.config !== undefined)),
+    has: (name): name is KindName => byName.has(name as KindName),
+    descriptorOf(kind) {
+      const d = byName.get(kind);
+      if (d === undefined) throw new Error(`kind ${kind} is not registered`);
+      return d;
+    },
+    descriptorOfId(id) {
+      const underscore = id.indexOf('_');
+      return underscore <= 0 ? undefined : byPrefix.get(id.slice(0, underscore + 1));
+    },
+    with: (...kinds) =>
+      registryOf([
+        ...all,
+        ...kinds.map((d) => ({ ...d, kind: d.kind as RegisteredKindName, fields: ownFields(d.fields) })),
+      ]),
+  };
+  return Object.freeze(registry);
+}
+
+/** The kinds this build describes (`descriptors`), in their declared order. */
+export const builtinKinds: KindRegistry = registryOf(Object.values(descriptors));
+
+const inScope = new AsyncLocalStorage<KindRegistry>();
+
+/**
+ * Runs `run` with `kinds` in scope: every stage it calls, awaited work included, reads them, and an
+ * emulator it starts serves them for its whole life.
+ */
+export function withKinds<T>(kinds: KindRegistry, run: () => T): T {
+  return inScope.run(kinds, run);
+}
+
+/** The registry in scope: the one `withKinds` set, or the built-in kinds. */
+export function kindsInScope(): KindRegistry {
+  return inScope.getStore() ?? builtinKinds;
+}
+
+export function allDescriptors(): readonly KindDescriptor[] {
+  return kindsInScope().all;
+}
+
+/** Kinds users write in the desired-state YAML, in the order the config documents them. */
+export function managedDescriptors(): readonly KindDescriptor[] {
+  return kindsInScope().managed;
 }
 
 export function descriptorOf(kind: KindName): KindDescriptor {
-  const d = registered.get(kind);
-  if (d === undefined) throw new Error(`kind ${kind} is not registered`);
-  return d;
+  return kindsInScope().descriptorOf(kind);
 }
 
 export function isKindName(value: string): value is KindName {
-  return registered.has(value as KindName);
+  return kindsInScope().has(value);
 }
 
 /** The kind an id belongs to, from its prefix (`ipp_...` → IP policies); undefined for foreign ids. */
 export function descriptorOfId(id: string): KindDescriptor | undefined {
-  const underscore = id.indexOf('_');
-  return underscore <= 0 ? undefined : byPrefix.get(id.slice(0, underscore + 1));
+  return kindsInScope().descriptorOfId(id);
 }
 
 /** The module fields of a kind (edge and route modules), keyed by member name. */

@@ -164,7 +164,7 @@ export type BuiltInKindName =
   | 'event_sources'
   | 'tunnel_sessions';
 
-/** A kind registered at run time beside the built-in ones (see `registerKind`). */
+/** A kind of a registry built beside the built-in ones (see `KindRegistry.with`). */
 export type RegisteredKindName = string & { readonly registeredKind: true };
 
 export type KindName = BuiltInKindName | RegisteredKindName;

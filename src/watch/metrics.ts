@@ -9,7 +9,7 @@ import type { AppliedOperation, OperationOutcome, ReconcileStatus, WatchMode } f
 
 /** The kinds as the config names them (`backends` holds four API kinds), each once. */
 function configKinds(): string[] {
-  return [...new Set(allDescriptors.flatMap((d) => (d.config ? [d.config.key] : [])))];
+  return [...new Set(allDescriptors().flatMap((d) => (d.config ? [d.config.key] : [])))];
 }
 
 /**

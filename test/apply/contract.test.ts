@@ -111,7 +111,7 @@ async function newBot(): Promise<string> {
 
 const exampleOf = (kind: string): DesiredObject | undefined => examples.objects.find((o) => o.kind === kind);
 
-describe.each(managedDescriptors.map((d) => [d.kind, d] as const))('%s', (kind, d) => {
+describe.each(managedDescriptors().map((d) => [d.kind, d] as const))('%s', (kind, d) => {
   it('is created, each writable field changed, and deleted, by the applier', async () => {
     const o = exampleOf(kind);
     expect(o, `examples/ has no ${d.title}`).toBeDefined();
@@ -151,7 +151,7 @@ describe.each(managedDescriptors.map((d) => [d.kind, d] as const))('%s', (kind, 
 });
 
 /** Every module slot of every kind: (kind, member, module). */
-const slots = managedDescriptors.flatMap((d) =>
+const slots = managedDescriptors().flatMap((d) =>
   moduleFields(d).map(([member, module]) => [`${d.kind}.${member}`, d.kind, member, module.name] as const),
 );
 

@@ -97,7 +97,7 @@ export async function markerCounts(client: ApiClient, scope: string): Promise<Ma
     const marker = parseMetadata(typeof record.metadata === 'string' ? record.metadata : undefined).marker;
     if (marker?.scope === scope) counts.set(marker.key, (counts.get(marker.key) ?? 0) + 1);
   };
-  for (const d of managedDescriptors) {
+  for (const d of managedDescriptors()) {
     if (!d.operations.list || d.listMember === undefined || d.path.includes('{')) continue;
     for (const record of await client.listAll<Record<string, unknown>>(d.path, d.listMember)) {
       add(record);

@@ -14,8 +14,8 @@ describe('minimum list requests', () => {
 
   it('counts each collection once: embedded routes cost nothing, backends are four collections', () => {
     const kinds = kindsToFetch({ scope: 's', objects: [] });
-    const collections = new Set(managedDescriptors.map((d) => d.path));
-    const routes = managedDescriptors.filter((d) => d.listMember === undefined).length;
+    const collections = new Set(managedDescriptors().map((d) => d.path));
+    const routes = managedDescriptors().filter((d) => d.listMember === undefined).length;
     expect(minimumListRequests(kinds, new Map())).toBe(collections.size - routes);
     const counts = countByCollection([
       ...Array.from({ length: 250 }, () => ({ kind: 'ip_policies' as const })),

@@ -40,7 +40,7 @@ describe('examples/account/', () => {
   it('uses every managed kind and every module', async () => {
     const { state } = loaded(await loadDesiredState(['examples/account'], { cwd: repo, env: {} }));
     const kinds = new Set(state.objects.map((o) => o.kind));
-    for (const d of managedDescriptors) {
+    for (const d of managedDescriptors()) {
       expect(kinds, d.kind).toContain(d.kind);
       for (const [member] of moduleFields(d)) {
         const used = state.objects.some((o) => o.kind === d.kind && o.fields[member] != null);

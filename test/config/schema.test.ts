@@ -15,7 +15,7 @@ describe('schemas/acctsync.schema.json', () => {
       properties: Record<string, unknown>;
       additionalProperties: boolean;
     };
-    for (const d of managedDescriptors) expect(Object.keys(schema.properties)).toContain(d.config!.key);
+    for (const d of managedDescriptors()) expect(Object.keys(schema.properties)).toContain(d.config!.key);
     expect(schema.additionalProperties).toBe(false);
   });
 });

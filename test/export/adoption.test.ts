@@ -57,14 +57,14 @@ async function populateLookalikes(): Promise<void> {
  */
 async function accountIds(): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
-  for (const d of managedDescriptors) {
+  for (const d of managedDescriptors()) {
     if (d.listMember === undefined || d.path.includes('{')) continue;
     const items = await account.client.listAll<Created>(d.path, d.listMember);
     out[d.kind] = items
       .filter((i) => !isServiceOwned(d, i))
       .map((i) => i.id)
       .sort();
-    for (const child of managedDescriptors) {
+    for (const child of managedDescriptors()) {
       const embedded = child.parent?.kind === d.kind ? child.parent.embeddedAs : undefined;
       if (embedded === undefined) continue;
       out[child.kind] = items

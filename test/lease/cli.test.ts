@@ -27,7 +27,7 @@ const heldBy = (command: string, pid?: number) =>
 async function duplicates(account: TestAccount): Promise<string[]> {
   const live = await readLiveState(
     account.client,
-    managedDescriptors.map((d) => d.kind),
+    managedDescriptors().map((d) => d.kind),
   );
   const seen = new Map<string, number>();
   for (const o of live.objects) {

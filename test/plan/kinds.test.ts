@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 const ids = (plan: { operations: readonly { id: string }[] }) => plan.operations.map((op) => op.id).sort();
 
-describe.each(managedDescriptors.map((d) => [d.kind, d] as const))('%s', (kind, d) => {
+describe.each(managedDescriptors().map((d) => [d.kind, d] as const))('%s', (kind, d) => {
   const first = () => examples.objects.find((o) => o.kind === kind);
 
   it('is in examples/', () => {

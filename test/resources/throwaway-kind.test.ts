@@ -1,40 +1,37 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call -- responses are arbitrary JSON read member by member */
 /**
- * The proof of "how to add a kind" (docs/architecture.md): a kind nobody wrote code for, registered
- * in memory, is served by the emulator's CRUD and reconciled by the planner and applier with no
- * other change. The desired state is built in memory: the loader reads the kinds once (its config
- * layout, and the validator the build precompiles from the generated schema), so YAML for a kind
- * needs the kind in the build and the schema regenerated, as the checklist says.
+ * The proof of "how to add a kind" (docs/architecture.md): a kind nobody wrote code for, in a
+ * registry of the test's own, is served by the emulator's CRUD and reconciled by the planner and
+ * applier with no other change. The desired state is built in memory: the loader reads the built-in
+ * kinds (its config layout, and the validator the build precompiles from the generated schema), so
+ * YAML for a kind needs the kind in the build and the schema regenerated, as the checklist says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderText } from '../../src/plan/index.js';
 import { planFor } from '../../src/pipeline/index.js';
 import {
-  allDescriptors,
-  descriptorOf,
+  builtinKinds,
   descriptorOfId,
   ErrorCode,
   isKindName,
-  managedDescriptors,
-  registerKind,
+  withKinds,
   type DesiredObject,
   type DesiredState,
   type KindDescriptor,
+  type KindRegistry,
+  type RegisteredKindName,
 } from '../../src/resources/index.js';
 import { describable, field, ref, refTo, t } from '../../src/resources/fields.js';
 import { crud } from '../../src/resources/kinds/common.js';
 import { startHarness, syncState, withFields, type Harness } from '../apply/harness.js';
 import { callEmulator } from '../emulator/harness.js';
 
-let widgets: KindDescriptor;
-let parts: KindDescriptor;
-const unregister: Array<() => void> = [];
-let h: Harness;
+const widgetKind = 'widgets' as RegisteredKindName;
 
-beforeAll(async () => {
-  // Registered before the emulator starts: it builds its routes and collections from the registry.
-  const registeredWidgets = registerKind({
-    kind: 'widgets',
+/** The built-in kinds, a widget kind and a child of it the service deletes with its widget. */
+const kinds: KindRegistry = builtinKinds.with(
+  {
+    kind: widgetKind,
     title: 'widget',
     titlePlural: 'widgets',
     article: 'a',
@@ -55,10 +52,8 @@ beforeAll(async () => {
     operations: crud,
     config: { key: 'widgets' },
     hasCreatedAt: true,
-  });
-  widgets = registeredWidgets.descriptor;
-  // A child the service deletes with its widget, written inside the widget's entry.
-  const registeredParts = registerKind({
+  },
+  {
     kind: 'widget_parts',
     title: 'widget part',
     titlePlural: 'widget parts',
@@ -69,46 +64,64 @@ beforeAll(async () => {
     fields: {
       ...describable(),
       sku: field(t.string(), 'The part number.', { required: true }),
-      widget: ref(refTo(widgets.kind), 'widget_id', 'The widget it belongs to.', 'immutable', {
+      widget: ref(refTo(widgetKind), 'widget_id', 'The widget it belongs to.', 'immutable', {
         required: true,
         nullable: false,
       }),
     },
     rules: [],
     operations: crud,
-    parent: { kind: widgets.kind, via: 'field', field: 'widget' },
-    config: { key: 'widgets', nestedIn: { parentKind: widgets.kind, member: 'parts' } },
+    parent: { kind: widgetKind, via: 'field', field: 'widget' },
+    config: { key: 'widgets', nestedIn: { parentKind: widgetKind, member: 'parts' } },
     hasCreatedAt: true,
-  });
-  parts = registeredParts.descriptor;
-  unregister.push(registeredParts.unregister, registeredWidgets.unregister);
-  h = await startHarness();
+  },
+);
+
+function kindOf(name: string): KindDescriptor {
+  if (!kinds.has(name)) throw new Error(`the test's registry lacks ${name}`);
+  return kinds.descriptorOf(name);
+}
+const widgets = kindOf('widgets');
+const parts = kindOf('widget_parts');
+
+let h: Harness;
+
+beforeAll(async () => {
+  // The emulator serves the kinds in scope when it starts, for its whole life.
+  h = await withKinds(kinds, () => startHarness());
 });
 
 afterAll(async () => {
   await h.close();
-  for (const drop of unregister) drop();
 });
 
 const call = (method: string, path: string, body?: unknown) => callEmulator(h.emulator, method, path, body);
 
-describe('registerKind', () => {
-  it('adds a kind to every lookup until it is unregistered, and refuses a taken name or prefix', () => {
+describe('a registry of more kinds', () => {
+  it('holds them beside the built-in ones, which it leaves unchanged', () => {
+    expect(kinds.all.slice(0, builtinKinds.all.length)).toEqual(builtinKinds.all);
+    expect(kinds.descriptorOfId('wdg_123')).toBe(widgets);
+    expect(kinds.managed).toContain(parts);
+    expect(builtinKinds.has('widgets')).toBe(false);
+    expect(builtinKinds.descriptorOfId('wdg_123')).toBeUndefined();
+    expect(() => (builtinKinds.all as KindDescriptor[]).push(widgets)).toThrow(TypeError);
+    expect(() => Object.assign(builtinKinds, { all: [] })).toThrow(TypeError);
+  });
+
+  it('is what every lookup reads inside withKinds, awaits included, and nowhere else', async () => {
+    expect(isKindName('widgets')).toBe(false);
+    const inside = await withKinds(kinds, async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return [isKindName('widgets'), descriptorOfId('wdp_1')];
+    });
+    expect(inside).toEqual([true, parts]);
+    expect(descriptorOfId('wdp_1')).toBeUndefined();
+  });
+
+  it('refuses a name or an id prefix already taken', () => {
     const gadget = { ...widgets, kind: 'gadgets', path: '/gadgets', listMember: 'gadgets', idPrefix: 'gdg_' };
-    const { descriptor, unregister: drop } = registerKind(gadget);
-    expect(isKindName('gadgets')).toBe(true);
-    expect(descriptorOf(descriptor.kind)).toBe(descriptor);
-    expect(descriptorOfId('gdg_123')).toBe(descriptor);
-    expect(managedDescriptors).toContain(descriptor);
-    expect(() => registerKind(gadget)).toThrow('kind gadgets is already registered');
-    expect(() => registerKind({ ...gadget, kind: 'gizmos', idPrefix: 'ipp_' })).toThrow(
-      'id prefix ipp_ is already taken',
-    );
-    drop();
-    expect(isKindName('gadgets')).toBe(false);
-    expect(descriptorOfId('gdg_123')).toBeUndefined();
-    expect(allDescriptors).not.toContain(descriptor);
-    expect(managedDescriptors).not.toContain(descriptor);
+    expect(() => kinds.with({ ...gadget, kind: 'widgets' })).toThrow('kind widgets is already registered');
+    expect(() => kinds.with({ ...gadget, idPrefix: 'ipp_' })).toThrow('id prefix ipp_ is already taken');
   });
 });
 
@@ -191,10 +204,12 @@ describe('the reconciler manages a registered kind', () => {
     sensitive: [],
     source: at,
   });
-  const plan = async (desired: DesiredState) => (await planFor(desired, h.client)).plan.operations;
+  const sync = (desired: DesiredState) => withKinds(kinds, () => syncState(h, desired));
+  const plan = async (desired: DesiredState) =>
+    (await withKinds(kinds, () => planFor(desired, h.client))).plan.operations;
   /** The plan as `acctsync plan` prints it. */
   const shown = async (desired: DesiredState) =>
-    renderText((await planFor(desired, h.client)).plan, { color: false });
+    withKinds(kinds, async () => renderText((await planFor(desired, h.client)).plan, { color: false }));
 
   it('creates, updates, replaces and deletes it, with its children, as the config changes', async () => {
     const desired: DesiredState = {
@@ -209,7 +224,7 @@ describe('the reconciler manages a registered kind', () => {
       ['create', 'ip_policies/office'],
       ['create', 'widgets/main'],
     ]);
-    expect((await syncState(h, desired)).result.status).toBe('succeeded');
+    expect((await sync(desired)).result.status).toBe('succeeded');
     const live = (await call('GET', '/widgets')).body.widgets;
     expect(live).toHaveLength(1);
     const policies = (await call('GET', '/ip_policies')).body.ip_policies;
@@ -228,7 +243,7 @@ describe('the reconciler manages a registered kind', () => {
       },
     ]);
     expect(await shown(resized)).toContain(`~ widgets/main  widget ${live[0].id}\n      ~ size: 3 -> 4\n`);
-    await syncState(h, resized);
+    await sync(resized);
     expect((await call('GET', `/widgets/${live[0].id}`)).body.size).toBe(4);
 
     const reshaped = withFields(resized, 'widgets/main', (f) => ({ ...f, shape: 'square' }));
@@ -241,7 +256,7 @@ describe('the reconciler manages a registered kind', () => {
       `-/+ widgets/main  widget ${live[0].id}  (shape cannot change in place)\n` +
         `      ~ shape: "round" -> "square"  # forces replacement\n`,
     );
-    await syncState(h, reshaped);
+    await sync(reshaped);
     const replaced = (await call('GET', '/widgets')).body.widgets;
     expect(replaced).toMatchObject([{ shape: 'square', size: 4 }]);
     expect(replaced[0].id).not.toBe(live[0].id);
@@ -256,7 +271,7 @@ describe('the reconciler manages a registered kind', () => {
     expect((await plan(withPart)).map((op) => [op.action, op.key])).toEqual([
       ['create', 'widgets/main/parts/gear'],
     ]);
-    await syncState(h, withPart);
+    await sync(withPart);
     const part = (await call('GET', '/widget_parts')).body.widget_parts[0];
     expect(part).toMatchObject({ sku: 'g-1', widget: { id: replaced[0].id } });
 
@@ -274,7 +289,7 @@ describe('the reconciler manages a registered kind', () => {
         cascade: { objects: [{ kind: parts.kind, id: part.id, key: 'widgets/main/parts/gear' }] },
       },
     ]);
-    await syncState(h, removed);
+    await sync(removed);
     expect((await call('GET', '/widgets')).body.widgets).toEqual([]);
     expect((await call('GET', `/widget_parts/${part.id}`)).status).toBe(404);
     expect(await plan(removed)).toEqual([]);

@@ -11,7 +11,7 @@ import { allDescriptors, managedDescriptors, type KindDescriptor } from '../../.
 export type Json = Record<string, unknown>;
 
 /** Collections with a top-level list endpoint. */
-export const listable: readonly KindDescriptor[] = allDescriptors.filter(
+export const listable: readonly KindDescriptor[] = allDescriptors().filter(
   (d) => d.operations.list && d.listMember !== undefined && !d.path.includes('{'),
 );
 
@@ -27,7 +27,7 @@ export async function listEverything(client: ApiClient): Promise<Map<string, Jso
     out.set(d.kind, out.get(d.kind) ?? []);
     for (const record of await client.listAll<Json>(d.path, d.listMember ?? '')) {
       add(d.kind, record);
-      for (const child of managedDescriptors) {
+      for (const child of managedDescriptors()) {
         const embedded = child.parent?.embeddedAs;
         if (child.parent?.kind === d.kind && embedded !== undefined && Array.isArray(record[embedded])) {
           for (const c of record[embedded] as Json[]) add(child.kind, c);
@@ -56,7 +56,7 @@ export async function checkAccount(client: ApiClient, scope: string): Promise<Ac
   const natural = new Map<string, number>();
   const ids = new Set<string>();
   for (const [kind, records] of all) {
-    const d = allDescriptors.find((x) => x.kind === kind);
+    const d = allDescriptors().find((x) => x.kind === kind);
     for (const record of records) {
       if (typeof record.id === 'string') ids.add(record.id);
       const marker = parseMetadata(typeof record.metadata === 'string' ? record.metadata : undefined).marker;
