@@ -96,11 +96,13 @@ async function loadDesired(
 /**
  * The plan against the live account, or the reconcile's result when planning failed. Once one of
  * its requests has failed, the plan has failed: the others are aborted rather than left retrying.
- * Cut by the daemon's stop, it is `stopped`.
+ * Cut by the daemon's stop (`stopping`) it is `stopped`; by the lease's loss (`signal` is the
+ * writing signal, aborted by either), `failed` with the lease's reason.
  */
 async function planOrFailure(
   desired: DesiredState,
   settings: ReconcileSettings,
+  stopping: AbortSignal,
   signal: AbortSignal,
 ): Promise<{ readonly plan: Plan } | { readonly failure: ReconcileResult }> {
   const requests = new AbortController();
@@ -120,15 +122,7 @@ async function planOrFailure(
     return { plan };
   } catch (err) {
     requests.abort(new Error('planning failed'));
-    if (signal.aborted)
-      return {
-        failure: {
-          status: 'stopped',
-          planned: 0,
-          applied: [],
-          reason: 'the daemon stopped while planning; nothing was applied',
-        },
-      };
+    if (signal.aborted) return { failure: cutShort('while planning', 0, stopping, signal) };
     // A UserError here is the config's (a metadata value the ownership marker pushes over the limit).
     const status = err instanceof UserError ? 'invalid_config' : 'failed';
     return {
@@ -143,6 +137,24 @@ async function planOrFailure(
   } finally {
     signal.removeEventListener('abort', onStop);
   }
+}
+
+/**
+ * Cut before any write, while planning or once planned: by the daemon's stop (a stop is no
+ * failure), or by the scope's lease being lost (a failure, with the lease's reason).
+ */
+function cutShort(
+  when: 'while planning' | 'before applying',
+  planned: number,
+  stopping: AbortSignal,
+  writing: AbortSignal,
+): ReconcileResult {
+  return {
+    status: stopping.aborted ? 'stopped' : 'failed',
+    planned,
+    applied: [],
+    reason: `${stopping.aborted ? `the daemon stopped ${when}` : message(writing.reason)}; nothing was applied`,
+  };
 }
 
 /** The config a plan was made from, for `/status`. */
@@ -205,16 +217,6 @@ function observedDrift(plan: Plan, log: Logger): DriftEvent[] {
   return seen;
 }
 
-/** Planned, then cut before any write: by the daemon's stop, or by the scope's lease being lost. */
-function cutBeforeApply(planned: number, stopping: AbortSignal, writing: AbortSignal): ReconcileResult {
-  return {
-    status: stopping.aborted ? 'stopped' : 'failed',
-    planned,
-    applied: [],
-    reason: `${stopping.aborted ? 'the daemon stopped before applying' : message(writing.reason)}; nothing was applied`,
-  };
-}
-
 /**
  * Builds the reconcile step. It keeps the last good desired state (the last one reconciled
  * successfully): when the tree fails to load (a broken or half-written file), the step plans nothing
@@ -233,7 +235,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     const writing = await writeSignal(observe ? undefined : settings.hold, desired.scope, ctx.signal);
     if ('result' in writing) return writing.result;
     const { signal } = writing;
-    const planning = await planOrFailure(desired, settings, signal);
+    const planning = await planOrFailure(desired, settings, ctx.signal, signal);
     if ('failure' in planning) return planning.failure;
     const { plan } = planning;
     const stop = await policyRefusal(policyFiles(settings), desired, plan, log);
@@ -272,7 +274,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
         drift: reportDrift(),
       };
     }
-    if (signal.aborted) return cutBeforeApply(planned, ctx.signal, signal);
+    if (signal.aborted) return cutShort('before applying', planned, ctx.signal, signal);
 
     let result: ApplyResult;
     try {

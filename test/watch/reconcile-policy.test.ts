@@ -6,11 +6,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultGuardOptions } from '../../src/apply/index.js';
-import { createReconcileStep } from '../../src/watch/reconcile.js';
-import type { ReconcileStep } from '../../src/watch/types.js';
 import { useAccount } from '../support/use-account.js';
-import { captureLog } from './log-capture.js';
+import { reconcileStep } from './reconcile-harness.js';
 
 const rule = (severity: string) => `version: 1
 rules:
@@ -25,16 +22,7 @@ rules:
 describe('the reconcile step with --policy', () => {
   const account = useAccount();
   let dir: string;
-  let step: ReconcileStep;
-  const progress = { planned() {}, operationFinished() {} };
-  const run = () =>
-    step({
-      id: 'test',
-      trigger: 'change',
-      log: captureLog().log,
-      signal: new AbortController().signal,
-      progress,
-    });
+  let run: ReturnType<typeof reconcileStep>;
   const writes = () => account.answered((r) => r.method !== 'GET');
 
   beforeEach(async () => {
@@ -45,18 +33,11 @@ describe('the reconcile step with --policy', () => {
       join(dir, 'config/network.yaml'),
       'version: 1\nscope: watch-policy\nip_policies:\n  office: {}\n',
     );
-    step = createReconcileStep({
-      paths: [join(dir, 'config')],
-      cwd: dir,
-      env: {},
-      client: account.client,
-      adopt: false,
-      noDelete: false,
-      parallelism: 4,
-      continueOnError: false,
-      guards: defaultGuardOptions,
-      policyPaths: ['rules'],
-    });
+    run = reconcileStep(
+      account.client,
+      { paths: [join(dir, 'config')], cwd: dir },
+      { policyPaths: ['rules'] },
+    );
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });

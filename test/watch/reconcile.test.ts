@@ -2,27 +2,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultGuardOptions } from '../../src/apply/index.js';
-import { createReconcileStep } from '../../src/watch/reconcile.js';
-import type { ReconcileStep } from '../../src/watch/types.js';
+import { LeaseLostError } from '../../src/lease/lease.js';
 import { useAccount } from '../support/use-account.js';
 import { policyFile } from './daemon-harness.js';
-import { captureLog } from './log-capture.js';
+import { reconcileStep } from './reconcile-harness.js';
 
 describe('the reconcile step', () => {
   const account = useAccount({}, 'file');
   let dir: string;
-  let step: ReconcileStep;
+  let run: ReturnType<typeof reconcileStep>;
   const file = (): string => join(dir, 'policies.yaml');
-  const progress = { planned() {}, operationFinished() {} };
-  const run = () =>
-    step({
-      id: 'test',
-      trigger: 'change',
-      log: captureLog().log,
-      signal: new AbortController().signal,
-      progress,
-    });
   const policyCount = async (): Promise<number> => {
     let n = 0;
     for await (const _ of account.client.list('/ip_policies', 'ip_policies')) n++;
@@ -31,17 +20,7 @@ describe('the reconcile step', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'acctsync-step-'));
-    step = createReconcileStep({
-      paths: [dir],
-      cwd: dir,
-      env: {},
-      client: account.client,
-      adopt: false,
-      noDelete: false,
-      parallelism: 4,
-      continueOnError: false,
-      guards: defaultGuardOptions,
-    });
+    run = reconcileStep(account.client, { paths: [dir], cwd: dir });
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -89,16 +68,31 @@ describe('the reconcile step', () => {
     await writeFile(file(), policyFile(...twelve, 'one more'));
     const stopping = new AbortController();
     stopping.abort();
-    const result = await step({
-      id: 'test',
-      trigger: 'change',
-      log: captureLog().log,
-      signal: stopping.signal,
-      progress,
-    });
+    const result = await run({ signal: stopping.signal });
     // A stop is no failure: nothing to notify, and the next start finishes the work.
     expect(result.status).toBe('stopped');
     expect(result.applied).toEqual([]);
+    expect(await policyCount()).toBe(12);
+  });
+
+  it("fails with the lease's reason, applying nothing, when the lease is lost while planning", async () => {
+    await writeFile(file(), policyFile(...twelve, 'one more'));
+    const lease = new AbortController();
+    const lost = new LeaseLostError('lost the lease on scope watch-test: someone broke it (acctsync unlock)');
+    // Lost as the plan's first answer comes back: the rest of its requests are still to come.
+    const client = account.newClient({ onResponse: () => lease.abort(lost) });
+    const leased = reconcileStep(
+      client,
+      { paths: [dir], cwd: dir },
+      { hold: () => Promise.resolve({ held: true, signal: lease.signal }) },
+    );
+    // A lost lease is a failure, not a stop: it is reported and retried.
+    expect(await leased()).toEqual({
+      status: 'failed',
+      planned: 0,
+      applied: [],
+      reason: 'lost the lease on scope watch-test: someone broke it (acctsync unlock); nothing was applied',
+    });
     expect(await policyCount()).toBe(12);
   });
 });
