@@ -2,7 +2,7 @@
  * The checks that need every object of the desired state at once: duplicates, references and
  * their cycles, the files' scopes, and metadata once the ownership marker is added.
  */
-import type { Diagnostic } from './diagnostic.js';
+import { fileDiagnostic, type Diagnostic } from './diagnostic.js';
 import type { LoadReport } from './load-report.js';
 import type { DeclaredObject } from './objects.js';
 import { findCycles, resolveReferences, uniqueObjects, type UncheckedReference } from './references.js';
@@ -44,15 +44,13 @@ function uncheckedNote(unread: readonly string[], unchecked: readonly UncheckedR
   if (unchecked.length === 0) return [];
   const shown = unchecked.slice(0, 5).map((u) => `${u.name} (${u.source.file}:${u.line})`);
   const more = unchecked.length > shown.length ? ` and ${unchecked.length - shown.length} more` : '';
-  return unread.map((file) => ({
-    severity: 'warning',
-    file,
-    line: 1,
-    column: 1,
-    path: '',
-    message: `references to names this file may define were not checked, because it did not parse: ${shown.join(', ')}${more}`,
-    hint: 'fix this file first; the references are checked once it parses',
-  }));
+  return unread.map((file) =>
+    fileDiagnostic(
+      file,
+      `references to names this file may define were not checked, because it did not parse: ${shown.join(', ')}${more}`,
+      { severity: 'warning', hint: 'fix this file first; the references are checked once it parses' },
+    ),
+  );
 }
 
 /** User metadata that fits alone but not once `sync` adds the ownership marker (scope and key). */

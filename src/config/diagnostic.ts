@@ -25,6 +25,15 @@ export interface Diagnostic {
   readonly hint?: string;
 }
 
+/** A problem with a file as a whole (missing, unparsed, a link it may not follow), at its start. */
+export function fileDiagnostic(
+  file: string,
+  message: string,
+  more: { readonly severity?: Diagnostic['severity']; readonly hint?: string } = {},
+): Diagnostic {
+  return { severity: 'error', file, line: 1, column: 1, path: '', message, ...more };
+}
+
 /** A diagnostic before it has a position: the document path locates it later. */
 export interface Finding {
   readonly severity?: 'error' | 'warning';

@@ -5,7 +5,7 @@
  */
 import type { DesiredMove, DesiredObject, DesiredState, GuardSettings } from '../resources/index.js';
 import { checkAcrossObjects, type CheckedObjects } from './cross-object-checks.js';
-import type { Diagnostic } from './diagnostic.js';
+import { fileDiagnostic, type Diagnostic } from './diagnostic.js';
 import { findDeclaration, type EnvironmentSettings } from './environments.js';
 import { defaultPaths, expandPaths, type ExpandedFile, type RefusedLink } from './files.js';
 import { describeRoot, filesRootOf, type FilesRoot } from './files-root.js';
@@ -152,42 +152,27 @@ function missingFiles(
   files: readonly ExpandedFile[],
   missing: readonly string[],
 ): Diagnostic[] {
-  const diagnostics: Diagnostic[] = missing.map((p) => ({
-    severity: 'error',
-    file: p,
-    line: 1,
-    column: 1,
-    path: '',
-    message: `${p} does not exist`,
-    hint: 'give a YAML file or a directory of them',
-  }));
-  if (files.length === 0 && missing.length === 0) {
-    diagnostics.push({
-      severity: 'error',
-      file: paths.join(' '),
-      line: 1,
-      column: 1,
-      path: '',
-      message: 'no *.yaml or *.yml files found',
-    });
-  }
+  const diagnostics = missing.map((p) =>
+    fileDiagnostic(p, `${p} does not exist`, { hint: 'give a YAML file or a directory of them' }),
+  );
+  if (files.length === 0 && missing.length === 0)
+    diagnostics.push(fileDiagnostic(paths.join(' '), 'no *.yaml or *.yml files found'));
   return diagnostics;
 }
 
 /** Symlinks below a config directory whose targets lie outside the root, or inside `.git/`. */
 function refusedLinks(refused: readonly RefusedLink[], root: FilesRoot): Diagnostic[] {
-  return refused.map(({ file, reason }) => ({
-    severity: 'error',
-    file,
-    line: 1,
-    column: 1,
-    path: '',
-    message:
+  return refused.map(({ file, reason }) =>
+    fileDiagnostic(
+      file,
       reason === 'git'
         ? `${file} is a symbolic link into .git/, which a config may not read`
         : `${file} is a symbolic link to a target outside the config's root (${describeRoot(root)})`,
-    hint: 'a config reads only inside the git work tree that holds it (or the config directory given); --files-root DIR adds a directory on purpose',
-  }));
+      {
+        hint: 'a config reads only inside the git work tree that holds it (or the config directory given); --files-root DIR adds a directory on purpose',
+      },
+    ),
+  );
 }
 
 /** Each file on its own: its structure, and no overlay sections in a base file. */

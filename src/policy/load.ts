@@ -5,6 +5,7 @@
  * at their own file:line:col, every one in one run.
  */
 import { ConfigError, type Diagnostic, type DocPath } from '../config/index.js';
+import { fileDiagnostic } from '../config/diagnostic.js';
 import { expandPaths } from '../config/files.js';
 import { locateInScalar } from '../config/scalar-position.js';
 import { locate, readSource, type SourceFile } from '../config/source.js';
@@ -183,14 +184,7 @@ function rulesOf(r: FileReport, names: Map<string, string>): PolicyRule[] {
 export async function loadPolicies(paths: readonly string[], cwd = process.cwd()): Promise<PolicyRule[]> {
   if (paths.length === 0) return [];
   const { files, missing } = await expandPaths(paths, cwd);
-  const diagnostics: Diagnostic[] = missing.map((p) => ({
-    severity: 'error',
-    file: p,
-    line: 1,
-    column: 1,
-    path: '',
-    message: `the policy file ${p} does not exist`,
-  }));
+  const diagnostics = missing.map((p) => fileDiagnostic(p, `the policy file ${p} does not exist`));
   const rules: PolicyRule[] = [];
   const names = new Map<string, string>();
   for (const f of files) {

@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ApiClient } from '../../src/api/index.js';
+import type { TestContext } from 'vitest';
 import type { FaultOptions, RunningEmulator } from '../../src/emulator/index.js';
 import { startAccount } from '../support/account.js';
+import { parseExposition, type Exposition } from './prometheus.js';
 
 const mainJs = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
@@ -49,6 +51,10 @@ export interface WatchedDaemon {
   requests(method: string, route?: string): number;
   /** Finished reconciles, as logged. */
   reconciles(): LogEntry[];
+  /** The daemon's /status document. */
+  status(): Promise<Record<string, unknown>>;
+  /** The daemon's /metrics, parsed. */
+  metrics(): Promise<Exposition>;
   /** Resolves with the exit code once the process has exited. */
   exited: Promise<number | null>;
   close(): Promise<void>;
@@ -62,14 +68,24 @@ export const policyFile = (...descriptions: string[]): string =>
     ...descriptions.flatMap((d, i) => [`  p${i}:`, `    description: ${d}`]),
   ].join('\n') + '\n';
 
-export async function startWatch(options: {
+export interface WatchOptions {
   readonly files: Readonly<Record<string, string>>;
   readonly interval?: string;
   readonly faults?: FaultOptions;
   readonly args?: readonly string[];
   /** Variables for the daemon besides the API key (`{env: NAME}` values of the config). */
   readonly env?: Readonly<Record<string, string>>;
-}): Promise<WatchedDaemon> {
+}
+
+/** A daemon for this test (closed when the test finishes), once its first reconcile succeeded. */
+export async function startReady(context: TestContext, options: WatchOptions): Promise<WatchedDaemon> {
+  const d = await startWatch(options);
+  context.onTestFinished(() => d.close());
+  await waitFor('the first reconcile to succeed', async () => (await d.readyz()).status === 200, 30_000);
+  return d;
+}
+
+export async function startWatch(options: WatchOptions): Promise<WatchedDaemon> {
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-watch-'));
   const configDir = join(dir, 'config');
   await mkdir(configDir);
@@ -168,6 +184,8 @@ export async function startWatch(options: {
       logs.filter(
         (e) => typeof e.status === 'string' && typeof e.trigger === 'string' && e.durationMs !== undefined,
       ),
+    status: async () => (await (await fetch(`${url}/status`)).json()) as Record<string, unknown>,
+    metrics: async () => parseExposition(await (await fetch(`${url}/metrics`)).text()),
     close,
   };
 }

@@ -1,8 +1,8 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it, type TestContext } from 'vitest';
-import { parseExposition, samplesOf } from './prometheus.js';
-import { policyFile, startWatch, waitFor, type WatchedDaemon } from './daemon-harness.js';
+import { describe, expect, it } from 'vitest';
+import { samplesOf } from './prometheus.js';
+import { policyFile, startReady, waitFor, type WatchedDaemon } from './daemon-harness.js';
 
 const descriptions = async (d: WatchedDaemon): Promise<string[]> =>
   (await d.policies()).map((p) => p.description).sort();
@@ -10,16 +10,6 @@ const descriptions = async (d: WatchedDaemon): Promise<string[]> =>
 // Each test has its own emulator, config directory and daemon process. Most of a test's time is
 // the daemon's start and first config load (schema compilation); deadlines are generous for busy CI.
 describe('acctsync watch against the emulator', { timeout: 30_000 }, () => {
-  async function startReady(
-    context: TestContext,
-    options: Parameters<typeof startWatch>[0],
-  ): Promise<WatchedDaemon> {
-    const d = await startWatch(options);
-    context.onTestFinished(() => d.close());
-    await waitFor('the first reconcile to succeed', async () => (await d.readyz()).status === 200, 20_000);
-    return d;
-  }
-
   it('applies the config at start and then every edit', async (context) => {
     const d = await startReady(context, { files: { 'policies.yaml': policyFile('one') } });
     expect(await descriptions(d)).toEqual(['one']);
@@ -86,7 +76,7 @@ describe('acctsync watch against the emulator', { timeout: 30_000 }, () => {
       reconcile: expect.stringMatching(/^[0-9a-f]{8}$/) as string,
     });
 
-    const exposition = parseExposition(await (await fetch(`${d.url}/metrics`)).text());
+    const exposition = await d.metrics();
     expect(samplesOf(exposition, 'acctsync_drift_detected_total')[0]?.value).toBeGreaterThanOrEqual(1);
     expect(samplesOf(exposition, 'acctsync_operations_applied_total')).toEqual(
       expect.arrayContaining([

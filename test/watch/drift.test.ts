@@ -1,24 +1,17 @@
-import { describe, expect, it, type TestContext } from 'vitest';
-import { parseExposition, samplesOf } from './prometheus.js';
-import { policyFile, startWatch, waitFor, type LogEntry, type WatchedDaemon } from './daemon-harness.js';
+import { describe, expect, it } from 'vitest';
+import { samplesOf } from './prometheus.js';
+import {
+  policyFile,
+  startReady,
+  startWatch,
+  waitFor,
+  type LogEntry,
+  type WatchedDaemon,
+} from './daemon-harness.js';
 
 const driftEvents = (d: WatchedDaemon): LogEntry[] => d.logs.filter((e) => e.drift !== undefined);
 
-async function status(d: WatchedDaemon): Promise<Record<string, unknown>> {
-  return (await (await fetch(`${d.url}/status`)).json()) as Record<string, unknown>;
-}
-
 describe('watch reports drift field by field', { timeout: 40_000 }, () => {
-  async function startReady(
-    context: TestContext,
-    options: Parameters<typeof startWatch>[0],
-  ): Promise<WatchedDaemon> {
-    const d = await startWatch(options);
-    context.onTestFinished(() => d.close());
-    await waitFor('the first reconcile to succeed', async () => (await d.readyz()).status === 200, 20_000);
-    return d;
-  }
-
   it('logs one event naming the field, the old and the new value when a hand change is reverted', async (context) => {
     const d = await startReady(context, { files: { 'policies.yaml': policyFile('one') }, interval: '1s' });
     // Applying the config at start is not drift: the account had never equalled it.
@@ -42,7 +35,7 @@ describe('watch reports drift field by field', { timeout: 40_000 }, () => {
     await waitFor('two more reconciles', () => d.reconciles().length >= 4, 10_000);
     expect(driftEvents(d)).toHaveLength(1);
 
-    const body = await status(d);
+    const body = await d.status();
     expect(body).toMatchObject({
       mode: 'reconcile',
       ready: true,
@@ -91,14 +84,14 @@ describe('watch reports drift field by field', { timeout: 40_000 }, () => {
       );
     }
     expect(d.reconciles().every((r) => r.status === 'success')).toBe(true);
-    const exposition = parseExposition(await (await fetch(`${d.url}/metrics`)).text());
+    const exposition = await d.metrics();
     expect(samplesOf(exposition, 'acctsync_ready')[0]?.value).toBe(1);
     expect(
       samplesOf(exposition, 'acctsync_drifted_objects').find((m) => m.labels.kind === 'ip_policies')?.value,
     ).toBe(1);
     expect(samplesOf(exposition, 'acctsync_build_info')[0]?.labels.mode).toBe('observe');
     expect(samplesOf(exposition, 'acctsync_operations_applied_total')).toEqual([]);
-    expect(await status(d)).toMatchObject({
+    expect(await d.status()).toMatchObject({
       mode: 'observe',
       ready: true,
       lastDrift: { objects: [{ key: 'ip_policies/p0' }] },
@@ -123,7 +116,7 @@ describe('watch reports drift field by field', { timeout: 40_000 }, () => {
     d.emulator.setFaults({});
     await waitFor('readiness after the API recovered', async () => (await d.readyz()).status === 200, 20_000);
     expect((await d.policies()).map((p) => p.description)).toEqual(['one']);
-    expect(await status(d)).toMatchObject({
+    expect(await d.status()).toMatchObject({
       ready: true,
       lastError: { reconcile: failed.reconcile, status: 'failed', reason: expect.any(String) as string },
     });

@@ -7,8 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { parseExposition, samplesOf, type Exposition } from './prometheus.js';
-import { policyFile, startWatch, waitFor, type LogEntry, type WatchedDaemon } from './daemon-harness.js';
+import { samplesOf, type Exposition } from './prometheus.js';
+import { policyFile, startReady, startWatch, waitFor, type LogEntry } from './daemon-harness.js';
 
 interface Webhook {
   readonly url: string;
@@ -37,10 +37,6 @@ async function webhook(context: TestContext, hang = false): Promise<Webhook> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, events };
 }
 
-async function metrics(d: WatchedDaemon): Promise<Exposition> {
-  return parseExposition(await (await fetch(`${d.url}/metrics`)).text());
-}
-
 /** The sum of a metric's samples whose labels include `labels`. */
 function total(exposition: Exposition, name: string, labels: Record<string, string> = {}): number {
   return samplesOf(exposition, name)
@@ -48,24 +44,10 @@ function total(exposition: Exposition, name: string, labels: Record<string, stri
     .reduce((sum, s) => sum + s.value, 0);
 }
 
-async function status(d: WatchedDaemon): Promise<Record<string, unknown>> {
-  return (await (await fetch(`${d.url}/status`)).json()) as Record<string, unknown>;
-}
-
 const descriptions = (count: number, prefix = 'p'): string[] =>
   Array.from({ length: count }, (_, i) => `${prefix}${i}`);
 
 describe('what the operator of a running daemon sees', { timeout: 90_000 }, () => {
-  async function startReady(
-    context: TestContext,
-    options: Parameters<typeof startWatch>[0],
-  ): Promise<WatchedDaemon> {
-    const d = await startWatch(options);
-    context.onTestFinished(() => d.close());
-    await waitFor('the first reconcile to succeed', async () => (await d.readyz()).status === 200, 30_000);
-    return d;
-  }
-
   it('a hung webhook is logged and counted while the healthy one gets every event', async (context) => {
     const hung = await webhook(context, true);
     const healthy = await webhook(context);
@@ -92,7 +74,7 @@ describe('what the operator of a running daemon sees', { timeout: 90_000 }, () =
       cause: 'no answer within 5000 ms',
     });
     expect(JSON.stringify(failure)).not.toContain('/hook');
-    const exposition = await metrics(d);
+    const exposition = await d.metrics();
     expect(
       total(exposition, 'acctsync_notification_attempt_failures_total', {
         url_index: '0',
@@ -114,12 +96,12 @@ describe('what the operator of a running daemon sees', { timeout: 90_000 }, () =
     await d.writeConfig('policies.yaml', policyFile(...descriptions(30)));
 
     const running = await waitFor('an operation done with more to go in /status', async () => {
-      const r = (await status(d)).running as { planned?: number; done: number } | undefined;
+      const r = (await d.status()).running as { planned?: number; done: number } | undefined;
       return r !== undefined && r.planned === 30 && r.done >= 1 && r.done < 20 ? r : undefined;
     });
     expect(running).toMatchObject({ trigger: 'change', failed: 0, startedAt: expect.any(String) as string });
     const midApply = await waitFor('operations counted while the reconcile runs', async () => {
-      const e = await metrics(d);
+      const e = await d.metrics();
       return total(e, 'acctsync_reconcile_in_progress') === 1 &&
         total(e, 'acctsync_operations_total', { outcome: 'succeeded', action: 'create' }) >= 1
         ? e
@@ -134,7 +116,7 @@ describe('what the operator of a running daemon sees', { timeout: 90_000 }, () =
     );
     expect(result).toMatchObject({ level: 'error', status: 'failed' });
     // The retries that follow fail too (the faults stay): counts only grow from here.
-    const after = await metrics(d);
+    const after = await d.metrics();
     expect(total(after, 'acctsync_operations_total', { outcome: 'failed' })).toBeGreaterThanOrEqual(1);
     expect(total(after, 'acctsync_operations_total', { outcome: 'not_attempted' })).toBeGreaterThanOrEqual(1);
     expect(total(after, 'acctsync_reconciles_total', { result: 'failed' })).toBeGreaterThanOrEqual(1);
@@ -146,7 +128,7 @@ describe('what the operator of a running daemon sees', { timeout: 90_000 }, () =
     ).toBe(1);
 
     const body = await waitFor('/status between reconciles', async () => {
-      const s = await status(d);
+      const s = await d.status();
       return s.nextRun === undefined ? undefined : s;
     });
     expect(body).toMatchObject({
