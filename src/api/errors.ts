@@ -9,7 +9,7 @@ export interface RequestIdentity {
 }
 
 /** Fields of an {@link ApiError}, as parsed from an error response. */
-export interface ApiErrorInit extends RequestIdentity {
+interface ApiErrorInit extends RequestIdentity {
   readonly status: number;
   readonly errorCode: string;
   readonly msg: string;
@@ -57,7 +57,7 @@ export class ApiError extends RequestError {
 }
 
 /** Fields of a {@link NetworkError}. */
-export interface NetworkErrorInit extends RequestIdentity {
+interface NetworkErrorInit extends RequestIdentity {
   /** The system or undici code, e.g. `ECONNRESET`, `ECONNREFUSED`, `UND_ERR_SOCKET`. */
   readonly code: string;
   readonly requestMayHaveBeenProcessed: boolean;

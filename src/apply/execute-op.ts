@@ -26,7 +26,7 @@ export interface OperationContext {
   readonly tokens: TokenSink | undefined;
 }
 
-export interface OperationOutcome {
+interface OperationOutcome {
   readonly objectId: string;
   readonly recovery?: string;
 }

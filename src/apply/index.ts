@@ -25,9 +25,8 @@ export {
   guardRefusal,
   type GuardOptions,
 } from './guards.js';
-export { fileTokenSink, type TokenEntry, type TokenFile, type TokenSink } from './token-output.js';
-export { describeResult, lineProgress, silentProgress, ttyProgress, type ApplyProgress } from './progress.js';
-export { PlanMismatchError } from './build-request.js';
+export { fileTokenSink } from './token-output.js';
+export { describeResult, lineProgress, ttyProgress } from './progress.js';
 export { abortedErrorCode } from './operation-result.js';
 
 /**

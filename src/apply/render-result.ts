@@ -35,7 +35,7 @@ export function renderResultText(result: ApplyResult): string {
 }
 
 /** Format version of {@link renderResultJson}'s document; bumped on incompatible changes. */
-export const resultFormatVersion = 1;
+const resultFormatVersion = 1;
 
 /** `--output json` of `sync` and `apply`: documented in docs/apply.md. */
 export function renderResultJson(plan: Plan, result: ApplyResult): string {

@@ -10,7 +10,7 @@ export interface Task {
   readonly dependsOn: readonly string[];
 }
 
-export interface ScheduleOptions {
+interface ScheduleOptions {
   /** Most tasks running at once (at least 1). */
   readonly parallelism: number;
   /**

@@ -8,14 +8,12 @@ import type { TokenFileView } from '../plan/index.js';
 import { isPlainObject } from '../plain-object.js';
 
 /** One entry per logical key. */
-export interface TokenEntry {
+interface TokenEntry {
   readonly kind: string;
   readonly id: string;
   readonly token: string;
   readonly createdAt: string;
 }
-
-export type TokenFile = Readonly<Record<string, TokenEntry>>;
 
 /** Receives each created token as soon as the create response arrives. */
 export interface TokenSink {
@@ -47,7 +45,7 @@ async function readExisting(path: string): Promise<Record<string, TokenEntry>> {
  * Ids of the objects whose token the file at `path` holds (none when it does not exist yet).
  * @throws {UserError} when the file exists but cannot be read as a token file
  */
-export async function capturedTokenIds(path: string): Promise<ReadonlySet<string>> {
+async function capturedTokenIds(path: string): Promise<ReadonlySet<string>> {
   const entries = await readExisting(path);
   return new Set(
     Object.values(entries).flatMap((entry) => (typeof entry?.id === 'string' ? [entry.id] : [])),

@@ -10,7 +10,7 @@ import type { KindName } from '../resources/index.js';
  * half-changed; the next plan shows what is left). `not-attempted`: the run stopped before it, or
  * something it depends on failed.
  */
-export type OperationStatus = 'done' | 'failed' | 'not-attempted';
+type OperationStatus = 'done' | 'failed' | 'not-attempted';
 
 /** Why an operation failed, as the API said it (no request body, nothing secret). */
 export interface OperationFailure {
@@ -39,7 +39,7 @@ export interface OperationResult {
   readonly durationMs?: number;
 }
 
-export interface ApplyCounts {
+interface ApplyCounts {
   readonly done: number;
   readonly failed: number;
   readonly notAttempted: number;

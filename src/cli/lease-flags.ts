@@ -30,7 +30,7 @@ export const leaseOptions = {
   ...leaseTtlOptions,
 } as const satisfies FlagTable;
 
-export interface LeaseValues {
+interface LeaseValues {
   readonly 'lock-timeout'?: string | undefined;
   readonly 'lock-ttl'?: string | undefined;
 }

@@ -45,7 +45,7 @@ export function printPolicyAnnotations(
 }
 
 /** Thrown before the first write when an error rule is broken. */
-export class PolicyBlocked extends UserError {
+class PolicyBlocked extends UserError {
   constructor(findings: readonly PolicyFinding[]) {
     const errors = findings.filter((f) => f.severity === 'error');
     super(

@@ -9,7 +9,7 @@ import { planExitCode, writePlanOutput, type PlanFormat } from './plan-output.js
 import { syncRefusal } from './plan-refusal.js';
 import { printPolicyAnnotations } from './policy.js';
 
-export interface ReviewSettings {
+interface ReviewSettings {
   readonly format: PlanFormat;
   /** `--out`: where the JSON plan is saved. */
   readonly out: string | undefined;

@@ -16,12 +16,12 @@ type Write = (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
 let rawStderr: Write | undefined;
 
 /** A line the runner could take for a command, in either of its syntaxes. */
-export function couldHoldCommand(text: string): boolean {
+function couldHoldCommand(text: string): boolean {
   return /^\s*::/m.test(text) || /##[a-z]*\[/i.test(text);
 }
 
 /** `text` between a stop-commands marker and its resume marker, when it needs them. */
-export function framed(text: string): string {
+function framed(text: string): string {
   if (!couldHoldCommand(text)) return text;
   const token = randomUUID().replace(/-/g, '');
   return `::stop-commands::${token}\n${text}${text.endsWith('\n') ? '' : '\n'}::${token}::\n`;

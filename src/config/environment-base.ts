@@ -20,7 +20,7 @@ export interface BaseEntry {
   readonly value: Readonly<Record<string, unknown>>;
 }
 
-export interface EnvironmentBase {
+interface EnvironmentBase {
   /** Base entries by key (`ip_policies/office`), in file order. */
   readonly entries: ReadonlyMap<string, BaseEntry>;
   /** The environment's overlay files, as diagnostics name them and absolute. */

@@ -23,7 +23,7 @@ export interface ExternalContext {
   readonly accountVariables: ReadonlySet<string>;
 }
 
-export type ExternalValue =
+type ExternalValue =
   | { readonly ok: true; readonly value: string; readonly subject: string }
   | { readonly ok: false; readonly message: string; readonly hint?: string }
   /** Not an `{env}` or `{file}` source: the schema pass reports it. */

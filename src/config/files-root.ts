@@ -22,7 +22,7 @@ export interface FilesRoot {
 }
 
 /** Why a path is refused, or its real location. */
-export type RootCheck =
+type RootCheck =
   | { readonly ok: true; readonly real: string }
   | { readonly ok: false; readonly reason: 'outside' | 'git' | 'missing' };
 

@@ -22,7 +22,7 @@ export interface RefusedLink {
   readonly reason: 'outside' | 'git';
 }
 
-export type ExpandResult = {
+type ExpandResult = {
   readonly files: ExpandedFile[];
   readonly missing: string[];
   readonly refused: RefusedLink[];
@@ -88,7 +88,7 @@ async function walkBelow(dir: string, walk: Walk): Promise<void> {
   }
 }
 
-export function displayName(absolute: string, cwd: string): string {
+function displayName(absolute: string, cwd: string): string {
   const rel = relative(cwd, absolute);
   return rel.startsWith('..') || isAbsolute(rel) ? absolute : rel;
 }

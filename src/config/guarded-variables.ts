@@ -6,7 +6,7 @@
  */
 
 /** A group of variables, with whom they belong to (for the message and the docs). */
-export interface GuardedGroup {
+interface GuardedGroup {
   readonly owner: string;
   readonly names: readonly string[];
 }

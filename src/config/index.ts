@@ -1,9 +1,9 @@
 /** The desired-state loader: YAML files in, a validated `DesiredState` (or every problem) out. */
-export { loadDesiredState, type LoadOptions, type LoadResult } from './load.js';
-export type { SecretSpan, SecretSpans } from './secret-spans.js';
-export { ConfigError, formatDocPath, type Diagnostic, type DocPath } from './diagnostic.js';
-export { renderDiagnostic, renderGithubAnnotation, escapeData, escapeProperty } from './render.js';
-export { buildConfigSchema, schemaText } from './schema.js';
+export { loadDesiredState, type LoadResult } from './load.js';
+export type { SecretSpans } from './secret-spans.js';
+export { ConfigError, type Diagnostic, type DocPath } from './diagnostic.js';
+export { renderDiagnostic, renderGithubAnnotation } from './render.js';
+export { buildConfigSchema } from './schema.js';
 export { defaultPaths } from './files.js';
 export { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from './environments.js';
 export { maxFileBytes } from './source.js';

@@ -23,7 +23,7 @@ import { locate, type FileFinding, type Place, type SourceFile } from './source.
 import type { Values } from './sources.js';
 
 /** An entry an overlay removes from the base. */
-export interface Drop {
+interface Drop {
   readonly key: string;
   readonly place: Place;
 }

@@ -13,8 +13,6 @@ import {
 } from '../resources/index.js';
 import { newObjectPin } from '../resources/state.js';
 
-export { newObjectPin };
-
 /** A kind written as a list inside each entry of its parent's map. */
 export interface ChildLayout {
   readonly descriptor: KindDescriptor;

@@ -19,8 +19,6 @@ import type { DeclaredObject } from './objects.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
 import { closest } from './suggest.js';
 
-export type { FileFinding } from './source.js';
-
 function place(o: DeclaredObject, path = o.entryPath): string {
   const { line } = locate(o.source, path, true);
   return `${o.source.file}:${line}`;

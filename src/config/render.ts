@@ -80,12 +80,12 @@ function maskedColumn(text: string, secrets: readonly SecretSpan[], line: number
 }
 
 /** Escapes a workflow command's message (data). */
-export function escapeData(s: string): string {
+function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
 /** Escapes a workflow command's property value: data escaping plus `:` and `,`. */
-export function escapeProperty(s: string): string {
+function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 

@@ -56,7 +56,7 @@ export interface PlacedFinding extends Finding {
   readonly column: number;
 }
 
-export type ReadResult =
+type ReadResult =
   | { readonly ok: true; readonly source: SourceFile; readonly findings: readonly PlacedFinding[] }
   | { readonly ok: false; readonly findings: readonly PlacedFinding[] };
 

@@ -26,7 +26,7 @@ export interface Values {
 
 type StringType = Extract<FieldType, { type: 'string' }>;
 
-export interface SourceContext extends ExternalContext {
+interface SourceContext extends ExternalContext {
   readonly values: Values;
   /**
    * Where a field of the object was written: findings go there, and `{file}` paths are relative

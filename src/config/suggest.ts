@@ -4,7 +4,7 @@
  * Edit distance counting insertions, deletions, substitutions and swaps of two neighbouring
  * letters (optimal string alignment), case-insensitive: `plna` is one typo away from `plan`.
  */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const s = a.toLowerCase();
   const t = b.toLowerCase();
   let beforePrevious: number[] = [];

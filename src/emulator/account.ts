@@ -15,7 +15,7 @@ import { Store, storedKinds, stringOf } from './store.js';
 import { ApiKeyTokens } from './token-auth.js';
 
 /** Adds computed members to a kind's responses (tunnel group `tunnels`, event source `uri`). */
-export type Decorator = (out: Record<string, unknown>, record: StoredRecord, account: Account) => void;
+type Decorator = (out: Record<string, unknown>, record: StoredRecord, account: Account) => void;
 
 /**
  * A kind's response members computed at read time: `add` computes them; `reads` lists the kinds
@@ -27,7 +27,7 @@ export interface Decoration {
 }
 
 /** What the account needs of a kind's emulator behaviour (`kind-behaviour.ts`). */
-export type RenderBehaviour = Readonly<Partial<Record<KindName, { readonly decorate?: Decoration }>>>;
+type RenderBehaviour = Readonly<Partial<Record<KindName, { readonly decorate?: Decoration }>>>;
 
 type EmbeddedChildren = Map<KindName, Array<{ child: KindDescriptor; member: string }>>;
 

@@ -177,7 +177,7 @@ export function updateHandler(d: KindDescriptor): Handler {
  * Removes an object. Children hanging off it (rules of a policy, routes of an edge) go with it;
  * any other referrer blocks the delete with 409 naming the referrers.
  */
-export function removeObject(account: Account, d: KindDescriptor, record: StoredRecord): void {
+function removeObject(account: Account, d: KindDescriptor, record: StoredRecord): void {
   const children: Located[] = [];
   const blocking: string[] = [];
   for (const id of account.referrersOf(record.id)) {

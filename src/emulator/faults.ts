@@ -44,7 +44,7 @@ export function parseFaults(value: unknown): FaultOptions {
  * The dice for the faults: seeded (mulberry32, small and uniform enough for fault rolls) when the
  * options carry a seed, `Math.random` otherwise.
  */
-export function faultDice(faults: FaultOptions): () => number {
+function faultDice(faults: FaultOptions): () => number {
   if (faults.seed === undefined) return Math.random;
   let state = faults.seed >>> 0;
   return () => {

@@ -23,7 +23,7 @@ import type { SessionTransport } from './model.js';
 import type { Route } from './router.js';
 import { sessionCommandRoutes } from './sessions.js';
 
-export interface KindBehaviour {
+interface KindBehaviour {
   /** Members the service computes on a write, after those every kind shares (`derive.ts`). */
   readonly derive?: (values: Record<string, unknown>, ctx: DeriveContext) => void;
   /** Members its responses compute at read time. */
@@ -51,7 +51,7 @@ export const kindBehaviour: Readonly<Partial<Record<KindName, KindBehaviour>>> =
   ssh_credentials: { agentTransport: 'ssh' },
 };
 
-export interface ModuleBehaviour {
+interface ModuleBehaviour {
   /** Read-only members the service fills when the module is written; `moduleUri` is the module's own. */
   readonly derive: (value: Record<string, unknown>, moduleUri: string) => void;
 }

@@ -56,7 +56,7 @@ export type UpdateState = (typeof updateStates)[number];
 export type SessionTransport = 'svc/v2' | 'ssh';
 
 /** A command an agent received, and what became of it. */
-export interface AgentCommand {
+interface AgentCommand {
   readonly command: string;
   readonly session_id: string;
   readonly at: string;

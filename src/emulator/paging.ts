@@ -5,7 +5,7 @@ import { badRequest } from './failure.js';
 /** Query parameters a list endpoint accepts. */
 export const pagingParameters = ['limit', 'before_id', 'beforeId'] as const;
 
-export interface PageRequest {
+interface PageRequest {
   readonly limit: number;
   readonly beforeId: string | undefined;
 }

@@ -37,7 +37,7 @@ export function snapshot(account: Account): Snapshot {
 }
 
 /** A data file that is not a saved state: the user must fix or remove it. */
-export class StateFileError extends UserError {
+class StateFileError extends UserError {
   constructor(file: string, reason: string, options: { cause?: unknown } = {}) {
     super(
       `${file} is not an emulator state file: ${reason}; fix it, or move it away to start empty`,
@@ -91,7 +91,7 @@ export function restore(account: Account, state: Snapshot): void {
 }
 
 /** Writes `text` to `file` atomically: temp file, fsync, rename, fsync of the directory. */
-export async function writeAtomically(file: string, text: string): Promise<void> {
+async function writeAtomically(file: string, text: string): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
   const handle = await open(temp, 'w', 0o600);
   try {

@@ -2,10 +2,10 @@
 import { randomBytes } from 'node:crypto';
 
 /** Reserved domains under this suffix are the platform's own subdomains (no CNAME target). */
-export const PLATFORM_DOMAIN = 'svc-emulator.app';
+const PLATFORM_DOMAIN = 'svc-emulator.app';
 
 /** A short random label for generated hostnames. */
-export function randomLabel(): string {
+function randomLabel(): string {
   return randomBytes(8).toString('hex');
 }
 

@@ -2,7 +2,7 @@
 import { findReferences, writableValues, type Fields } from '../resources/index.js';
 
 /** A referenced id and where it sits in the values (response names). */
-export interface FoundReference {
+interface FoundReference {
   readonly id: string;
   readonly path: readonly (string | number)[];
 }

@@ -8,15 +8,15 @@ import { ErrorCode } from '../resources/index.js';
 import { ApiFailure } from './failure.js';
 
 /** Bodies above this are refused with 413 before they are parsed. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** After a 413, at most this much more of the body is read before the connection is dropped. */
 export const LINGER_BYTES = 16 * 1024 * 1024;
 
 /** ...and for at most this long. */
-export const LINGER_MS = 10_000;
+const LINGER_MS = 10_000;
 
-export function tooLarge(): ApiFailure {
+function tooLarge(): ApiFailure {
   return new ApiFailure(413, ErrorCode.bodyTooLarge, `the body is larger than ${MAX_BODY_BYTES} bytes`, {
     limit_bytes: MAX_BODY_BYTES,
   });

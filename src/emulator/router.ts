@@ -39,7 +39,7 @@ function node(): Node {
   return { literals: new Map(), methods: new Map() };
 }
 
-export type Match =
+type Match =
   | { readonly kind: 'found'; readonly route: Route; readonly params: Record<string, string> }
   | { readonly kind: 'method-not-allowed'; readonly allowed: readonly string[] }
   | { readonly kind: 'not-found' };

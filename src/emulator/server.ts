@@ -17,7 +17,7 @@ import { withoutPathEcho } from './path-echo.js';
 import type { Router } from './router.js';
 import type { RequestStats } from './stats.js';
 
-export interface ServerParts {
+interface ServerParts {
   readonly account: Account;
   readonly router: Router;
   readonly stats: RequestStats;

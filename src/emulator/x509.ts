@@ -99,7 +99,7 @@ function signCertificate(cert: Signed, issuerName: string, issuerKey: KeyObject)
 }
 
 /** An issued leaf: its chain (leaf, then the CA) and its private key, PEM. */
-export interface IssuedCertificate {
+interface IssuedCertificate {
   readonly certificatePem: string;
   readonly privateKeyPem: string;
   readonly notAfter: Date;

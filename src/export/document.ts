@@ -18,10 +18,10 @@ export interface OutputFile {
  * Where the written files find the JSON Schema, for the `yaml-language-server` line that gives
  * editors completion and checks: a path relative to the files' directory, or a URL.
  */
-export type SchemaReference = string;
+type SchemaReference = string;
 
 /** The file holding everything when the export is not split, and the index file when it is. */
-export const singleFileName = 'acctsync.yaml';
+const singleFileName = 'acctsync.yaml';
 
 function header(
   placeholders: readonly DocumentPlaceholder[],

@@ -14,11 +14,11 @@ import type { AccountExport, ExportedEntry, ExportedMap } from './types.js';
 import { configValues, type Placeholder, type ValueContext } from './values.js';
 
 export { renderExport, type OutputFile } from './document.js';
-export type { AccountExport, DocumentPlaceholder, ExportedEntry, ExportedMap } from './types.js';
+export type { AccountExport } from './types.js';
 
 type Path = readonly (string | number)[];
 
-export interface ExportOptions {
+interface ExportOptions {
   readonly client: ApiClient;
   /** The scope written to the config; objects another scope manages are left out. */
   readonly scope: string;

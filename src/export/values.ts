@@ -36,7 +36,7 @@ export interface ValueContext {
   variableFor(path: Path): string;
 }
 
-export interface ConfigValues {
+interface ConfigValues {
   readonly values: Plain;
   readonly placeholders: readonly Placeholder[];
 }

@@ -18,7 +18,7 @@ import { createLease, deleteLease, findLease, isTaken } from './store.js';
 /** Creates tried before giving up on a key the service refuses while no lease object is found. */
 const rounds = 5;
 
-export type Attempt =
+type Attempt =
   { readonly held: { readonly id: string; readonly record: LeaseRecord } } | { readonly heldBy: LeaseRecord };
 
 /** The lease record this holder writes, expiring `ttlMs` from now. */
@@ -32,7 +32,7 @@ export function recordOf(
   return { scope, ...holder, since, nonce, expiresAt: new Date(Date.now() + ttlMs).toISOString() };
 }
 
-export function expired(record: LeaseRecord, now = Date.now()): boolean {
+function expired(record: LeaseRecord, now = Date.now()): boolean {
   const at = Date.parse(record.expiresAt);
   return !Number.isFinite(at) || at <= now;
 }

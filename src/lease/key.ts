@@ -26,7 +26,7 @@ const inverse = (value: bigint): bigint => power(value, p - 2n);
 const d = (((-121665n * inverse(121666n)) % p) + p) % p;
 
 /** Whether 32 bytes are the encoding of a point of Ed25519 (RFC 8032 5.1.3, decoding). */
-export function isEd25519Point(bytes: Uint8Array): boolean {
+function isEd25519Point(bytes: Uint8Array): boolean {
   if (bytes.length !== 32) return false;
   let y = 0n;
   for (let i = 31; i >= 0; i--) y = (y << 8n) | BigInt(bytes[i] ?? 0);

@@ -17,7 +17,7 @@ const kind = descriptors.ssh_credentials;
 const acl = ['bind:acctsync-lease.invalid'];
 const description = 'acctsync lease: one writer per scope (docs/lease.md); acctsync unlock SCOPE breaks it';
 
-export interface LeaseObject {
+interface LeaseObject {
   readonly id: string;
   /** Undefined when the object carries no readable lease record (edited by hand). */
   readonly record: LeaseRecord | undefined;

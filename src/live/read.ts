@@ -24,7 +24,7 @@ export interface LiveState {
   readonly objects: readonly LiveObject[];
 }
 
-export interface FetchOptions {
+interface FetchOptions {
   /** With deletes off, only the desired kinds (and their referrers) can be touched. */
   readonly noDelete?: boolean;
   /** Exactly these collections (a saved plan's `liveKinds`), overriding the computed set. */

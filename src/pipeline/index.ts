@@ -8,7 +8,7 @@ import { fetchLiveState, type LiveState } from '../live/index.js';
 import { buildPlan, sensitiveValues, type Plan, type TokenFileView } from '../plan/index.js';
 import type { DesiredState } from '../resources/index.js';
 
-export interface PlanForOptions {
+interface PlanForOptions {
   readonly adopt?: boolean;
   readonly noDelete?: boolean;
   /** Protected keys this plan may delete or replace. */
@@ -21,7 +21,7 @@ export interface PlanForOptions {
   readonly tokens?: TokenFileView;
 }
 
-export interface ComputePlanOptions extends LoadConfigOptions, Omit<PlanForOptions, 'configPaths'> {
+interface ComputePlanOptions extends LoadConfigOptions, Omit<PlanForOptions, 'configPaths'> {
   readonly client: ApiClient;
 }
 
@@ -32,7 +32,7 @@ export interface ComputedPlan {
 }
 
 /** A plan computed from config files: also the loader's warnings, for the CLI to show as `validate` does. */
-export interface ComputedConfigPlan extends ComputedPlan, Omit<LoadedConfig, 'desired'> {}
+interface ComputedConfigPlan extends ComputedPlan, Omit<LoadedConfig, 'desired'> {}
 
 /**
  * Loads the config, reads the live state and computes the plan. Throws `ConfigError` for an

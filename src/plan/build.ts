@@ -21,7 +21,7 @@ import { summarize } from './steps/summary.js';
 import { tokenCapture, type TokenFileView } from './steps/token-capture.js';
 import type { Plan } from './types.js';
 
-export interface BuildOptions {
+interface BuildOptions {
   readonly scope: string;
   readonly adopt: boolean;
   readonly noDelete: boolean;

@@ -29,7 +29,7 @@ function childKinds(kind: KindName): KindName[] {
 }
 
 /** Live objects by parent id, for walking down from a deleted object. */
-export type ChildIndex = ReadonlyMap<string, readonly LiveObject[]>;
+type ChildIndex = ReadonlyMap<string, readonly LiveObject[]>;
 
 export function indexChildren(objects: readonly LiveObject[]): ChildIndex {
   const index = new Map<string, LiveObject[]>();

@@ -21,7 +21,7 @@ export interface ClaimSides {
   readonly interim?: Operation;
 }
 
-export interface ClaimInputs {
+interface ClaimInputs {
   readonly desiredByKey: ReadonlyMap<string, DesiredObject>;
   readonly liveById: ReadonlyMap<string, LiveObject>;
   readonly resolve: ResolveRef;

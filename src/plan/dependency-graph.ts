@@ -6,7 +6,7 @@ import { compare } from '../live/index.js';
 import type { Operation } from './types.js';
 
 /** What each operation waits for, by operation id. */
-export type Dependencies = ReadonlyMap<string, ReadonlySet<string>>;
+type Dependencies = ReadonlyMap<string, ReadonlySet<string>>;
 
 const actionRank = { adopt: 0, rename: 0, create: 1, update: 2, delete: 3 } as const;
 

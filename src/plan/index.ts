@@ -3,18 +3,11 @@
  * `Plan` of plain data, with its renderers. `src/pipeline/` composes it with the two readers.
  */
 export * from './types.js';
-export { buildPlan, type BuildOptions } from './build.js';
+export { buildPlan } from './build.js';
 export type { TokenFileView } from './steps/token-capture.js';
 export { sensitiveValues } from './secrets.js';
-export { desiredFingerprint, liveFingerprint } from './fingerprint.js';
-export {
-  formatMetadata,
-  parseMetadata,
-  hashSecret,
-  newSalt,
-  type OwnershipMarker,
-} from '../resources/ownership/marker.js';
-export { renderText, type TextOptions } from './render-text.js';
+export { formatMetadata, parseMetadata } from '../resources/ownership/marker.js';
+export { renderText } from './render-text.js';
 export { renderJson } from './render-json.js';
 export { renderMarkdown, markdownLimit } from './render-markdown.js';
-export { codeSpan, fenceFor, htmlText, markdownText } from './markdown-text.js';
+export { codeSpan, htmlText, markdownText } from './markdown-text.js';

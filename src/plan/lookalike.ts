@@ -9,7 +9,7 @@ import { descriptorOf, naturalIdentity, newObjectPin, type DesiredObject } from 
 import type { LiveObject } from '../live/index.js';
 
 /** How a desired object is compared with one live object, by the planner's own normal forms. */
-export interface Resemblance {
+interface Resemblance {
   /** The desired object's natural identity with its references resolved, as `naturalIdentity` gives it. */
   readonly identity: (o: DesiredObject) => string | undefined;
   /** The top-level fields (and parent link) whose live value differs from the desired one. */

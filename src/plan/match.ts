@@ -55,7 +55,7 @@ export interface Matching {
   readonly unmanaged: readonly LiveObject[];
 }
 
-export interface MatchOptions {
+interface MatchOptions {
   readonly scope: string;
   readonly adopt: boolean;
 }

@@ -23,7 +23,7 @@ import type { Operation, OperationAction } from './types.js';
 const inPlace = (action: OperationAction): boolean =>
   action === 'update' || action === 'adopt' || action === 'rename';
 
-export interface OrderContext {
+interface OrderContext {
   readonly desired: ReadonlyMap<string, DesiredObject>;
   readonly live: readonly LiveObject[];
   /** Keys whose replace deletes the old object before creating the new one. */
@@ -32,7 +32,7 @@ export interface OrderContext {
   readonly claims: ReadonlyMap<string, ClaimSides>;
 }
 
-export interface Ordered {
+interface Ordered {
   readonly operations: Operation[];
   /** Deletes that will fail because an object outside this plan still references the target. */
   readonly blocked: string[];

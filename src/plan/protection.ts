@@ -10,7 +10,7 @@ import { descriptorOf, type DesiredObject } from '../resources/index.js';
 import type { LiveObject } from '../live/index.js';
 import type { Operation } from './types.js';
 
-export interface ProtectionContext {
+interface ProtectionContext {
   readonly scope: string;
   readonly desired: ReadonlyMap<string, DesiredObject>;
   /** `--unprotect` keys. */

@@ -15,7 +15,7 @@ import {
 } from './render-common.js';
 import type { Plan } from './types.js';
 
-export interface TextOptions {
+interface TextOptions {
   /** ANSI colours; the CLI turns them on for a TTY unless `NO_COLOR` is set. */
   readonly color: boolean;
 }

@@ -16,7 +16,7 @@ import { isPlainObject } from './canonical.js';
 
 type Plain = Readonly<Record<string, unknown>>;
 
-export type DiffAction = 'create' | 'update' | 'delete';
+type DiffAction = 'create' | 'update' | 'delete';
 
 /** One changed member. A leaf has `before`/`after`; a block has `children` (and a hidden count). */
 export interface DiffNode {
@@ -37,7 +37,7 @@ export interface DiffNode {
   readonly forcesReplace?: boolean;
 }
 
-export interface StructuralDiff {
+interface StructuralDiff {
   readonly changes: readonly DiffNode[];
   /** Top-level members present on both sides and equal. */
   readonly unchanged: number;

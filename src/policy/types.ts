@@ -1,6 +1,6 @@
 /** Policy rules (`--policy`): CEL checks a team writes over its config and its plans. */
 
-export type PolicySeverity = 'error' | 'warning';
+type PolicySeverity = 'error' | 'warning';
 
 /** A rule as loaded from a policy file, its expression compiled. */
 export interface PolicyRule {
@@ -18,7 +18,7 @@ export interface PolicyRule {
   readonly location: PolicyLocation;
 }
 
-export interface PolicyLocation {
+interface PolicyLocation {
   readonly file: string;
   readonly line: number;
   readonly column: number;

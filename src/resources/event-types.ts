@@ -24,7 +24,7 @@ export function eventType(stem: EventStem, action: EventAction): string {
   return `${stem}_${action}.v0`;
 }
 
-export const eventTypes: readonly string[] = [
+const eventTypes: readonly string[] = [
   ...stems.flatMap((stem) => (['created', 'updated', 'deleted'] as const).map((a) => eventType(stem, a))),
   'agent_session_start.v0',
   'agent_session_stop.v0',

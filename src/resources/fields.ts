@@ -76,7 +76,7 @@ export const ref = reference(false);
 export const refs = reference(true);
 
 /** The kinds a backend reference may name: every `*_backends` kind. */
-export type BackendKind = Extract<KindName, `${string}_backends`>;
+type BackendKind = Extract<KindName, `${string}_backends`>;
 
 /** Keyed by kind so that the compiler refuses a backend kind missing here. */
 const isBackend: Readonly<Record<BackendKind, true>> = {

@@ -6,7 +6,7 @@ export { aTitle, aTitleAtStart, anyOf, countOf } from './titles.js';
 export { pickFields } from './own-fields.js';
 export * from './error-codes.js';
 export * from './event-types.js';
-export { validateBody, type BodyMode } from './validate.js';
+export { validateBody } from './validate.js';
 export { checkFormat } from './format-check.js';
 export { formatExpectations, pemFormats, standardPemLabels } from './format-expectations.js';
 export * from './shape.js';

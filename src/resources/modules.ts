@@ -10,7 +10,7 @@ import {
 import { policyRuleCompiles } from './policy-rules.js';
 import type { Fields, ModuleDescriptor } from './types.js';
 
-export const tlsVersions = ['1.0', '1.1', '1.2', '1.3'] as const;
+const tlsVersions = ['1.0', '1.1', '1.2', '1.3'] as const;
 
 export const backendModule: ModuleDescriptor = {
   name: 'backend',
@@ -172,7 +172,7 @@ export const oidcModule: ModuleDescriptor = {
   rules: [],
 };
 
-export const samlNameIdFormats = [
+const samlNameIdFormats = [
   'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
   'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
   'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',

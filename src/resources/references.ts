@@ -10,12 +10,12 @@ import { mapValue, type ValueMapper } from './walk.js';
 type Plain = Record<string, unknown>;
 
 /** Where a reference is written: its path, and whether it is a map key rather than a value. */
-export interface ReferenceSite {
+interface ReferenceSite {
   readonly path: FieldPath;
   readonly atKey: boolean;
 }
 
-export type RewriteReference = (ref: string, target: RefTarget, site: ReferenceSite) => string;
+type RewriteReference = (ref: string, target: RefTarget, site: ReferenceSite) => string;
 
 function referenceMapper(rewrite: RewriteReference): ValueMapper {
   const mapper: ValueMapper = {
@@ -66,7 +66,7 @@ export function mapReferenceValue(
 }
 
 /** A reference as written in plain values (a key or an id), what it may point at, and where. */
-export interface FoundReference extends ReferenceSite {
+interface FoundReference extends ReferenceSite {
   readonly ref: string;
   readonly target: RefTarget;
 }

@@ -10,7 +10,7 @@ import { ownFields } from './own-fields.js';
 import type { FieldType, KindDescriptor, KindName, ModuleDescriptor, RegisteredKindName } from './types.js';
 
 /** A kind that is not built in, described in full, for `KindRegistry.with`. */
-export type KindDescriptorToRegister = Omit<KindDescriptor, 'kind'> & { readonly kind: string };
+type KindDescriptorToRegister = Omit<KindDescriptor, 'kind'> & { readonly kind: string };
 
 export interface KindRegistry {
   /** Every kind, the built-in ones first, each in the order it was given. */

@@ -8,7 +8,7 @@ import type { KindName } from './types.js';
  * (`ip_policies/office`, contains a `/`) or a raw id of an object this config does not manage
  * (`ipp_...`, never contains a `/`). Strings keep references usable as map keys (weighted backends).
  */
-export type DesiredRef = string;
+type DesiredRef = string;
 
 export function isObjectKey(ref: DesiredRef): boolean {
   return ref.includes('/');
@@ -17,7 +17,7 @@ export function isObjectKey(ref: DesiredRef): boolean {
 /** The pin value asking for a new object although unmanaged look-alikes exist. */
 export const newObjectPin = 'new';
 
-export interface SourceLocation {
+interface SourceLocation {
   readonly file: string;
   /** 1-based. */
   readonly line: number;

@@ -170,7 +170,7 @@ export type RegisteredKindName = string & { readonly registeredKind: true };
 export type KindName = BuiltInKindName | RegisteredKindName;
 
 /** Where a kind lives in the desired-state YAML. */
-export interface ConfigPlacement {
+interface ConfigPlacement {
   /** Top-level map of the config (`backends` holds four kinds). */
   readonly key: string;
   /** For kinds sharing a map: the member naming the variant (`http_response`), whose fields sit under it. */
@@ -180,7 +180,7 @@ export interface ConfigPlacement {
 }
 
 /** How a child object hangs off its parent. */
-export interface ParentLink {
+interface ParentLink {
   readonly kind: KindName;
   /**
    * `path`: the parent id is a path parameter (`/edges/https/{edge_id}/routes`) and the record

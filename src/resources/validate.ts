@@ -20,7 +20,7 @@ import { isPlainObject } from '../plain-object.js';
  * - `desired`: an object of the desired state, with read names and references as logical names or
  *   raw ids (every writable field allowed, required ones enforced; ids are not prefix-checked).
  */
-export type BodyMode = 'create' | 'update' | 'replace' | 'desired';
+type BodyMode = 'create' | 'update' | 'replace' | 'desired';
 
 type Path = (string | number)[];
 

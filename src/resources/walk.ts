@@ -10,7 +10,7 @@ import { isPlainObject } from '../plain-object.js';
 type Plain = Record<string, unknown>;
 
 /** A value of described members: an `object` field or a module, alike for every walk. */
-export interface NestedObject {
+interface NestedObject {
   readonly fields: Fields;
   readonly rules: readonly Rule[];
 }
@@ -27,8 +27,8 @@ export function nestedFields(type: FieldType | undefined): Fields | undefined {
   return nestedObject(type)?.fields;
 }
 
-export type ListType = Extract<FieldType, { type: 'list' }>;
-export type MapType = Extract<FieldType, { type: 'map' }>;
+type ListType = Extract<FieldType, { type: 'list' }>;
+type MapType = Extract<FieldType, { type: 'map' }>;
 
 /** What a walk does where; a position it has no hook for keeps its value. */
 export interface ValueMapper {
@@ -82,7 +82,7 @@ function mapEntries(type: MapType, value: Plain, mapper: ValueMapper, path: Fiel
 }
 
 /** A described member set in some values, and where. */
-export interface FieldSite {
+interface FieldSite {
   readonly field: Field;
   readonly value: unknown;
   readonly path: FieldPath;

@@ -29,7 +29,7 @@ export const policyActions: Readonly<Record<string, ActionType>> = {
 };
 
 /** One problem with an action, at a path below the action (`['type']`, `['config', 'allow']`). */
-export interface ActionProblem {
+interface ActionProblem {
   readonly path: readonly (string | number)[];
   readonly message: string;
   readonly hint?: string;

@@ -16,7 +16,7 @@ import {
 import { functionName, functionNamespaces, namespacedFunctions } from './functions.js';
 
 /** Why an expression does not compile, at an offset (UTF-16, 0-based) into its text. */
-export interface CelProblem {
+interface CelProblem {
   readonly offset: number;
   readonly message: string;
   readonly hint?: string;

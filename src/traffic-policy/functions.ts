@@ -5,8 +5,6 @@
  * on a TLS connection are here: the HTTP request and response helpers (`getReqHeader`, ...) are not.
  */
 
-export const macrosSource = 'https://ngrok.com/docs/traffic-policy/macros';
-
 /** Functions called through a namespace (`base64.decode(...)`), by qualified name. */
 export const namespacedFunctions: readonly string[] = [
   'base64.decode(string): bytes',

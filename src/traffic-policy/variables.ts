@@ -12,7 +12,7 @@ const ipIntel = 'https://ngrok.com/docs/traffic-policy/variables/ip-intel';
 /** The phase in which a TLS edge evaluates its rules: the connection, before any byte is proxied. */
 const tcpConnect = 'on_tcp_connect';
 
-export interface PolicyVariable {
+interface PolicyVariable {
   readonly name: string;
   /** The CEL type the checker declares it with. */
   readonly type: string;

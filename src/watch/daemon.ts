@@ -11,7 +11,7 @@ import type { Notifier } from './notify.js';
 import type { ConfigRevision, ReconcileStep, WatchMode } from './types.js';
 import { watchConfig } from './watcher.js';
 
-export interface DaemonOptions {
+interface DaemonOptions {
   /** Files and directories to watch: the config paths. */
   readonly paths: readonly string[];
   readonly reconcile: ReconcileStep;

@@ -1,6 +1,6 @@
 /** Trailing-edge debounce: a burst of calls runs `fn` once, `waitMs` after the last one. */
 
-export interface Debounced {
+interface Debounced {
   /** Starts or restarts the wait. */
   trigger(): void;
   /** Drops a pending call (on shutdown). */

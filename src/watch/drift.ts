@@ -8,7 +8,7 @@ import type { ObservedObject, Operation } from '../plan/types.js';
 import { descriptorOf, type KindName } from '../resources/index.js';
 
 /** One field of a drifted object: `old` is the live value, `new` the desired one (absent when unset). */
-export interface DriftChange {
+interface DriftChange {
   readonly field: string;
   readonly old?: unknown;
   readonly new?: unknown;

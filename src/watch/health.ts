@@ -13,7 +13,7 @@ import type { RunningStatus } from './progress.js';
 import type { ConfigRevision, Trigger, WatchMode } from './types.js';
 
 /** A finished reconcile in the endpoints' answers. */
-export interface ReconcileSummary {
+interface ReconcileSummary {
   readonly id: string;
   readonly trigger: string;
   readonly status: string;
@@ -24,7 +24,7 @@ export interface ReconcileSummary {
 }
 
 /** The `/readyz` body. */
-export interface Readiness {
+interface Readiness {
   readonly ready: boolean;
   /** Why not ready, one line; absent when ready. */
   readonly reason?: string;
@@ -39,7 +39,7 @@ export interface Readiness {
 }
 
 /** What `/status` shows of the daemon as it is now, besides finished reconciles. */
-export interface LiveStatus {
+interface LiveStatus {
   /** The API's origin. */
   readonly api?: string;
   /** The config the last plan was made from. */
@@ -51,7 +51,7 @@ export interface LiveStatus {
 }
 
 /** The `/status` body: what an operator asks a running daemon. */
-export interface DaemonStatus extends LiveStatus {
+interface DaemonStatus extends LiveStatus {
   readonly mode: WatchMode;
   readonly ready: boolean;
   readonly lastReconcile?: ReconcileSummary;

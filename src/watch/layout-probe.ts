@@ -10,7 +10,7 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** How often the layout is looked at: a swap is applied well within a second. */
-export const layoutProbeMs = 400;
+const layoutProbeMs = 400;
 
 async function identity(path: string): Promise<string> {
   try {
@@ -28,7 +28,7 @@ async function linksIn(dir: string): Promise<string[]> {
 }
 
 /** Where `paths` lead now, as one comparable string. */
-export async function layoutOf(paths: readonly string[]): Promise<string> {
+async function layoutOf(paths: readonly string[]): Promise<string> {
   const parts: string[] = [];
   for (const path of paths) {
     parts.push(await identity(path));
@@ -41,7 +41,7 @@ export async function layoutOf(paths: readonly string[]): Promise<string> {
 }
 
 /** A running probe. */
-export interface LayoutProbe {
+interface LayoutProbe {
   /** Resolves once the first layout is known. */
   readonly ready: Promise<void>;
   close(): void;

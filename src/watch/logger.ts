@@ -9,7 +9,7 @@ export type LogFormat = 'json' | 'pretty';
  * so a careless `log.info({ request })` cannot leak a key; the API client already keeps the key out
  * of its errors, this is the second layer.
  */
-export const redactPaths = [
+const redactPaths = [
   'apiKey',
   'token',
   'authorization',
@@ -61,7 +61,7 @@ export function prettyLine(json: string, colour: boolean): string {
   return `${[`${time} ${tag}${id === '' ? '' : inert(id)} ${msg}`, ...rest].join(' ')}\n`;
 }
 
-export interface LoggerOptions {
+interface LoggerOptions {
   readonly format: LogFormat;
   /** pino level name; default `info`. */
   readonly level?: string;

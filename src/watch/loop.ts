@@ -25,7 +25,7 @@ export interface ReconcileRecord {
   readonly drift: boolean;
 }
 
-export interface LoopOptions {
+interface LoopOptions {
   readonly reconcile: ReconcileStep;
   readonly log: Logger;
   /** Full resync period. */

@@ -5,8 +5,7 @@
 import type { DriftEvent } from './drift.js';
 import type { WatchMode } from './types.js';
 
-export type NotificationType =
-  'drift_found' | 'drift_reverted' | 'apply_failed' | 'config_invalid' | 'recovered';
+type NotificationType = 'drift_found' | 'drift_reverted' | 'apply_failed' | 'config_invalid' | 'recovered';
 
 /** The body POSTed to every URL; `text` makes it a valid Slack incoming-webhook message. */
 export interface Notification {

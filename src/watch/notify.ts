@@ -17,7 +17,7 @@ import { driftText, type Notification } from './notification.js';
 import type { WatchMode } from './types.js';
 import { WebhookQueue, type DeliveryObserver } from './webhook-queue.js';
 
-export interface NotifierOptions {
+interface NotifierOptions {
   readonly urls: readonly string[];
   readonly mode: WatchMode;
   readonly log: Logger;

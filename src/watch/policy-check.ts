@@ -16,7 +16,7 @@ import {
 import type { DesiredState } from '../resources/index.js';
 import type { ReconcileResult } from './types.js';
 
-export interface PolicyCheck {
+interface PolicyCheck {
   readonly paths: readonly string[];
   readonly cwd: string;
   readonly environment: string;

@@ -33,7 +33,7 @@ export interface ProgressListener {
 }
 
 /** The retries of one reconcile, for its summary line. */
-export interface RetrySummary {
+interface RetrySummary {
   readonly retries: number;
   readonly byReason: Partial<Record<RetryReason, number>>;
   /** Time spent waiting on the server's `Retry-After`. */

@@ -46,7 +46,7 @@ function logOperation(log: Logger, op: OperationResult, outcome: OperationOutcom
   else log.error(fields, describeResult(op));
 }
 
-export interface ApplySettings {
+interface ApplySettings {
   readonly parallelism: number;
   readonly continueOnError: boolean;
   readonly tokenOutput?: string;

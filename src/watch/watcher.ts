@@ -41,7 +41,7 @@ export function isIgnoredPath(path: string, roots: readonly string[] = []): bool
   return scratchFile.some((pattern) => pattern.test(name));
 }
 
-export interface ConfigWatcherOptions {
+interface ConfigWatcherOptions {
   readonly paths: readonly string[];
   readonly debounceMs: number;
   /** Called once per burst of changes, with the paths that changed in it. */
@@ -50,7 +50,7 @@ export interface ConfigWatcherOptions {
 }
 
 /** A running watcher. */
-export interface ConfigWatcher {
+interface ConfigWatcher {
   /** Resolves when the initial scan is done and changes from now on are seen. */
   readonly ready: Promise<void>;
   close(): Promise<void>;

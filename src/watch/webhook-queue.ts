@@ -20,7 +20,7 @@ export interface DeliveryObserver {
   queued(urlIndex: number, length: number): void;
 }
 
-export interface WebhookQueueOptions {
+interface WebhookQueueOptions {
   readonly url: string;
   readonly index: number;
   readonly log: Logger;

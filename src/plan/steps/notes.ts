@@ -7,7 +7,7 @@ import { provisioningNotes } from '../provisioning-notes.js';
 import type { Operation } from '../types.js';
 import { tokenNotes, uncapturedNotes, type TokenCapture } from './token-capture.js';
 
-export interface NoteInputs {
+interface NoteInputs {
   readonly operations: readonly Operation[];
   readonly desiredByKey: ReadonlyMap<string, DesiredObject>;
   readonly matching: Matching;

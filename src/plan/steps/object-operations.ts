@@ -6,7 +6,7 @@ import type { OperationContext } from './operation-context.js';
 import { replaceClaimsLiveKey, replaceOperations } from './replace-operations.js';
 import { updateOperation } from './update-operation.js';
 
-export interface ObjectOperations {
+interface ObjectOperations {
   readonly operations: readonly Operation[];
   /** Keys of the replaces whose old object must be deleted before the new one is created. */
   readonly deleteFirst: ReadonlySet<string>;

@@ -10,14 +10,14 @@ import type { ResolveRef } from '../normalize.js';
 import { orderOperations } from '../order.js';
 import type { Operation } from '../types.js';
 
-export interface OrderingInputs {
+interface OrderingInputs {
   readonly desiredByKey: ReadonlyMap<string, DesiredObject>;
   readonly liveObjects: readonly LiveObject[];
   readonly deleteFirst: ReadonlySet<string>;
   readonly resolve: ResolveRef;
 }
 
-export interface OrderedOperations {
+interface OrderedOperations {
   readonly operations: readonly Operation[];
   /** Deletes that will fail because an object outside this plan still references the target. */
   readonly blocked: readonly string[];

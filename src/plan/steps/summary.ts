@@ -3,7 +3,7 @@ import { managedCount, removedBy } from '../cascade.js';
 import type { LiveObject } from '../../live/index.js';
 import type { Operation, PlanSummary } from '../types.js';
 
-export interface SummaryInputs {
+interface SummaryInputs {
   readonly replaced: number;
   readonly unchanged: number;
   readonly liveObjects: readonly LiveObject[];

@@ -31,7 +31,7 @@ const DNS_NAME_TAG = 0x82;
 const IP_ADDRESS_TAG = 0x87;
 
 /** Key usages and subject alternative names of one certificate. */
-export interface CertificateExtensions {
+interface CertificateExtensions {
   readonly keyUsages: KeyUsage[];
   readonly dnsNames: string[];
   readonly ips: string[];

@@ -3,7 +3,7 @@ import { preview } from './preview.js';
 import { fail, ok, type Result } from './result.js';
 
 /** One `-----BEGIN <label>----- ... -----END <label>-----` block. */
-export interface PemBlock {
+interface PemBlock {
   /** `CERTIFICATE`, `PRIVATE KEY`, `EC PRIVATE KEY`, ... */
   readonly label: string;
   /** RFC 1421 headers of legacy encrypted keys (`Proc-Type: 4,ENCRYPTED`), in order; usually empty. */

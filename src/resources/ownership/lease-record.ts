@@ -5,7 +5,7 @@
 import { isPlainObject } from '../../plain-object.js';
 
 /** The metadata member holding a lease; distinct from the ownership marker's, so no plan mistakes one for the other. */
-export const leaseMember = 'acctsync_lease';
+const leaseMember = 'acctsync_lease';
 
 /** Who holds a scope, and until when. */
 export interface LeaseRecord {

@@ -25,7 +25,7 @@ export interface MarkedMetadata {
 }
 
 /** What the marker carries besides scope and key. */
-export interface MarkerState {
+interface MarkerState {
   /** The live marker's salt, kept when there is one (a fresh salt has the same length). */
   readonly salt?: string | undefined;
   /** Whether the object is protected (sticky: see the planner). */

@@ -9,7 +9,7 @@
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { isPlainObject } from '../../plain-object.js';
 
-export const markerMember = 'acctsync';
+const markerMember = 'acctsync';
 /** Member of the marker holding user metadata that is not a JSON object. */
 const textMember = 'text';
 
@@ -26,7 +26,7 @@ export interface OwnershipMarker {
   readonly protect?: true;
 }
 
-export interface ParsedMetadata {
+interface ParsedMetadata {
   readonly marker?: OwnershipMarker;
   /** The metadata as the user wrote it. */
   readonly user: string;
@@ -93,7 +93,7 @@ export function newSalt(): string {
  * p = 1, 16 MiB and tens of milliseconds per guess, so a weak secret read back from the marker
  * (any API key of the account can) cannot be confirmed offline at hash speed.
  */
-export const secretHashCost = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+const secretHashCost = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 /**
  * 168 bits: with its prefix a value is 31 characters, never longer than the 32 of the earlier hash,
  * so upgrading a marker cannot push metadata over the service's size limit.

@@ -7,7 +7,7 @@ import { visitFields } from '../walk.js';
 import { secretMatches, type SecretHasher } from './marker.js';
 
 /** A value found at a path of an object's values. */
-export interface PathValue {
+interface PathValue {
   readonly path: FieldPath;
   readonly value: unknown;
 }
