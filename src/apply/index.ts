@@ -23,6 +23,7 @@ export {
   defaultGuardOptions,
   guardOptionsFor,
   guardRefusal,
+  GuardRefusal,
   type GuardOptions,
 } from './guards.js';
 export { fileTokenSink, type TokenEntry, type TokenFile, type TokenSink } from './token-output.js';
