@@ -22,7 +22,7 @@ export const planOutputOptions = {
   'detailed-exitcode': {
     type: 'boolean',
     default: false,
-    help: 'exit 0 without changes, 2 with changes, 1 on error',
+    help: 'exit 0 without changes, 2 with changes, 1 on error or a plan sync would refuse',
   },
 } as const satisfies FlagTable;
 
