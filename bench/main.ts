@@ -55,6 +55,8 @@ async function main(): Promise<number> {
     `acctsync bench ${values.quick ? '(quick) ' : ''}node ${process.version}, ` +
       `${(await import('node:os')).cpus().length} cores, load average ${load.map((l) => l.toFixed(1)).join(' ')}`,
   );
+  if (values.quick)
+    console.log('quick: a smoke run at small sizes, where a MISSED target is noise, not a regression');
   let failed = 0;
   for (const [name, run] of Object.entries(scenarios)) {
     if (only !== undefined && !only.includes(name)) continue;

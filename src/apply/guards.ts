@@ -5,8 +5,18 @@
  */
 import { UserError } from '../errors.js';
 import { describeCascade, removedBy } from '../plan/cascade.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan, SyncGuard } from '../plan/types.js';
 import type { DesiredState } from '../resources/index.js';
+
+/** A guard's refusal of a plan: what sync prints, and which guard refused (for the JSON plan). */
+export class GuardRefusal extends UserError {
+  readonly guard: SyncGuard;
+
+  constructor(guard: SyncGuard, message: string, details: readonly string[]) {
+    super(message, { details });
+    this.guard = guard;
+  }
+}
 
 export interface GuardOptions {
   /** Skip every guard. */
@@ -65,7 +75,7 @@ export function guardRefusal(
   plan: Plan,
   desired: DesiredState,
   options: GuardOptions,
-): UserError | undefined {
+): GuardRefusal | undefined {
   if (options.force) return undefined;
   const managed = plan.summary.managed;
   // Children the service deletes with their parent count too: removing one edge with its 8 routes
@@ -76,29 +86,27 @@ export function guardRefusal(
     0,
   );
   if (desired.objects.length === 0 && managed > 0 && options.allowEmpty !== true) {
-    return new UserError(
+    return new GuardRefusal(
+      'empty_config',
       `refusing to sync: the config is empty but ${managed} objects in scope '${plan.scope}' are managed by it`,
-      {
-        details: [
-          'Every managed object would be deleted:',
-          ...describeDeletes(plan),
-          `Check the config paths (${plan.configPaths.join(', ') || 'none given'}). To really delete everything, set 'guards: { allow_empty: true }' in the config, reviewed with this change (or run once with --force).`,
-        ],
-      },
+      [
+        'Every managed object would be deleted:',
+        ...describeDeletes(plan),
+        `Check the config paths (${plan.configPaths.join(', ') || 'none given'}). To really delete everything, set 'guards: { allow_empty: true }' in the config, reviewed with this change (or run once with --force).`,
+      ],
     );
   }
   if (managed < options.maxDeleteMinManaged || deletes === 0) return undefined;
   const percent = (deletes / managed) * 100;
   if (percent > options.maxDeletePercent) {
-    return new UserError(
+    return new GuardRefusal(
+      'mass_delete',
       `refusing to sync: the plan deletes or replaces ${deletes} of ${managed} managed objects (${Math.round(percent)}%, the limit is ${options.maxDeletePercent}%)`,
-      {
-        details: [
-          'Objects that would be deleted:',
-          ...describeDeletes(plan),
-          `Review the plan (acctsync plan). If it is what you want, raise 'guards: { max_delete_percent: ${Math.ceil(percent)} }' in the config, reviewed with this change (or run once with --max-delete-percent or --force); --no-delete applies everything else.`,
-        ],
-      },
+      [
+        'Objects that would be deleted:',
+        ...describeDeletes(plan),
+        `Review the plan (acctsync plan). If it is what you want, raise 'guards: { max_delete_percent: ${Math.ceil(percent)} }' in the config, reviewed with this change (or run once with --max-delete-percent or --force); --no-delete applies everything else.`,
+      ],
     );
   }
   return undefined;

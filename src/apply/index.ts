@@ -23,6 +23,7 @@ export {
   defaultGuardOptions,
   guardOptionsFor,
   guardRefusal,
+  GuardRefusal,
   type GuardOptions,
 } from './guards.js';
 export { fileTokenSink } from './token-output.js';

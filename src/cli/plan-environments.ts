@@ -16,15 +16,19 @@ import {
   renderText,
   type Plan,
 } from '../plan/index.js';
+import type { GuardRefusal } from '../apply/index.js';
 import type { ConnectionFlags } from './connection.js';
 import { hasChanges, useColor, writeOrFail, type PlanFormat } from './plan-output.js';
 import { planFromConfig } from './planned.js';
+import { refusalMarkdown, refusalText, syncRefusal, withRefusal } from './plan-refusal.js';
 import { policiesFrom, printPolicyAnnotations } from './policy.js';
 import { hasPolicyErrors } from '../policy/index.js';
 
 interface EnvironmentPlan {
   readonly name: string;
+  /** With what sync would refuse in it (`syncRefusal`), as `plan --env NAME` shows it. */
   readonly plan: Plan;
+  readonly refusal: GuardRefusal | undefined;
 }
 
 interface Flags extends ConnectionFlags {
@@ -48,7 +52,7 @@ async function planEnvironments(paths: readonly string[], flags: Flags): Promise
   }
   const plans: EnvironmentPlan[] = [];
   for (const name of probe.environments) {
-    const { plan, connection } = await planFromConfig({
+    const { plan, desired, connection } = await planFromConfig({
       paths,
       flags,
       env: process.env,
@@ -59,7 +63,8 @@ async function planEnvironments(paths: readonly string[], flags: Flags): Promise
       policies,
     });
     await connection.close();
-    plans.push({ name, plan });
+    const refusal = syncRefusal(plan, desired);
+    plans.push({ name, plan: withRefusal(plan, refusal), refusal });
   }
   return plans;
 }
@@ -79,7 +84,7 @@ function renderEnvironments(plans: readonly EnvironmentPlan[], format: PlanForma
     return plans
       .map(
         (p) =>
-          `=== environment ${inert(p.name)} (scope ${inert(p.plan.scope)}) ===\n${renderText(p.plan, { color })}`,
+          `=== environment ${inert(p.name)} (scope ${inert(p.plan.scope)}) ===\n${renderText(p.plan, { color })}${p.refusal === undefined ? '' : refusalText(p.refusal)}`,
       )
       .join('\n');
   }
@@ -93,10 +98,10 @@ function renderEnvironments(plans: readonly EnvironmentPlan[], format: PlanForma
   ].join('\n');
   // Each environment's section gets an equal share of what the comment limit leaves.
   const share = Math.floor((markdownLimit - head.length - 200) / plans.length) - 100;
-  const sections = plans.map(
-    (p) =>
-      `<details${hasChanges(p.plan) ? ' open' : ''}><summary>Environment <code>${htmlText(inert(p.name))}</code></summary>\n\n${renderMarkdown(p.plan, share)}\n</details>\n`,
-  );
+  const sections = plans.map((p) => {
+    const refused = p.refusal === undefined ? '' : refusalMarkdown(p.refusal);
+    return `<details${hasChanges(p.plan) ? ' open' : ''}><summary>Environment <code>${htmlText(inert(p.name))}</code></summary>\n\n${refused}${renderMarkdown(p.plan, share - refused.length)}\n</details>\n`;
+  });
   return `${head}\n${sections.join('\n')}`;
 }
 
@@ -119,5 +124,7 @@ export async function planEveryEnvironment(
   }
   for (const p of plans) printPolicyAnnotations(p.plan.policy, process.env, process.stderr);
   if (plans.some((p) => p.plan.policy !== undefined && hasPolicyErrors(p.plan.policy))) return 1;
-  return flags['detailed-exitcode'] === true && plans.some((p) => hasChanges(p.plan)) ? 2 : 0;
+  if (flags['detailed-exitcode'] !== true) return 0;
+  if (plans.some((p) => p.refusal !== undefined)) return 1;
+  return plans.some((p) => hasChanges(p.plan)) ? 2 : 0;
 }

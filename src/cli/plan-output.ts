@@ -4,10 +4,11 @@
  * markdown appended to `GITHUB_STEP_SUMMARY`, and the `--detailed-exitcode` convention.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
-import { isSystemError, systemUserError, UsageError, type UserError } from '../errors.js';
+import type { GuardRefusal } from '../apply/index.js';
+import { isSystemError, systemUserError, UsageError } from '../errors.js';
 import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
 import type { FlagTable } from './flags.js';
-import { refusalMarkdown, refusalText } from './plan-refusal.js';
+import { refusalMarkdown, refusalText, withRefusal } from './plan-refusal.js';
 
 /** Options of every command that prints a plan. */
 export const planOutputOptions = {
@@ -21,7 +22,7 @@ export const planOutputOptions = {
   'detailed-exitcode': {
     type: 'boolean',
     default: false,
-    help: 'exit 0 without changes, 2 with changes, 1 on error',
+    help: 'exit 0 without changes, 2 with changes, 1 on error or a plan sync would refuse',
   },
 } as const satisfies FlagTable;
 
@@ -81,7 +82,7 @@ interface PlanOutputSettings {
   readonly env: NodeJS.ProcessEnv;
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
   /** What sync would refuse in this plan (`syncRefusal`), shown with it. */
-  readonly refusal?: UserError | undefined;
+  readonly refusal?: GuardRefusal | undefined;
 }
 
 /** Colour only on a terminal, and never when `NO_COLOR` is set to anything non-empty. */
@@ -106,16 +107,17 @@ export async function writeOrFail(what: string, path: string, write: () => Promi
 }
 
 /** The markdown with what sync would refuse above it, the whole within the comment budget. */
-function markdownWith(plan: Plan, refusal: UserError | undefined): string {
+function markdownWith(plan: Plan, refusal: GuardRefusal | undefined): string {
   if (refusal === undefined) return renderMarkdown(plan);
   const block = refusalMarkdown(refusal);
   return `${block}${renderMarkdown(plan, markdownLimit - block.length)}`;
 }
 
-/** The plan in `format`, with what sync would refuse in the text and markdown renderings. */
+/** The plan in `format`, with what sync would refuse in every rendering. */
 function renderChecked(plan: Plan, settings: PlanOutputSettings): string {
   const { format, refusal } = settings;
   if (format === 'markdown') return markdownWith(plan, refusal);
+  if (format === 'json') return renderJson(withRefusal(plan, refusal));
   const rendered = renderPlan(plan, format, useColor(settings.env, settings.stdout.isTTY));
   return format === 'text' && refusal !== undefined ? `${rendered}${refusalText(refusal)}` : rendered;
 }
@@ -124,7 +126,8 @@ function renderChecked(plan: Plan, settings: PlanOutputSettings): string {
 export async function writePlanOutput(plan: Plan, settings: PlanOutputSettings): Promise<void> {
   settings.stdout.write(renderChecked(plan, settings));
   const out = settings.out;
-  if (out !== undefined) await writeOrFail('the plan', out, () => writeFile(out, renderJson(plan), 'utf8'));
+  const saved = renderJson(withRefusal(plan, settings.refusal));
+  if (out !== undefined) await writeOrFail('the plan', out, () => writeFile(out, saved, 'utf8'));
   const summary = settings.env.GITHUB_STEP_SUMMARY;
   if (summary !== undefined && summary !== '') {
     const markdown = markdownWith(plan, settings.refusal);
@@ -141,7 +144,7 @@ export function hasChanges(plan: Plan): boolean {
  * 0 without `--detailed-exitcode`; with it 0 for no changes, 2 for changes, 1 for a plan sync
  * would refuse (so the pull request is red before the merge, not main after it) and on errors.
  */
-export function planExitCode(plan: Plan, detailed: boolean, refusal?: UserError): number {
+export function planExitCode(plan: Plan, detailed: boolean, refusal?: GuardRefusal): number {
   if (!detailed) return 0;
   if (refusal !== undefined) return 1;
   return hasChanges(plan) ? 2 : 0;

@@ -4,27 +4,43 @@
  * sync would refuse after merge is red before it, and its comment says why and how to proceed.
  * (Protection already refuses the plan itself.)
  */
-import { guardOptionsFor, guardRefusal } from '../apply/index.js';
+import { guardOptionsFor, guardRefusal, type GuardRefusal } from '../apply/index.js';
 import type { UserError } from '../errors.js';
 import { inert } from '../inert.js';
-import { markdownText, type Plan } from '../plan/index.js';
+import { markdownText, type Plan, type SyncRefusal } from '../plan/index.js';
 import type { DesiredState } from '../resources/index.js';
 
 const lead = 'sync would refuse this';
 
 /** The refusal a sync of `plan` would meet, with `force` as `--force` says. */
-export function syncRefusal(plan: Plan, desired: DesiredState, force = false): UserError | undefined {
+export function syncRefusal(plan: Plan, desired: DesiredState, force = false): GuardRefusal | undefined {
   return guardRefusal(plan, desired, guardOptionsFor(desired, { force }));
 }
 
 /** The refusal's reason, without the `refusing to sync: ` a sync prints before it. */
+function bareReason(refusal: UserError): string {
+  return refusal.message.replace(/^refusing to sync: /, '');
+}
+
 function reason(refusal: UserError): string {
-  return inert(refusal.message.replace(/^refusing to sync: /, ''));
+  return inert(bareReason(refusal));
 }
 
 /** How to proceed: the refusal's last line. */
 function howToProceed(refusal: UserError): string {
   return inert(refusal.details.at(-1) ?? '');
+}
+
+/** The plan with what sync would refuse in it, for the JSON plan (`syncRefusal`). */
+export function withRefusal(plan: Plan, refusal: GuardRefusal | undefined): Plan {
+  if (refusal === undefined) return plan;
+  const syncRefusal: SyncRefusal = {
+    guard: refusal.guard,
+    reason: bareReason(refusal),
+    details: refusal.details.slice(0, -1),
+    howToProceed: refusal.details.at(-1) ?? '',
+  };
+  return { ...plan, syncRefusal };
 }
 
 /** Lines after the text plan. */

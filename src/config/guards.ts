@@ -9,7 +9,7 @@ import type { SourceFile } from './source.js';
 /** The JSON Schema of `guards:`. */
 export const guardsSchema = {
   description:
-    "Limits sync applies before the first write (docs/apply.md 'Guards'); flags of sync and apply override them.",
+    "Limits sync and watch apply before the first write (docs/apply.md 'Guards'); the flags of sync, apply and watch override them.",
   type: 'object',
   properties: {
     max_delete_percent: {

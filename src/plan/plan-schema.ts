@@ -3,6 +3,7 @@
  * written by `npm run gen:schema`). Its enums are the code's own lists, so a new reason code or
  * action cannot be left out of it.
  */
+import { syncRefusalSchema } from './sync-refusal-schema.js';
 import { moduleActions, operationActions, reasonCodes } from './types.js';
 
 const summarySchema = {
@@ -266,6 +267,7 @@ export function planSchema(): Record<string, unknown> {
         items: { type: 'string' },
       },
       policy: policySchema,
+      syncRefusal: syncRefusalSchema,
     },
     $defs: {
       count: { type: 'integer', minimum: 0 },

@@ -160,6 +160,21 @@ export interface PlanSummary {
   readonly removed: number;
 }
 
+/** The guards a sync checks before its first write (docs/apply.md), by the name a script sees. */
+export const syncGuards = ['empty_config', 'mass_delete'] as const;
+export type SyncGuard = (typeof syncGuards)[number];
+
+/** What a sync of the plan would refuse, as `plan` shows it for review before the merge. */
+export interface SyncRefusal {
+  readonly guard: SyncGuard;
+  /** Why, as `sync` says it after `refusing to sync: `. */
+  readonly reason: string;
+  /** What would go: a heading line, then the objects, at most 20 listed and the rest counted. */
+  readonly details: readonly string[];
+  /** The way through a reviewer takes (the config's `guards:`, reviewed with the change). */
+  readonly howToProceed: string;
+}
+
 export interface Plan {
   readonly formatVersion: 1;
   readonly createdAt: string;
@@ -194,4 +209,9 @@ export interface Plan {
   readonly liveKinds?: readonly KindName[];
   /** Broken `--policy` rules (docs/plan-output.md); absent when no policy was given. */
   readonly policy?: readonly PolicyFinding[];
+  /**
+   * What `sync` would refuse in this plan: set by `plan` and `sync --dry-run` when a guard would
+   * refuse it (the planner itself never sets it); `apply` checks the guards afresh either way.
+   */
+  readonly syncRefusal?: SyncRefusal;
 }

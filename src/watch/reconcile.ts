@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import { checkGuards, type ApplyResult, type GuardOptions } from '../apply/index.js';
+import { guardOptionsFor, guardRefusal, type ApplyResult, type GuardOptions } from '../apply/index.js';
 import { loadDesiredState, renderDiagnostic, type Diagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
 import type { Operation, Plan } from '../plan/index.js';
@@ -33,8 +33,11 @@ export interface ReconcileSettings {
   readonly noDelete: boolean;
   readonly parallelism: number;
   readonly continueOnError: boolean;
-  /** The guard thresholds; `force` is not accepted: the daemon never skips a guard. */
-  readonly guards: Omit<GuardOptions, 'force'>;
+  /**
+   * The guard limits given as flags; the config's `guards:`, read on each reconcile, fills the rest,
+   * as for `sync`. `force` is not accepted: the daemon never skips a guard.
+   */
+  readonly guards: Partial<Omit<GuardOptions, 'force'>>;
   /** Where created tokens go; without it they are not kept (the plan notes say so). */
   readonly tokenOutput?: string;
   /** `observe` plans and reports, and never applies; default `reconcile`. */
@@ -190,20 +193,6 @@ function driftReporter(
   };
 }
 
-/** The guards' refusal of `plan`, if they refuse it. */
-function guardRefusal(
-  plan: Plan,
-  desired: DesiredState,
-  guards: GuardOptions,
-): { error: unknown } | undefined {
-  try {
-    checkGuards(plan, desired, guards);
-    return undefined;
-  } catch (error) {
-    return { error };
-  }
-}
-
 /** The `--policy` files a reconcile reads again each time. */
 function policyFiles(settings: ReconcileSettings): Parameters<typeof policyRefusal>[0] {
   return { paths: settings.policyPaths ?? [], cwd: settings.cwd, environment: settings.environment ?? '' };
@@ -224,7 +213,6 @@ function observedDrift(plan: Plan, log: Logger): DriftEvent[] {
  */
 export function createReconcileStep(settings: ReconcileSettings): ReconcileStep {
   let lastGood: LastGood | undefined;
-  const guards: GuardOptions = { ...settings.guards, force: false };
   const observe = settings.mode === 'observe';
 
   return async (ctx) => {
@@ -257,20 +245,20 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     const drifted = observe || lastGood?.fingerprint === plan.desiredFingerprint ? plan.operations : [];
     const reportDrift = driftReporter(drifted, log, observe, seen);
 
+    const guards: GuardOptions = guardOptionsFor(desired, { ...settings.guards, force: false });
     const refusal = guardRefusal(plan, desired, guards);
     if (observe) {
       if (refusal !== undefined)
-        log.warn({ reason: message(refusal.error) }, 'observing: the guards would refuse this plan');
+        log.warn({ reason: refusal.message }, 'observing: the guards would refuse this plan');
       return { status: 'success', planned, applied: [], drift: reportDrift() };
     }
     if (refusal !== undefined) {
-      const { error } = refusal;
       return {
         status: 'refused',
         planned,
         applied: [],
-        reason: message(error),
-        details: userDetails(error),
+        reason: refusal.message,
+        details: refusal.details,
         drift: reportDrift(),
       };
     }

@@ -10,9 +10,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect } from '../reliability/support/cli.js';
+import { commandBlocks } from './command-blocks.js';
 
-function shellBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
+/** The blocks this test owns (test/docs/command-blocks.ts): every `sh` block of the doc. */
+function shellBlocks(): string[] {
+  return commandBlocks('docs/emulator.md')
+    .filter((b) => b.runBy === 'test/docs/emulator-doc.test.ts')
+    .map((b) => b.body);
 }
 
 async function freePort(): Promise<number> {
@@ -34,7 +38,7 @@ describe('docs/emulator.md', () => {
   });
 
   it('runs every example', async () => {
-    const blocks = shellBlocks(readFileSync('docs/emulator.md', 'utf8'));
+    const blocks = shellBlocks();
     expect(blocks.length).toBeGreaterThan(5);
     const dir = mkdtempSync(join(tmpdir(), 'acctsync-emulator-doc-'));
     const bin = join(dir, 'bin');

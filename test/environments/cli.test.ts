@@ -127,6 +127,41 @@ describe('environments through the CLI', { timeout: 180_000 }, () => {
     expect(run.stdout.length).toBeLessThan(65_536);
   });
 
+  it('plan --all-envs shows what sync would refuse in an environment, and exits 1 for it', async () => {
+    await syncBoth();
+    // Production's plan deletes 2 of its 10 objects: over a reviewed 10%; staging has too few to count.
+    edit('acctsync.yaml', (t) => `${t}guards:\n  max_delete_percent: 10\n`);
+    edit('base/edges.yaml', () => 'version: 1\n');
+    const markdown = await acctsync([
+      'plan',
+      'config',
+      '--all-envs',
+      '--output',
+      'markdown',
+      '--detailed-exitcode',
+    ]);
+    expect(markdown.status, markdown.stderr).toBe(1);
+    const production = markdown.stdout.slice(markdown.stdout.indexOf('<code>production</code>'));
+    expect(production).toContain(
+      '> **sync would refuse this:** the plan deletes or replaces 2 of 10 managed objects (20%, the limit is 10%)',
+    );
+    expect(markdown.stdout.split('sync would refuse this')).toHaveLength(2);
+
+    const json = await acctsync(['plan', 'config', '--all-envs', '--output', 'json']);
+    expect(json.status, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      environments: { name: string; plan: { syncRefusal?: { guard: string } } }[];
+    };
+    expect(report.environments.map((e) => [e.name, e.plan.syncRefusal?.guard])).toEqual([
+      ['staging', undefined],
+      ['production', 'mass_delete'],
+    ]);
+    const text = await acctsync(['plan', 'config', '--all-envs']);
+    expect(text.stdout).toMatch(
+      /sync would refuse this: the plan deletes or replaces 2 of 10 managed objects/,
+    );
+  });
+
   it('without --env a config with environments names them; apply re-plans the environment its plan was made for', async () => {
     const bare = await acctsync(['plan', 'config']);
     expect(bare.status).toBe(1);

@@ -50,7 +50,7 @@ const flags = {
   out: { ...planOutputOptions.out, help: 'with --dry-run, also save the JSON plan' },
   'detailed-exitcode': {
     ...planOutputOptions['detailed-exitcode'],
-    help: 'with --dry-run: exit 0 without changes, 2 with changes, 1 on error',
+    help: 'with --dry-run: exit 0 without changes, 2 with changes, 1 on error or a plan sync would refuse',
   },
   ...leaseOptions,
   ...connectionOptions,

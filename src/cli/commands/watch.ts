@@ -2,7 +2,6 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { defaultGuardOptions } from '../../apply/index.js';
 import {
   ConfigError,
   defaultApiUrlEnv,
@@ -155,8 +154,10 @@ function reconcileSettings(values: WatchValues, flags: WatchFlags, target: Watch
     parallelism: run.parallelism,
     continueOnError: run.continueOnError,
     guards: {
-      maxDeletePercent: run.guards.maxDeletePercent ?? defaultGuardOptions.maxDeletePercent,
-      maxDeleteMinManaged: run.guards.maxDeleteMinManaged ?? defaultGuardOptions.maxDeleteMinManaged,
+      ...(run.guards.maxDeletePercent === undefined ? {} : { maxDeletePercent: run.guards.maxDeletePercent }),
+      ...(run.guards.maxDeleteMinManaged === undefined
+        ? {}
+        : { maxDeleteMinManaged: run.guards.maxDeleteMinManaged }),
     },
     ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
     policyPaths: values.policy ?? [],
