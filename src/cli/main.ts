@@ -1,9 +1,12 @@
 #!/usr/bin/env node
+/**
+ * The dispatch. It loads only what the command line asks for: `--help` the list below, `<command>
+ * --help` that command's help module, a command its own modules, and the error renderer only when
+ * there is an error to render.
+ */
 import { didYouMean } from '../config/suggest.js';
 import { UsageError } from '../errors.js';
-import type { Command } from './command.js';
 import { commands } from './commands.js';
-import { renderError } from './render-error.js';
 import { usageLine, usageText } from './usage.js';
 import { guardWorkflowCommands, writeAnnotations } from './workflow-commands.js';
 import { packageVersion } from '../api/version.js';
@@ -14,28 +17,31 @@ const exitCodes = [
   '1 any error: invalid config, API or network failure, bad usage.',
 ].join('\n');
 
-async function loadCommand(name: string): Promise<Command> {
-  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (load === undefined) {
+function entry(name: string): (typeof commands)[string] {
+  const found = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (found === undefined) {
     const hint = didYouMean(name, Object.keys(commands));
     throw new UsageError(`unknown command ${name}`, {
       details: [...(hint === undefined ? [] : [hint]), "Run 'acctsync --help' for the list of commands."],
     });
   }
-  return (await load()).command;
+  return found;
 }
 
-async function overview(): Promise<string> {
+async function helpOf(name: string): Promise<string> {
+  return usageText((await entry(name).help()).help);
+}
+
+function overview(): string {
   const names = Object.keys(commands);
   const width = Math.max(...names.map((n) => n.length));
-  const summaries = await Promise.all(names.map(async (n) => (await loadCommand(n)).summary));
   return [
     'acctsync: keep a platform account equal to YAML in git.',
     '',
     'Usage: acctsync <command> [options]',
     '',
     'Commands:',
-    ...names.map((n, i) => `  ${n.padEnd(width)}  ${summaries[i]}`),
+    ...names.map((n) => `  ${n.padEnd(width)}  ${commands[n]?.summary}`),
     '',
     'Which account (every command that talks to the API):',
     "  SVC_API_URL or --api-url URL       the API's base address; 'embedded' runs the local emulator",
@@ -51,26 +57,27 @@ async function overview(): Promise<string> {
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
-    throw new UsageError('no command given', { details: ['', await overview()] });
+    throw new UsageError('no command given', { details: ['', overview()] });
   }
   if (name === '--help' || name === '-h') {
-    console.log(await overview());
+    console.log(overview());
     return 0;
   }
   if (name === 'help') {
     const [topic] = rest;
-    console.log(topic === undefined ? await overview() : usageText(await loadCommand(topic)));
+    console.log(topic === undefined ? overview() : await helpOf(topic));
     return 0;
   }
   if (name === '--version' || name === '-v') {
     console.log(packageVersion());
     return 0;
   }
-  const command = await loadCommand(name);
+  const { load } = entry(name);
   if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(usageText(command));
+    console.log(await helpOf(name));
     return 0;
   }
+  const { command } = await load();
   try {
     return await command.run(rest);
   } catch (err) {
@@ -87,7 +94,8 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (err: unknown) => {
+  async (err: unknown) => {
+    const { renderError } = await import('./render-error.js');
     const { text, annotations, exitCode } = renderError(err, process.env);
     writeAnnotations(annotations);
     console.error(text);
