@@ -129,7 +129,7 @@ export async function applyThroughput(quick: boolean): Promise<ScenarioResult> {
       client_cpu_ms_per_op_acctsync: round(median(cliCpu), 3),
       failed,
     });
-    targets[`parallelism ${parallelism}: acctsync >= 0.8 of the bare loop`] = ratio >= 0.8;
+    targets[`parallelism ${parallelism}: acctsync >= 0.9 of the bare loop`] = ratio >= 0.9;
   }
   return {
     scenario: 'apply-throughput',
