@@ -12,7 +12,7 @@ import { planAtScale } from './scenarios/plan-at-scale.js';
 import { plannerScaling } from './scenarios/planner-scaling.js';
 import { policyExpressions } from './scenarios/policy-expressions.js';
 import { rateLimited } from './scenarios/rate-limited.js';
-import { serveStartup } from './scenarios/serve-startup.js';
+import { startup } from './scenarios/startup.js';
 import { watchLatency } from './scenarios/watch-latency.js';
 
 const scenarios: Record<string, (quick: boolean) => Promise<ScenarioResult>> = {
@@ -22,7 +22,7 @@ const scenarios: Record<string, (quick: boolean) => Promise<ScenarioResult>> = {
   'rate-limited-apply': rateLimited,
   'emulator-throughput': emulatorThroughput,
   'watch-latency': (quick) => watchLatency(quick),
-  'serve-startup': serveStartup,
+  startup,
   'policy-expressions': policyExpressions,
 };
 

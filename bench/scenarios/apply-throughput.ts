@@ -102,6 +102,11 @@ export async function applyThroughput(quick: boolean): Promise<ScenarioResult> {
   const rows: Array<Record<string, string | number>> = [];
   const targets: Record<string, boolean> = {};
   const desired = policies(n, 'p');
+  // Untimed: the first rounds would otherwise time acctsync's code cold (compiled as it runs) against
+  // a bare loop that runs after it, on an undici already warmed by acctsync.
+  const warmup = policies(200, 'w');
+  const warm = await acctsyncRun(warmup, 1);
+  await bareRun(warm.plan, warmup, 1);
   for (const parallelism of [1, 8, 32]) {
     const bare: number[] = [];
     const bareCpu: number[] = [];
@@ -129,7 +134,7 @@ export async function applyThroughput(quick: boolean): Promise<ScenarioResult> {
       client_cpu_ms_per_op_acctsync: round(median(cliCpu), 3),
       failed,
     });
-    targets[`parallelism ${parallelism}: acctsync >= 0.8 of the bare loop`] = ratio >= 0.8;
+    targets[`parallelism ${parallelism}: acctsync >= 0.9 of the bare loop`] = ratio >= 0.9;
   }
   return {
     scenario: 'apply-throughput',

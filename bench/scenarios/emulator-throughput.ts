@@ -110,8 +110,8 @@ export async function emulatorThroughput(quick: boolean): Promise<ScenarioResult
       scenario: 'emulator-throughput',
       rows: [row('GET list (100 items)', getBytes, rGet), row('POST create', postBytes, rPost)],
       targets: {
-        'GET list >= 0.5 of bare node:http': rGet.ratio >= 0.5,
-        'POST create >= 0.5 of bare node:http': rPost.ratio >= 0.5,
+        'GET list >= 0.9 of bare node:http': rGet.ratio >= 0.9,
+        'POST create >= 0.85 of bare node:http': rPost.ratio >= 0.85,
       },
       notes: [
         'rates are medians over slices; the ratio is the median of back-to-back slice pairs',

@@ -1,7 +1,6 @@
 export { ApiClient } from './client.js';
 export {
   defaultConcurrency,
-  defaultTimeoutMs,
   describeRetry,
   type RetryEvent,
   type ApiClientOptions,

@@ -4,6 +4,7 @@
  * intent, so it needs `--force`.
  */
 import { UserError } from '../errors.js';
+import { defaultGuardOptions } from './defaults.js';
 import { describeCascade, removedBy } from '../plan/cascade.js';
 import type { Plan, SyncGuard } from '../plan/types.js';
 import type { DesiredState } from '../resources/index.js';
@@ -39,12 +40,6 @@ export interface GuardOptions {
 export function guardOptionsFor(desired: DesiredState, flags: Partial<GuardOptions>): GuardOptions {
   return { ...defaultGuardOptions, ...desired.guards, ...flags };
 }
-
-export const defaultGuardOptions: GuardOptions = {
-  force: false,
-  maxDeletePercent: 30,
-  maxDeleteMinManaged: 10,
-};
 
 /** Lists at most this many objects in the refusal; the rest are counted. */
 const listedMax = 20;

@@ -9,7 +9,8 @@ import { isKeyDelete } from '../plan/key-in-use.js';
 import type { Operation, Plan } from '../plan/types.js';
 import type { DesiredState } from '../resources/index.js';
 import { executeOperation, type OperationContext } from './execute-op.js';
-import { checkGuards, defaultGuardOptions, type GuardOptions } from './guards.js';
+import { defaultGuardOptions, defaultParallelism } from './defaults.js';
+import { checkGuards, type GuardOptions } from './guards.js';
 import { IdTable } from './ids.js';
 import { silentProgress, type ApplyProgress } from './progress.js';
 import { checkGraph, runSchedule, type TaskOutcome } from './schedule.js';
@@ -18,25 +19,11 @@ import { applyResultOf, resultOf, type RunRecord } from './operation-result.js';
 import type { ApplyResult } from './types.js';
 
 export type * from './types.js';
-export {
-  checkGuards,
-  defaultGuardOptions,
-  guardOptionsFor,
-  guardRefusal,
-  GuardRefusal,
-  type GuardOptions,
-} from './guards.js';
+export { defaultGuardOptions } from './defaults.js';
+export { checkGuards, guardOptionsFor, guardRefusal, GuardRefusal, type GuardOptions } from './guards.js';
 export { fileTokenSink } from './token-output.js';
 export { describeResult, lineProgress, ttyProgress } from './progress.js';
 export { abortedErrorCode } from './operation-result.js';
-
-/**
- * Operations running at once by default. The live API allows about 120 requests a minute (2/s); an
- * operation is one to three requests of 100-500 ms, so 4 workers already reach that rate with room
- * for slow responses, stay under the client's 8 connections (recovery lookups still get a slot),
- * and bound how much is in flight when a failure stops the run. See docs/apply.md.
- */
-export const defaultParallelism = 4;
 
 export interface ApplyOptions {
   /** Operations running at once; default {@link defaultParallelism}. */

@@ -1,49 +1,7 @@
 /** Command-line flags shared by `sync` and `apply`, and their conversion into run settings. */
-import { defaultGuardOptions, defaultParallelism } from '../apply/index.js';
+import { defaultParallelism } from '../apply/defaults.js';
 import { UsageError } from '../errors.js';
-import type { FlagTable } from './flags.js';
 import type { RunSettings } from './run-apply.js';
-
-/** How a plan runs: the flags `sync`, `apply` and `watch` share. */
-export const runFlags = {
-  parallelism: {
-    type: 'string',
-    value: 'N',
-    help: `operations running at once (default ${defaultParallelism})`,
-  },
-  'continue-on-error': {
-    type: 'boolean',
-    default: false,
-    help: 'after a failure, keep running what does not depend on it',
-  },
-  'max-delete-percent': {
-    type: 'string',
-    value: 'P',
-    help: `refuse when deletes and replaces exceed P% of the managed objects (default ${defaultGuardOptions.maxDeletePercent})`,
-  },
-  'max-delete-min-managed': {
-    type: 'string',
-    value: 'N',
-    help: `apply that percentage only from N managed objects up (default ${defaultGuardOptions.maxDeleteMinManaged})`,
-  },
-  'token-output': {
-    type: 'string',
-    value: 'FILE',
-    help: 'write tokens of created API keys and credentials to FILE (JSON, mode 0600)',
-  },
-} as const satisfies FlagTable;
-
-/** `sync`'s and `apply`'s: a run a person started may skip the guards and prints its result. */
-export const executionFlags = {
-  ...runFlags,
-  force: { type: 'boolean', default: false, help: 'skip the mass-delete and empty-config guards' },
-  output: {
-    type: 'string',
-    default: 'text',
-    value: 'text|json',
-    help: 'result format (json: see docs/apply.md)',
-  },
-} as const satisfies FlagTable;
 
 interface ExecutionValues {
   readonly parallelism?: string | undefined;

@@ -6,8 +6,6 @@ import type { FlagTable } from './flags.js';
 export interface CommandHelp {
   /** As typed after `acctsync`. */
   readonly name: string;
-  /** One line for `acctsync --help`. */
-  readonly summary: string;
   /** The usage lines, each starting `acctsync <name>`. */
   readonly synopsis: readonly string[];
   /** Paragraphs between the usage lines and the options. */
@@ -21,6 +19,15 @@ export interface CommandHelp {
 export interface Command extends CommandHelp {
   /** Runs the command; resolves to the process exit code. Throws `UserError`s for the edge to render. */
   run(argv: string[]): Promise<number>;
+}
+
+/** Its flag table keeps its type, for the command that parses it ({@link defineCommand}). */
+export function defineHelp<F extends FlagTable>(
+  help: CommandHelp & { readonly flags: F },
+): CommandHelp & {
+  readonly flags: F;
+} {
+  return help;
 }
 
 /** A command whose `run` gets its arguments parsed by its own flag table. */

@@ -6,59 +6,18 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  ApiClient,
-  defaultConcurrency,
-  defaultTimeoutMs,
-  describeRetry,
-  type ApiClientOptions,
-} from '../api/index.js';
+import { ApiClient, defaultConcurrency, describeRetry, type ApiClientOptions } from '../api/index.js';
 import { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from '../config/index.js';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
 import { ApiKeyFile, type KeyRotationCause } from './api-key-file.js';
 import { inert } from '../inert.js';
-import { formatDuration, parseDuration } from '../watch/duration.js';
+import { parseDuration } from '../watch/duration.js';
 import { ciSignal } from './ci.js';
-import type { FlagTable } from './flags.js';
+import { defaultDeadlineMs } from './shared-flags.js';
 
 export const embeddedUrl = 'embedded';
 /** The embedded emulator's bootstrap token: it only listens on loopback for the command's lifetime. */
 const embeddedToken = 'embedded-local-token';
-
-/** Command-line options every command that talks to the API accepts. */
-export const connectionOptions = {
-  'api-url': {
-    type: 'string',
-    value: 'URL',
-    help: "API address, or 'embedded' (default: SVC_API_URL, else embedded)",
-  },
-  'api-key-file': { type: 'string', value: 'FILE', help: 'file holding the API key (default: SVC_API_KEY)' },
-  'rate-limit': {
-    type: 'string',
-    value: 'N/m',
-    help: 'pace requests below N per minute (the live API allows about 120)',
-  },
-  timeout: {
-    type: 'string',
-    value: 'DURATION',
-    help: `per request attempt (default ${formatDuration(defaultTimeoutMs)}); 4 attempts per request`,
-  },
-} as const satisfies FlagTable;
-
-/**
- * The overall budget of a one-shot command (plan, sync, apply, export, ...): every request, retry
- * and rate-limit wait stops there. Not for `watch`, whose client lives as long as the daemon.
- */
-const defaultDeadlineMs = 15 * 60_000;
-
-/** `--deadline`, for one-shot commands. */
-export const deadlineOptions = {
-  deadline: {
-    type: 'string',
-    value: 'DURATION',
-    help: `for the whole command (default ${formatDuration(defaultDeadlineMs)})`,
-  },
-} as const satisfies FlagTable;
 
 export interface ConnectionFlags {
   readonly 'api-url'?: string | undefined;

@@ -5,7 +5,7 @@
  * that loads the config (plan, the daemon's reconciles) sees the same root.
  */
 import { delimiter, resolve } from 'node:path';
-import { filesRootVariable } from '../config/index.js';
+import { filesRootVariable } from '../config/files-root.js';
 import type { FlagTable } from './flags.js';
 
 export const filesRootOptions = {

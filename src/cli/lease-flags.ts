@@ -4,31 +4,13 @@
  */
 import { UsageError } from '../errors.js';
 import { LeaseKeeper } from '../lease/keeper.js';
-import { defaultLeaseTtlMs, ScopeLease } from '../lease/lease.js';
+import { defaultLeaseTtlMs } from '../lease/default-ttl.js';
+import { ScopeLease } from '../lease/lease.js';
 import { formatDuration, parseDuration } from '../watch/duration.js';
 import type { Connection } from './connection.js';
-import type { FlagTable } from './flags.js';
 
 /** Below this a renewal (every third of it) would not survive a slow answer. */
 const minimumTtlMs = 1000;
-
-/** `--lock-ttl`, alone for `watch`, whose standby waits for the lease without a timeout. */
-export const leaseTtlOptions = {
-  'lock-ttl': {
-    type: 'string',
-    value: 'DURATION',
-    help: `how long the scope's lease outlives a holder that stops renewing it\n(default ${formatDuration(defaultLeaseTtlMs)}; see docs/lease.md)`,
-  },
-} as const satisfies FlagTable;
-
-export const leaseOptions = {
-  'lock-timeout': {
-    type: 'string',
-    value: 'DURATION',
-    help: "wait this long for the scope's lease when another writer holds it\n(default 0: refuse at once, naming the holder)",
-  },
-  ...leaseTtlOptions,
-} as const satisfies FlagTable;
 
 interface LeaseValues {
   readonly 'lock-timeout'?: string | undefined;

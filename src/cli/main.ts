@@ -1,96 +1,11 @@
 #!/usr/bin/env node
-import { didYouMean } from '../config/suggest.js';
-import { UsageError } from '../errors.js';
-import type { Command } from './command.js';
-import { commands } from './commands.js';
-import { renderError } from './render-error.js';
-import { usageLine, usageText } from './usage.js';
-import { guardWorkflowCommands, writeAnnotations } from './workflow-commands.js';
-import { packageVersion } from '../api/version.js';
+/**
+ * The `acctsync` executable. Node 22.1 and later keep the compiled code of the modules a command
+ * loads in a cache on disk (`module.enableCompileCache`), so the next command starts faster; it has
+ * to be turned on before those modules load, hence the dispatch imported after it. Where the cache
+ * cannot be written, or on Node 20, this changes nothing.
+ */
+import module from 'node:module';
 
-/** The exit status contract, the same for every command (README "Exit codes"). */
-const exitCodes = [
-  'Exit status: 0 success (no changes), 2 changes present (only with --detailed-exitcode),',
-  '1 any error: invalid config, API or network failure, bad usage.',
-].join('\n');
-
-async function loadCommand(name: string): Promise<Command> {
-  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (load === undefined) {
-    const hint = didYouMean(name, Object.keys(commands));
-    throw new UsageError(`unknown command ${name}`, {
-      details: [...(hint === undefined ? [] : [hint]), "Run 'acctsync --help' for the list of commands."],
-    });
-  }
-  return (await load()).command;
-}
-
-async function overview(): Promise<string> {
-  const names = Object.keys(commands);
-  const width = Math.max(...names.map((n) => n.length));
-  const summaries = await Promise.all(names.map(async (n) => (await loadCommand(n)).summary));
-  return [
-    'acctsync: keep a platform account equal to YAML in git.',
-    '',
-    'Usage: acctsync <command> [options]',
-    '',
-    'Commands:',
-    ...names.map((n, i) => `  ${n.padEnd(width)}  ${summaries[i]}`),
-    '',
-    'Which account (every command that talks to the API):',
-    "  SVC_API_URL or --api-url URL       the API's base address; 'embedded' runs the local emulator",
-    '  SVC_API_KEY or --api-key-file FILE the API key (never printed)',
-    '  --rate-limit N/m                   pace requests below N per minute',
-    '',
-    exitCodes,
-    '',
-    "Run 'acctsync help <command>' (or 'acctsync <command> --help') for a command's options.",
-  ].join('\n');
-}
-
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined) {
-    throw new UsageError('no command given', { details: ['', await overview()] });
-  }
-  if (name === '--help' || name === '-h') {
-    console.log(await overview());
-    return 0;
-  }
-  if (name === 'help') {
-    const [topic] = rest;
-    console.log(topic === undefined ? await overview() : usageText(await loadCommand(topic)));
-    return 0;
-  }
-  if (name === '--version' || name === '-v') {
-    console.log(packageVersion());
-    return 0;
-  }
-  const command = await loadCommand(name);
-  if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(usageText(command));
-    return 0;
-  }
-  try {
-    return await command.run(rest);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    throw new UsageError(err.message, {
-      details: [...err.details, usageLine(command), `Run 'acctsync help ${name}' for its options.`],
-      cause: err,
-    });
-  }
-}
-
-guardWorkflowCommands(process.env);
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    const { text, annotations, exitCode } = renderError(err, process.env);
-    writeAnnotations(annotations);
-    console.error(text);
-    process.exitCode = exitCode;
-  },
-);
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+await import('./dispatch.js');

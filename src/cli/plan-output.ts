@@ -7,50 +7,7 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import type { GuardRefusal } from '../apply/index.js';
 import { isSystemError, systemUserError, UsageError } from '../errors.js';
 import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
-import type { FlagTable } from './flags.js';
 import { refusalMarkdown, refusalText, withRefusal } from './plan-refusal.js';
-
-/** Options of every command that prints a plan. */
-export const planOutputOptions = {
-  output: {
-    type: 'string',
-    default: 'text',
-    value: 'text|json|markdown',
-    help: 'rendering on stdout (default text; json is documented in docs/plan-output.md)',
-  },
-  out: { type: 'string', value: 'FILE', help: "also save the JSON plan, for 'acctsync apply FILE'" },
-  'detailed-exitcode': {
-    type: 'boolean',
-    default: false,
-    help: 'exit 0 without changes, 2 with changes, 1 on error or a plan sync would refuse',
-  },
-} as const satisfies FlagTable;
-
-/** What the plan may touch: the flags `plan`, `sync` and `watch` share. */
-export const ownershipOptions = {
-  adopt: {
-    type: 'boolean',
-    default: false,
-    help: 'take over unmanaged objects matching a desired one by natural key',
-  },
-  'no-delete': {
-    type: 'boolean',
-    default: false,
-    help: 'plan no deletion of managed objects that left the config',
-  },
-  scope: { type: 'string', value: 'S', help: "ownership scope (default: the config's scope)" },
-} as const satisfies FlagTable;
-
-/** How the plan is computed: the flags `plan` and `sync` share (`watch` never unprotects). */
-export const planningOptions = {
-  ...ownershipOptions,
-  unprotect: {
-    type: 'string',
-    multiple: true,
-    value: 'KEY',
-    help: 'allow deleting or replacing the protected object KEY (repeatable)',
-  },
-} as const satisfies FlagTable;
 
 /** The planner's options from the parsed `planningOptions` flags. */
 export function planningSettings(values: {

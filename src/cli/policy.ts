@@ -6,16 +6,6 @@
 import { renderGithubAnnotation, type Diagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
 import { hasPolicyErrors, loadPolicies, type PolicyFinding, type PolicyRule } from '../policy/index.js';
-import type { FlagTable } from './flags.js';
-
-export const policyOptions = {
-  policy: {
-    type: 'string',
-    multiple: true,
-    value: 'PATH',
-    help: 'policy rules to enforce (a file or a directory of them; repeatable)',
-  },
-} as const satisfies FlagTable;
 
 export function policiesFrom(values: { readonly policy?: string[] | undefined }): Promise<PolicyRule[]> {
   return loadPolicies(values.policy ?? []);

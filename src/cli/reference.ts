@@ -1,20 +1,27 @@
 /** docs/cli.md: every command's help, rendered from the commands' own tables so it cannot drift. */
-import type { Command } from './command.js';
+import type { CommandHelp } from './command.js';
 import { commands } from './commands.js';
 import { usageText } from './usage.js';
 
-async function loadAll(): Promise<Command[]> {
-  return Promise.all(Object.values(commands).map(async (load) => (await load()).command));
+interface Documented {
+  readonly summary: string;
+  readonly help: CommandHelp;
 }
 
-function section(command: Command): string {
+async function loadAll(): Promise<Documented[]> {
+  return Promise.all(
+    Object.values(commands).map(async ({ summary, help }) => ({ summary, help: (await help()).help })),
+  );
+}
+
+function section({ summary, help }: Documented): string {
   return [
-    `## acctsync ${command.name}`,
+    `## acctsync ${help.name}`,
     '',
-    `${command.summary.charAt(0).toUpperCase()}${command.summary.slice(1)}.`,
+    `${summary.charAt(0).toUpperCase()}${summary.slice(1)}.`,
     '',
     '```text',
-    usageText(command),
+    usageText(help),
     '```',
   ].join('\n');
 }
@@ -30,7 +37,7 @@ export async function cliReference(): Promise<string> {
     'What `acctsync <command> --help` prints, for every command. Exit codes and the connection',
     'settings are in the README.',
     '',
-    ...all.map((c) => `- [\`${c.name}\`](#acctsync-${c.name}): ${c.summary}`),
+    ...all.map(({ summary, help }) => `- [\`${help.name}\`](#acctsync-${help.name}): ${summary}`),
     '',
     all.map(section).join('\n\n'),
   ].join('\n')}\n`;

@@ -1,22 +1,18 @@
-/** The flags of `acctsync watch`, and their values checked before the daemon connects or listens. */
-import { UsageError } from '../errors.js';
-import { parseDuration } from '../watch/duration.js';
-import { parseListen } from '../watch/health.js';
-import type { LogFormat } from '../watch/logger.js';
-import { parseNotifyUrls } from '../watch/notify.js';
-import type { WatchMode } from '../watch/types.js';
-import { runFlags, runSettingsFrom } from './apply-flags.js';
+/** The flags of `acctsync watch`: data only, for its `--help`; watch-settings.ts checks their values. */
 import type { FlagValues } from './args.js';
-import { connectionOptions } from './connection.js';
 import { environmentOptions } from './environment.js';
 import { filesRootOptions } from './files-root.js';
-import { leaseFlagsFrom, leaseTtlOptions } from './lease-flags.js';
-import { ownershipOptions } from './plan-output.js';
-import { policyOptions } from './policy.js';
-import type { RunSettings } from './run-apply.js';
+import type { FlagTable } from './flags.js';
+import {
+  connectionOptions,
+  leaseTtlOptions,
+  ownershipOptions,
+  policyOptions,
+  runFlags,
+} from './shared-flags.js';
 
 const defaults = { interval: '5m', debounce: '300ms', listen: '127.0.0.1:9464', grace: '20s' };
-const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 
 /** Every flag of `watch`: its own, then those it shares with `plan`, `sync` and every API command. */
 export const watchFlags = {
@@ -75,44 +71,6 @@ export const watchFlags = {
   ...runFlags,
   ...leaseTtlOptions,
   ...connectionOptions,
-} as const;
+} as const satisfies FlagTable;
 
 export type WatchValues = FlagValues<typeof watchFlags>;
-
-/** The flags of `watch`, parsed. */
-export interface WatchFlags {
-  readonly intervalMs: number;
-  readonly debounceMs: number;
-  readonly graceMs: number;
-  readonly listen: ReturnType<typeof parseListen>;
-  readonly mode: WatchMode;
-  readonly notifyUrls: readonly string[];
-  readonly format: LogFormat;
-  readonly level: string;
-  readonly run: RunSettings;
-  readonly leaseTtlMs: number;
-}
-
-/** Everything the command line can get wrong, checked before connecting or listening. */
-export function parseWatchFlags(values: WatchValues): WatchFlags {
-  const intervalMs = parseDuration(values.interval, '--interval');
-  const debounceMs = parseDuration(values.debounce, '--debounce');
-  const graceMs = parseDuration(values['shutdown-grace'], '--shutdown-grace');
-  const listen = parseListen(values.listen);
-  const mode = values.mode;
-  if (mode !== 'reconcile' && mode !== 'observe') {
-    throw new UsageError(`watch: --mode must be reconcile or observe, not '${mode}'`);
-  }
-  const notifyUrls = parseNotifyUrls(values.notify ?? []);
-  const format = values['log-format'];
-  if (format !== 'json' && format !== 'pretty') {
-    throw new UsageError(`watch: --log-format must be json or pretty, not '${format}'`);
-  }
-  const level = values['log-level'];
-  if (!logLevels.includes(level)) {
-    throw new UsageError(`watch: --log-level must be one of ${logLevels.join(', ')}`);
-  }
-  const run = runSettingsFrom('watch', values);
-  const leaseTtlMs = leaseFlagsFrom('watch', values).ttlMs;
-  return { intervalMs, debounceMs, graceMs, listen, mode, notifyUrls, format, level, run, leaseTtlMs };
-}

@@ -8,4 +8,3 @@ export { defaultPaths } from './files.js';
 export { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from './environments.js';
 export { maxFileBytes } from './source.js';
 export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load-config.js';
-export { filesRootVariable } from './files-root.js';

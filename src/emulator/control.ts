@@ -10,6 +10,7 @@ import { jobFailures, type CertificateJobs, type JobFailure } from './certificat
 import { badRequest, notFound } from './failure.js';
 import { parseFaults, type FaultOptions } from './faults.js';
 import { isPlainObject } from '../plain-object.js';
+import { servingAt } from './request-origin.js';
 import type { Route } from './router.js';
 import { connectAgent, patchAgent } from './agents.js';
 import type { EmulatorStats } from './stats.js';
@@ -54,6 +55,7 @@ function createPrincipal(kind: Principal['kind']): Handler {
  */
 function endCertificateJob(jobs: CertificateJobs): Handler {
   return async ({ account, params, body }) => {
+    const origin = account.origin;
     const found = account.find(params.id ?? '');
     if (found === undefined) throw notFound();
     if (!isPlainObject(body)) throw badRequest(ErrorCode.invalidValue, 'the body must be a JSON object');
@@ -76,7 +78,8 @@ function endCertificateJob(jobs: CertificateJobs): Handler {
     } else {
       throw badRequest(ErrorCode.invalidValue, 'outcome must be "issued" or "failed"', { field: 'outcome' });
     }
-    return { status: 200, body: account.render(found.d, found.record) };
+    // Past the await: the answer's addresses are at the request's origin again.
+    return servingAt(origin, () => ({ status: 200, body: account.render(found.d, found.record) }));
   };
 }
 

@@ -9,6 +9,7 @@ import { readLiveState, type LiveObject, type LiveState } from '../live/index.js
 import { markedMetadata } from '../resources/ownership/marked-metadata.js';
 import { naturalName, type KindDescriptor } from '../resources/index.js';
 import { UserError } from '../errors.js';
+import { exportableMaps } from './maps.js';
 import { NameAllocator, nameCandidates, slugify } from './names.js';
 import type { AccountExport, ExportedEntry, ExportedMap } from './types.js';
 import { configValues, type Placeholder, type ValueContext } from './values.js';
@@ -26,8 +27,6 @@ interface ExportOptions {
   readonly maps?: readonly string[];
 }
 
-/** The config map keys, for `--kind` help and checking. */
-export const exportableMaps: readonly string[] = configLayout.map((m) => m.key);
 
 function selectMaps(keys: readonly string[] | undefined): MapLayout[] {
   if (keys === undefined || keys.length === 0) return [...configLayout];

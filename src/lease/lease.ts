@@ -12,9 +12,6 @@ import { LeaseHeldError, recordOf, retryDelay, tryAcquire } from './acquire.js';
 import { thisHolder, type Holder } from './holder.js';
 import { deleteLease, isGone, writeLease } from './store.js';
 
-/** The default TTL: a renewal every 20 s costs 3 of the live API's 120 requests a minute. */
-export const defaultLeaseTtlMs = 60_000;
-
 export interface LeaseSettings {
   /** Recorded as the holder: `acctsync sync`. */
   readonly command: string;

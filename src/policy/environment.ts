@@ -2,9 +2,11 @@
  * The CEL environments policy rules are compiled in: an `object` rule sees `object`, `kind`,
  * `name` and `env`; a `change` rule sees `change`. Values are JSON-like, so maps are `dyn` maps.
  */
-import { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '@marcbachmann/cel-js';
+import { celLibrary } from '../cel-library.js';
 
 function objectEnvironment(): Environment {
+  const { Environment } = celLibrary();
   return new Environment({ homogeneousAggregateLiterals: false })
     .registerVariable('object', 'map')
     .registerVariable('kind', 'string')
@@ -13,6 +15,7 @@ function objectEnvironment(): Environment {
 }
 
 function changeEnvironment(): Environment {
+  const { Environment } = celLibrary();
   return new Environment({ homogeneousAggregateLiterals: false }).registerVariable('change', 'map');
 }
 

@@ -6,6 +6,7 @@
 import { ApiError, type ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { descriptors, type TunnelSessionCommand } from '../resources/index.js';
+import { restartAfterUpdateSeconds } from './restart-delay.js';
 
 const sessionKind = descriptors.tunnel_sessions;
 
@@ -23,8 +24,7 @@ export interface TunnelSession {
   readonly transport: string;
 }
 
-/** The spec's minimum wait between an agent update and the restart that activates it. */
-export const restartAfterUpdateSeconds = 10;
+export { restartAfterUpdateSeconds } from './restart-delay.js';
 
 /** Online sessions (the API lists no others), oldest first. */
 export async function listSessions(client: ApiClient): Promise<TunnelSession[]> {

@@ -6,7 +6,8 @@
  * (`conn_client_ip`), and `compile.ts` rewrites the names it resolved before type checking: every
  * position in the library's errors still points into the text as written.
  */
-import { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '@marcbachmann/cel-js';
+import { celLibrary } from '../cel-library.js';
 import { functionName, globalFunctions, methods, namespacedFunctions } from './functions.js';
 import { policyTypes, policyVariables } from './variables.js';
 
@@ -21,6 +22,7 @@ function notEvaluated(): never {
 }
 
 function build(): Environment {
+  const { Environment } = celLibrary();
   const env = new Environment({ homogeneousAggregateLiterals: false });
   for (const [name, fields] of Object.entries(policyTypes)) env.registerType(name, { fields: { ...fields } });
   for (const v of policyVariables) env.registerVariable(flatAlias(v.name), v.type);

@@ -37,9 +37,9 @@ async function acctsync(name: 'plan' | 'sync' | 'apply', ...argv: string[]) {
     (chunk: string | Uint8Array) => ((stderr += String(chunk)), true),
   );
   try {
-    const load = table[name];
-    if (load === undefined) throw new Error(`no command ${name}`);
-    const { command } = await load();
+    const entry = table[name];
+    if (entry === undefined) throw new Error(`no command ${name}`);
+    const { command } = await entry.load();
     const code = await command.run(argv);
     return { code, stdout, stderr };
   } catch (err) {

@@ -208,7 +208,7 @@ describe('usage errors say what to do', () => {
   });
 
   it.each(commandNames)('%s --help lists every flag the command accepts, with its value', async (name) => {
-    const { command } = await commands[name]!();
+    const { command } = await commands[name]!.load();
     const run = acctsync([name, '--help']);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^Usage: acctsync ${name}`));
@@ -217,7 +217,7 @@ describe('usage errors say what to do', () => {
   });
 
   it.each(commandNames)('%s refuses a value-taking flag without its value', async (name) => {
-    const { command } = await commands[name]!();
+    const { command } = await commands[name]!.load();
     const flag = Object.keys(command.flags).find((f) => command.flags[f]?.type === 'string');
     expect(flag).toBeDefined();
     const run = acctsync([name, `--${flag}`]);

@@ -149,7 +149,7 @@ describe('the bootstrap key', () => {
 });
 
 describe('acctsync serve', () => {
-  // How fast it is ready is measured by the bench (`npm run bench -- --only serve-startup`).
+  // How fast it is ready is measured by the bench (`npm run bench -- --only startup`).
   it('lists the bootstrap key with token null as soon as it says where it listens', async () => {
     const child = spawn(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--token', 't'], {
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -58,6 +58,26 @@ describe('addresses in answers', () => {
     expect(created.body.uri).toBe(`${forward.url}/ip_policies/${created.body.id}`);
   });
 
+  it('a certificate job completed through the control surface is answered at the origin it was called at', async () => {
+    await using account = await startAccount();
+    await using forward = await startPortForward(account.url);
+    const created = await callEmulator(account, 'POST', `${forward.url}/reserved_domains`, {
+      domain: 'issued.origin.example.org',
+      certificate_management_policy: {},
+    });
+    expect(created.status).toBe(201);
+    // The answer is rendered after the certificate is issued, past an await in the handler.
+    const issued = await callEmulator(
+      account,
+      'POST',
+      `${forward.url}/_emulator/certificate_jobs/${created.body.id}`,
+      { outcome: 'issued' },
+    );
+    expect(issued.status).toBe(200);
+    expect(issued.body.uri).toBe(`${forward.url}/reserved_domains/${created.body.id}`);
+    expect(issued.body.certificate.uri).toBe(`${forward.url}/tls_certificates/${issued.body.certificate.id}`);
+  });
+
   it('behind a trusted proxy, they use the X-Forwarded-Proto and -Host it sends', async () => {
     await using account = await startAccount({ trustProxy: true });
     const ids = await createPolicies(account, 5);

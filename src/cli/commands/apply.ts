@@ -1,31 +1,19 @@
 /** `acctsync apply plan.json`: runs a reviewed plan, only if nothing changed since it was made. */
-import { executionFlags, runSettingsFrom } from '../apply-flags.js';
+import { runSettingsFrom } from '../apply-flags.js';
 import { runApply } from '../run-apply.js';
 import { checkSavedPlanCurrent, readSavedPlan } from '../../apply/saved-plan.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../command.js';
-import { clientOptionsFor, connectionOptions, deadlineOptions } from '../connection.js';
-import { filesRootOptions, useFilesRoot } from '../files-root.js';
-import { leaseFlagsFrom, leaseOptions } from '../lease-flags.js';
+import { help } from '../help/apply.js';
+import { clientOptionsFor } from '../connection.js';
+import { useFilesRoot } from '../files-root.js';
+import { leaseFlagsFrom } from '../lease-flags.js';
 import { planFromConfig } from '../planned.js';
 import { renderPlan, useColor } from '../plan-output.js';
-import { assertPolicyAllows, policiesFrom, policyOptions, printPolicyAnnotations } from '../policy.js';
+import { assertPolicyAllows, policiesFrom, printPolicyAnnotations } from '../policy.js';
 
 export const command = defineCommand({
-  name: 'apply',
-  summary: 'apply a plan saved by plan --out, if the config and the account did not change since',
-  synopsis: ['acctsync apply PLAN.json [options]'],
-  description: `Re-reads the config paths recorded in the plan and the live account, and refuses when either
-changed since the plan was made (saying what changed); otherwise runs exactly the saved plan.
-Secrets are taken from the config, never from the plan file (which holds none).`,
-  flags: {
-    ...executionFlags,
-    ...filesRootOptions,
-    ...leaseOptions,
-    ...policyOptions,
-    ...connectionOptions,
-    ...deadlineOptions,
-  },
+  ...help,
 
   async run(values, positionals) {
     useFilesRoot(values, process.env);

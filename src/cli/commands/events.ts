@@ -7,7 +7,8 @@ import { ApiError, type ApiClient } from '../../api/index.js';
 import { UserError } from '../../errors.js';
 import { inert, inertQuoted } from '../../inert.js';
 import { defineCommand } from '../command.js';
-import { connectionOptions, openConnection } from '../connection.js';
+import { help } from '../help/events.js';
+import { openConnection } from '../connection.js';
 
 const deliveriesPath = '/_emulator/deliveries';
 const pollMs = 1000;
@@ -57,25 +58,8 @@ function line(d: Delivery, json: boolean): string {
 const identity = (d: Delivery): string => `${d.event.event_id} ${d.subscription_id} ${d.destination_id}`;
 
 export const command = defineCommand({
-  name: 'events',
-  summary: 'show the event deliveries the emulator recorded',
-  synopsis: ['acctsync events [--follow] [--output text|json] [connection options]'],
-  description: `Shows the event deliveries the acctsync emulator recorded: one line per event and destination.
-Works only against the emulator (embedded, or --api-url of a running one).`,
-  flags: {
-    follow: {
-      type: 'boolean',
-      default: false,
-      help: 'keep watching and print new deliveries as they are recorded (Ctrl-C to stop)',
-    },
-    output: {
-      type: 'string',
-      default: 'text',
-      value: 'F',
-      help: 'text (default) or json (one JSON object per line)',
-    },
-    ...connectionOptions,
-  },
+  ...help,
+
   async run(values) {
     if (values.output !== 'text' && values.output !== 'json') {
       throw new UserError(`events: --output must be text or json, not ${values.output}`);

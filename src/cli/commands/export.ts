@@ -4,18 +4,13 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { schemaFileUrl } from '../../config/schema.js';
 import { isSystemError, systemUserError } from '../../errors.js';
-import {
-  exportableMaps,
-  exportAccount,
-  renderExport,
-  type AccountExport,
-  type OutputFile,
-} from '../../export/index.js';
+import { exportAccount, renderExport, type AccountExport, type OutputFile } from '../../export/index.js';
 import { UsageError } from '../../errors.js';
 import { inertLines } from '../../inert.js';
 import { defineCommand } from '../command.js';
-import { connectionOptions, deadlineOptions, openConnection } from '../connection.js';
-import { environmentName, environmentOptions } from '../environment.js';
+import { help } from '../help/export.js';
+import { openConnection } from '../connection.js';
+import { environmentName } from '../environment.js';
 import { exportEnvironment } from '../export-environment.js';
 
 /** A path names a single file when it ends in .yaml/.yml or is an existing file; otherwise a directory. */
@@ -77,39 +72,8 @@ function summary(exp: AccountExport, where: string): string {
 }
 
 export const command = defineCommand({
-  name: 'export',
-  summary: 'write the live account as acctsync YAML',
-  synopsis: [
-    'acctsync export [--kind K...] [--out DIR|FILE] [--scope S] [connection options]',
-    'acctsync export [PATH...] --env NAME [--out FILE] [connection options]',
-  ],
-  description: `Reads the live account and writes it as acctsync YAML: logical names derived from descriptions,
-domains, hostports, CIDRs and certificate subjects; references as names; secrets the API never
-returns as {env: ...} placeholders, each with a comment naming the variable to set.`,
-  flags: {
-    kind: {
-      type: 'string',
-      multiple: true,
-      value: 'K',
-      help: `export only this top-level map (repeatable): ${exportableMaps.join(', ')}`,
-    },
-    out: {
-      type: 'string',
-      value: 'PATH',
-      help: 'a directory (one file per kind plus acctsync.yaml), or a .yaml/.yml file;\nstdout when absent',
-    },
-    scope: {
-      type: 'string',
-      value: 'S',
-      help: 'the scope written to the config (default: default); objects another scope\nmanages are left out',
-    },
-    env: {
-      ...environmentOptions.env,
-      help: "for a config that declares environments (PATH, default account/ or\nacctsync.yaml): read NAME's account and rewrite NAME's overlay file (or --out)\nwith what differs from the base: patch:, drop: and added objects\n(default: ACCTSYNC_ENV; see docs/environments.md)",
-    },
-    ...connectionOptions,
-    ...deadlineOptions,
-  },
+  ...help,
+
   async run(values, positionals) {
     const environment = environmentName(values, process.env);
     if (environment !== undefined) {

@@ -11,29 +11,12 @@ import { indexChildren, cascadeOf } from '../../plan/cascade.js';
 import { fetchLiveState, type LiveObject } from '../../live/index.js';
 import { aTitle, descriptorOf } from '../../resources/index.js';
 import { defineCommand } from '../command.js';
-import { connectionOptions, deadlineOptions, openConnection } from '../connection.js';
-import { holdScope, leaseFlagsFrom, leaseOptions, withLease } from '../lease-flags.js';
+import { help } from '../help/forget.js';
+import { openConnection } from '../connection.js';
+import { holdScope, leaseFlagsFrom, withLease } from '../lease-flags.js';
 
 export const command = defineCommand({
-  name: 'forget',
-  summary: 'stop managing objects without deleting them (removes the ownership marker)',
-  synopsis: ['acctsync forget KEY... [options]'],
-  description: `Removes acctsync's ownership marker from the live objects carrying KEY (ip_policies/office) in
-this scope, and from the children that go with them (the policy's rules). The objects themselves
-do not change; later plans neither update nor delete them. Refuses a KEY still in the config:
-remove its block first, or the next sync would create it again.`,
-  flags: {
-    config: {
-      type: 'string',
-      multiple: true,
-      value: 'PATH',
-      help: 'config file or directory (repeatable; default account/ or acctsync.yaml)',
-    },
-    scope: { type: 'string', value: 'S', help: "ownership scope (default: the config's scope)" },
-    ...leaseOptions,
-    ...connectionOptions,
-    ...deadlineOptions,
-  },
+  ...help,
 
   async run(values, keys) {
     if (keys.length === 0) throw new UsageError('forget: name at least one KEY, like ip_policies/office');

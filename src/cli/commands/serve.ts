@@ -1,6 +1,7 @@
 /** `acctsync serve`: the Account Management API emulator on a local port. */
 import { isSystemError, UsageError, UserError } from '../../errors.js';
 import { defineCommand } from '../command.js';
+import { help } from '../help/serve.js';
 
 function parsePort(value: string): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : -1;
@@ -39,36 +40,8 @@ function listenError(err: NodeJS.ErrnoException & { code: string }, host: string
 }
 
 export const command = defineCommand({
-  name: 'serve',
-  summary: 'serve the Account Management API emulator locally',
-  synopsis: [
-    'acctsync serve [--host 127.0.0.1] [--port 4010] [--token T] [--data FILE] [--rate-limit N/m] [--trust-proxy]',
-  ],
-  description: 'Serves the whole Account Management API locally, with a control surface under /_emulator/.',
-  flags: {
-    host: { type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
-    port: { type: 'string', value: 'PORT', help: 'port to listen on; 0 picks a free one (default 4010)' },
-    token: {
-      type: 'string',
-      value: 'T',
-      help: 'token of the bootstrap API key (default: generated and printed)',
-    },
-    data: {
-      type: 'string',
-      value: 'FILE',
-      help: 'keep the state in FILE, loaded at start and saved atomically',
-    },
-    'rate-limit': { type: 'string', value: 'N/m', help: 'answer 429 beyond N requests per rolling minute' },
-    'cert-delay': {
-      type: 'string',
-      value: 'D',
-      help: 'how long a managed certificate takes to be issued, e.g. 500ms, 2s, 1m (default 2s)',
-    },
-    'trust-proxy': {
-      type: 'boolean',
-      help: 'build the addresses in answers from X-Forwarded-Proto/-Host (a proxy you run)',
-    },
-  },
+  ...help,
+
   async run(values) {
     const { startEmulator } = await import('../../emulator/index.js');
     const rate = values['rate-limit'];

@@ -5,10 +5,8 @@ import { tunnelSessionCommands, type TunnelSessionCommand } from '../../resource
 import { commandSession, getSession, listSessions, restartAfterUpdateSeconds } from '../../sessions/index.js';
 import { sessionDetails, sessionsTable } from '../../sessions/render.js';
 import { defineCommand } from '../command.js';
-import { connectionOptions, deadlineOptions, openConnection, type Connection } from '../connection.js';
-
-const synopsis =
-  'acctsync sessions <list | show ID | restart ID | stop ID | update ID> [--output table|json]';
+import { help, synopsis } from '../help/sessions.js';
+import { openConnection, type Connection } from '../connection.js';
 
 /** What each command's success means for the operator. */
 const done: Record<TunnelSessionCommand, (id: string) => string> = {
@@ -60,20 +58,8 @@ async function run(
 }
 
 export const command = defineCommand({
-  name: 'sessions',
-  summary: 'list, inspect, restart, stop and update tunnel sessions',
-  synopsis: [synopsis],
-  description: `  list          online tunnel sessions
-  show ID       one session
-  restart ID    restart the agent (not on Windows); it reconnects with a new session id
-  stop ID       stop the agent
-  update ID     update the agent within its major version; restart it at least
-                ${restartAfterUpdateSeconds} seconds later to run the new version`,
-  flags: {
-    output: { type: 'string', default: 'table', value: 'F', help: 'table (default) or json' },
-    ...connectionOptions,
-    ...deadlineOptions,
-  },
+  ...help,
+
   async run(values, positionals) {
     const [action = 'list', id, extra] = positionals;
     if (extra !== undefined)

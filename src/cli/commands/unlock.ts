@@ -3,17 +3,11 @@ import { UsageError } from '../../errors.js';
 import { describeHolder } from '../../lease/holder.js';
 import { deleteLease, findLease } from '../../lease/store.js';
 import { defineCommand } from '../command.js';
-import { connectionOptions, deadlineOptions, openConnection } from '../connection.js';
+import { help } from '../help/unlock.js';
+import { openConnection } from '../connection.js';
 
 export const command = defineCommand({
-  name: 'unlock',
-  summary: "break a scope's lease by hand, when the writer holding it is gone",
-  synopsis: ['acctsync unlock SCOPE [options]'],
-  description: `Deletes the lease that a sync, apply, forget or watch holds on SCOPE in the account, so that the
-next writer takes the scope at once instead of waiting for the lease to expire. Use it only when
-the holder is gone: one still running stops starting operations at its next renewal, but what it
-has in flight still reaches the account. See docs/lease.md.`,
-  flags: { ...connectionOptions, ...deadlineOptions },
+  ...help,
 
   async run(values, positionals) {
     const [scope, ...extra] = positionals;

@@ -1,10 +1,11 @@
 /** `acctsync validate [PATH...]`: loads the desired state offline and reports every problem. */
 import { ConfigError, loadDesiredState, type Diagnostic, type LoadResult } from '../../config/index.js';
 import { defineCommand } from '../command.js';
+import { help } from '../help/validate.js';
 import { printConfigWarnings } from '../config-report.js';
-import { environmentName, environmentOptions } from '../environment.js';
-import { filesRootOptions, useFilesRoot } from '../files-root.js';
-import { policiesFrom, policyDiagnostic, policyOptions } from '../policy.js';
+import { environmentName } from '../environment.js';
+import { useFilesRoot } from '../files-root.js';
+import { policiesFrom, policyDiagnostic } from '../policy.js';
 import { objectFindings, type PolicyRule } from '../../policy/index.js';
 
 function keyOf(d: Diagnostic): string {
@@ -68,16 +69,8 @@ function withPolicy(
 }
 
 export const command = defineCommand({
-  name: 'validate',
-  summary: 'check the desired state offline (schema, rules, references)',
-  synopsis: ['acctsync validate [PATH...] [--env NAME]'],
-  description: `Checks the desired state without contacting the API: structure, every rule and limit of the
-service, references, duplicates and cycles. PATH is a YAML file or a directory of them; the
-default is the directory account/ if it exists, else acctsync.yaml. A config that declares
-environments is checked for each of them, or for the one --env names.`,
-  flags: { ...environmentOptions, ...filesRootOptions, ...policyOptions },
-  notes: `Exit status: 0 valid, 1 invalid. With GITHUB_ACTIONS=true, problems are also printed as
-workflow annotations.`,
+  ...help,
+
   async run(values, positionals) {
     useFilesRoot(values, process.env);
     const policies = await policiesFrom(values);

@@ -19,13 +19,15 @@ import { Notifier } from '../../watch/notify.js';
 import { createReconcileStep, type ReconcileSettings } from '../../watch/reconcile.js';
 import { keyRotationReport } from '../api-key-file.js';
 import { defineCommand } from '../command.js';
+import { help } from '../help/watch.js';
 import { clientOptionsFor, embeddedUrl, openConnection, type Connection } from '../connection.js';
 import { environmentName } from '../environment.js';
 import { useFilesRoot } from '../files-root.js';
 import { daemonLease } from '../lease-flags.js';
 import { policiesFrom } from '../policy.js';
 import { stopSignal } from '../stop-signal.js';
-import { parseWatchFlags, watchFlags, type WatchFlags, type WatchValues } from '../watch-flags.js';
+import type { WatchValues } from '../watch-flags.js';
+import { parseWatchFlags, type WatchFlags } from '../watch-settings.js';
 
 /** First retry delay after a failure; doubles per failure up to the interval. */
 const backoffBaseMs = 2000;
@@ -33,14 +35,7 @@ const backoffBaseMs = 2000;
 const exitDeadlineMs = 5000;
 
 export const command = defineCommand({
-  name: 'watch',
-  summary: 'keep the account equal to the config: reconcile on every change and on an interval',
-  synopsis: ['acctsync watch [PATH...] [options]'],
-  description: `Runs until SIGTERM or SIGINT. Reconciles once at start, after every change to the config files
-(debounced), and every --interval to undo changes made by hand. A config that fails to load changes
-nothing; the mass-delete and empty-config guards always hold (there is no --force). See docs/watch.md.`,
-  flags: watchFlags,
-  notes: 'Durations are written like 500ms, 30s, 5m or 1h.',
+  ...help,
 
   async run(values, positionals) {
     useFilesRoot(values, process.env);

@@ -1,0 +1,24 @@
+/** What `acctsync events --help` prints, and the flags it parses: loaded without the command. */
+import { defineHelp } from '../command.js';
+import { connectionOptions } from '../shared-flags.js';
+
+export const help = defineHelp({
+  name: 'events',
+  synopsis: ['acctsync events [--follow] [--output text|json] [connection options]'],
+  description: `Shows the event deliveries the acctsync emulator recorded: one line per event and destination.
+Works only against the emulator (embedded, or --api-url of a running one).`,
+  flags: {
+    follow: {
+      type: 'boolean',
+      default: false,
+      help: 'keep watching and print new deliveries as they are recorded (Ctrl-C to stop)',
+    },
+    output: {
+      type: 'string',
+      default: 'text',
+      value: 'F',
+      help: 'text (default) or json (one JSON object per line)',
+    },
+    ...connectionOptions,
+  },
+});

@@ -1,0 +1,23 @@
+/** What `acctsync sessions --help` prints, and the flags it parses: loaded without the command. */
+import { defineHelp } from '../command.js';
+import { restartAfterUpdateSeconds } from '../../sessions/restart-delay.js';
+import { connectionOptions, deadlineOptions } from '../shared-flags.js';
+
+export const synopsis =
+  'acctsync sessions <list | show ID | restart ID | stop ID | update ID> [--output table|json]';
+
+export const help = defineHelp({
+  name: 'sessions',
+  synopsis: [synopsis],
+  description: `  list          online tunnel sessions
+  show ID       one session
+  restart ID    restart the agent (not on Windows); it reconnects with a new session id
+  stop ID       stop the agent
+  update ID     update the agent within its major version; restart it at least
+                ${restartAfterUpdateSeconds} seconds later to run the new version`,
+  flags: {
+    output: { type: 'string', default: 'table', value: 'F', help: 'table (default) or json' },
+    ...connectionOptions,
+    ...deadlineOptions,
+  },
+});
