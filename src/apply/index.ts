@@ -27,7 +27,7 @@ export {
 } from './guards.js';
 export { fileTokenSink, type TokenEntry, type TokenFile, type TokenSink } from './token-output.js';
 export { describeResult, lineProgress, silentProgress, ttyProgress, type ApplyProgress } from './progress.js';
-export { PlanMismatchError } from './build-request.js';
+export { PlanMismatchError } from './plan-mismatch.js';
 export { abortedErrorCode } from './operation-result.js';
 
 /**

@@ -3,7 +3,7 @@
  * written by `npm run gen:schema`). Its enums are the code's own lists, so a new reason code or
  * action cannot be left out of it.
  */
-import { moduleActions, operationActions, reasonCodes } from './types.js';
+import { operationActions, reasonCodes, requestMethods } from './types.js';
 
 const summarySchema = {
   type: 'object',
@@ -46,7 +46,7 @@ const optionsSchema = {
 
 const operationSchema = {
   type: 'object',
-  required: ['id', 'action', 'kind', 'key', 'changes', 'dependsOn', 'reason_code'],
+  required: ['id', 'action', 'kind', 'key', 'changes', 'dependsOn', 'reason_code', 'requests'],
   additionalProperties: false,
   properties: {
     id: { type: 'string', description: '`<action> <key>`; deletes `delete <key>#<id>`.' },
@@ -88,18 +88,11 @@ const operationSchema = {
       description: 'Why, for machines. Codes are only ever added.',
       enum: [...reasonCodes],
     },
-    metadata: { type: 'string' },
-    modules: {
+    requests: {
+      description:
+        "What the applier sends, in order (a create's POST first). In `path` and `body`, an object whose only member is `ref`, `secret` or `entries` is a placeholder the applier resolves when it sends: `{ref: KEY}` the id of an object created earlier in the run, `{secret: {key, path}}` the sensitive value at `path` of the config's object `key` (the plan never holds it), `{entries: [[KEY_OR_REF, VALUE], ...]}` an object built from its entries.",
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'action'],
-        additionalProperties: false,
-        properties: {
-          name: { type: 'string' },
-          action: { enum: [...moduleActions] },
-        },
-      },
+      items: { $ref: '#/$defs/request' },
     },
     cascade: {
       description:
@@ -107,6 +100,32 @@ const operationSchema = {
       $ref: '#/$defs/cascade',
     },
   },
+};
+
+const requestSchema = {
+  type: 'object',
+  required: ['method', 'path'],
+  additionalProperties: false,
+  properties: {
+    method: { enum: [...requestMethods] },
+    path: {
+      description: 'Joined in order; a `{ref}` part is the URL-encoded id of that key.',
+      type: 'array',
+      minItems: 1,
+      items: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/ref' }] },
+    },
+    body: {
+      description: 'The JSON body by request member names, with placeholders (see `requests`).',
+      type: 'object',
+    },
+  },
+};
+
+const refSchema = {
+  type: 'object',
+  required: ['ref'],
+  additionalProperties: false,
+  properties: { ref: { type: 'string', description: 'The key of an object the run creates first.' } },
 };
 
 const changeSchema = {
@@ -271,6 +290,8 @@ export function planSchema(): Record<string, unknown> {
       count: { type: 'integer', minimum: 0 },
       operation: operationSchema,
       change: changeSchema,
+      request: requestSchema,
+      ref: refSchema,
       cascade: cascadeSchema,
     },
   };

@@ -12,6 +12,7 @@ function planOf(action: 'create' | 'delete', n: number): Plan {
       action,
       kind,
       key,
+      requests: [],
       ...(action === 'delete'
         ? { liveId: `id_${String(i).padStart(24, '0')}`, reason: 'left the config' }
         : {}),

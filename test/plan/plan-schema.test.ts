@@ -58,6 +58,7 @@ describe('plan JSON schema (schemas/plan.schema.json)', () => {
       key: 'ip_policies/a',
       changes: [],
       dependsOn: [],
+      requests: [{ method: 'POST', path: ['/ip_policies'], body: { description: 'a', metadata: '{}' } }],
     };
     const fingerprint = `sha256:${'0'.repeat(64)}`;
     const planWith = (reason_code: string) => ({
