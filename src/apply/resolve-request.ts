@@ -77,7 +77,8 @@ function resolveValue(value: unknown, ctx: ResolveContext): unknown {
 }
 
 export function resolveRequest(request: OperationRequest, ctx: ResolveContext): ResolvedRequest {
-  const path = request.path
+  const parts = typeof request.path === 'string' ? [request.path] : request.path;
+  const path = parts
     .map((part) => (typeof part === 'string' ? part : encodeURIComponent(idOf(part.ref, ctx))))
     .join('');
   if (request.body === undefined) return { method: request.method, path };

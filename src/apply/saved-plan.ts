@@ -27,7 +27,7 @@ export async function readSavedPlan(path: string): Promise<Plan> {
   }
   if (
     !isPlainObject(parsed) ||
-    parsed.formatVersion !== 1 ||
+    parsed.formatVersion !== 2 ||
     !Array.isArray(parsed.operations) ||
     typeof parsed.liveFingerprint !== 'string' ||
     typeof parsed.desiredFingerprint !== 'string' ||
@@ -37,7 +37,7 @@ export async function readSavedPlan(path: string): Promise<Plan> {
     typeof parsed.options.noDelete !== 'boolean'
   ) {
     throw new UserError(
-      `${path} is not a plan this acctsync can apply (expected formatVersion 1 from acctsync plan --out)`,
+      `${path} is not a plan this acctsync can apply (expected formatVersion 2 from acctsync plan --out: save the plan again with this version)`,
     );
   }
   return parsed as unknown as Plan;

@@ -109,10 +109,12 @@ const requestSchema = {
   properties: {
     method: { enum: [...requestMethods] },
     path: {
-      description: 'Joined in order; a `{ref}` part is the URL-encoded id of that key.',
-      type: 'array',
-      minItems: 1,
-      items: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/ref' }] },
+      description:
+        'The path, or when it holds the id of an object created earlier in the run, its parts: joined in order, a `{ref}` part being the URL-encoded id of that key.',
+      anyOf: [
+        { type: 'string' },
+        { type: 'array', minItems: 2, items: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/ref' }] } },
+      ],
     },
     body: {
       description: 'The JSON body by request member names, with placeholders (see `requests`).',
@@ -232,7 +234,7 @@ export function planSchema(): Record<string, unknown> {
     $id: 'https://acctsync.dev/schemas/plan.schema.json',
     title: 'acctsync plan',
     description:
-      'A plan as printed by `acctsync plan --output json` and saved by `--out` (formatVersion 1). Operations are in execution order. See docs/plan-output.md.',
+      'A plan as printed by `acctsync plan --output json` and saved by `--out` (formatVersion 2). Operations are in execution order. See docs/plan-output.md.',
     type: 'object',
     required: [
       'formatVersion',
@@ -249,7 +251,7 @@ export function planSchema(): Record<string, unknown> {
     ],
     additionalProperties: false,
     properties: {
-      formatVersion: { const: 1 },
+      formatVersion: { const: 2 },
       createdAt: { type: 'string', format: 'date-time' },
       scope: { type: 'string', minLength: 1 },
       configPaths: {

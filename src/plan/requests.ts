@@ -30,6 +30,26 @@ export function objectParts(d: KindDescriptor, id: Address, parent: Address | un
   return [...collectionParts<PathPart>(d, encodeParent(parent)), '/', at];
 }
 
+/** A request, its path written as one string when it holds no reference (adjacent texts joined). */
+function request(
+  method: OperationRequest['method'],
+  parts: readonly PathPart[],
+  body?: Plain,
+): OperationRequest {
+  const path: PathPart[] = [];
+  for (const part of parts) {
+    const last = path.at(-1);
+    if (typeof part === 'string' && typeof last === 'string') path[path.length - 1] = last + part;
+    else path.push(part);
+  }
+  const [only] = path;
+  return {
+    method,
+    path: path.length === 1 && typeof only === 'string' ? only : path,
+    ...(body === undefined ? {} : { body }),
+  };
+}
+
 function encodeParent(parent: Address | undefined): PathPart | undefined {
   return typeof parent === 'string' ? encodeURIComponent(parent) : parent;
 }
@@ -77,18 +97,14 @@ export function createRequests(
     (name, f) =>
       createTime.has(f.write) && name !== 'metadata' && !(f.type.type === 'module' && values[name] === null),
   );
-  const post: OperationRequest = {
-    method: 'POST',
-    path: collectionParts<PathPart>(d, encodeParent(parent)),
-    body: { ...requestBody(d.fields, created, ctx), metadata },
-  };
+  const post = request('POST', collectionParts<PathPart>(d, encodeParent(parent)), {
+    ...requestBody(d.fields, created, ctx),
+    metadata,
+  });
   const later = pick(d.fields, values, (_, f) => f.write === 'update-only');
   if (Object.keys(later).length === 0) return [post];
   const self: RefValue = { ref: o.key };
-  return [
-    post,
-    { method: 'PATCH', path: objectParts(d, self, parent), body: requestBody(d.fields, later, ctx) },
-  ];
+  return [post, request('PATCH', objectParts(d, self, parent), requestBody(d.fields, later, ctx))];
 }
 
 /** The value a PATCH sends for a field the config no longer sets: what the service reports when unset. */
@@ -126,9 +142,8 @@ export function updateRequests(
   for (const [name, module] of modules) {
     const path = [...writes.path, `/${module.name}`];
     const value = values[name];
-    if (isPlainObject(value))
-      puts.push({ method: 'PUT', path, body: requestBody(module.fields, value, ctx, [name]) });
-    else removals.push({ method: 'DELETE', path });
+    if (isPlainObject(value)) puts.push(request('PUT', path, requestBody(module.fields, value, ctx, [name])));
+    else removals.push(request('DELETE', path));
   }
   const patch: Plain = {};
   for (const name of changed) {
@@ -142,7 +157,7 @@ export function updateRequests(
     ...(writes.metadata === undefined ? {} : { metadata: writes.metadata }),
   };
   const last: OperationRequest[] =
-    Object.keys(body).length === 0 ? [] : [{ method: 'PATCH', path: writes.path, body }];
+    Object.keys(body).length === 0 ? [] : [request('PATCH', writes.path, body)];
   return [...removals, ...puts, ...last];
 }
 
@@ -156,9 +171,9 @@ export function releaseRequest(
   changes: readonly FieldChange[],
 ): OperationRequest {
   const values = Object.fromEntries(changes.map((c) => [String(c.path[0]), c.after]));
-  return { method: 'PATCH', path, body: requestBody(d.fields, values, { key: '', sensitive: [] }) };
+  return request('PATCH', path, requestBody(d.fields, values, { key: '', sensitive: [] }));
 }
 
 export function deleteRequest(path: readonly PathPart[]): OperationRequest {
-  return { method: 'DELETE', path };
+  return request('DELETE', path);
 }

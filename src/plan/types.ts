@@ -139,13 +139,14 @@ export interface EntriesValue {
 }
 
 /**
- * One HTTP request of an operation. `path` is joined from its parts (a `RefValue` becomes the
+ * One HTTP request of an operation. A `path` of parts is joined (a `RefValue` becomes the
  * URL-encoded id); in `body`, an object whose only member is `ref`, `secret` or `entries` is a
  * placeholder ({@link RefValue}, {@link SecretValue}, {@link EntriesValue}) and nothing else is.
  */
 export interface OperationRequest {
   readonly method: RequestMethod;
-  readonly path: readonly (string | RefValue)[];
+  /** The path; as parts to join when it holds the id of an object created earlier in the run. */
+  readonly path: string | readonly (string | RefValue)[];
   readonly body?: Readonly<Record<string, unknown>>;
 }
 
@@ -181,7 +182,7 @@ export interface PlanSummary {
 }
 
 export interface Plan {
-  readonly formatVersion: 1;
+  readonly formatVersion: 2;
   readonly createdAt: string;
   readonly scope: string;
   /** The config paths the plan was computed from, as given. */

@@ -25,7 +25,7 @@ function planOf(action: 'create' | 'delete', n: number): Plan {
     });
   }
   return {
-    formatVersion: 1,
+    formatVersion: 2,
     createdAt: '2026-11-23T00:00:00.000Z',
     scope: 'default',
     configPaths: ['.'],

@@ -42,9 +42,7 @@ describe('write-only values and request counts', () => {
     // The module is put again with the secret as a reference to the config, then the marker with
     // the secret's new hash is written: the plan holds where the secret is, never the secret.
     expect(op?.requests.map((r) => r.method)).toEqual(['PUT', 'PATCH']);
-    expect(op?.requests[0]?.path.join('')).toMatch(
-      /^\/edges\/https\/edghts_\w+\/routes\/edghtsrt_\w+\/oidc$/,
-    );
+    expect(op?.requests[0]?.path).toMatch(/^\/edges\/https\/edghts_\w+\/routes\/edghtsrt_\w+\/oidc$/);
     expect(op?.requests[0]?.body?.client_secret).toEqual({
       secret: { key: routeKey, path: ['oidc', 'client_secret'] },
     });
