@@ -119,8 +119,8 @@ describe("diffObject (the plan's field changes, read off the same tree)", () => 
     };
     expect(diffObject(route, live, desired)).toEqual([
       { path: ['description'], before: 'set by hand', after: undefined },
-      { path: ['circuit_breaker', 'num_buckets'], before: 10, after: 20 },
       { path: ['ip_restriction', 'ip_policies'], before: ['ipp_1', 'ipp_2'], after: ['ipp_1', 'ipp_3'] },
+      { path: ['circuit_breaker', 'num_buckets'], before: 10, after: 20 },
       { path: ['oidc'], before: { enabled: true } },
       { path: ['saml'], after: { enabled: true } },
     ]);
