@@ -3,7 +3,8 @@
  * written by `npm run gen:schema`). Its enums are the code's own lists, so a new reason code or
  * action cannot be left out of it.
  */
-import { operationActions, reasonCodes, requestMethods } from './types.js';
+import { refSchema, requestSchema, requestsSchema } from './request-schema.js';
+import { operationActions, reasonCodes } from './types.js';
 
 const summarySchema = {
   type: 'object',
@@ -88,46 +89,13 @@ const operationSchema = {
       description: 'Why, for machines. Codes are only ever added.',
       enum: [...reasonCodes],
     },
-    requests: {
-      description:
-        "What the applier sends, in order (a create's POST first). In `path` and `body`, an object whose only member is `ref`, `secret` or `entries` is a placeholder the applier resolves when it sends: `{ref: KEY}` the id of an object created earlier in the run, `{secret: {key, path}}` the sensitive value at `path` of the config's object `key` (the plan never holds it), `{entries: [[KEY_OR_REF, VALUE], ...]}` an object built from its entries.",
-      type: 'array',
-      items: { $ref: '#/$defs/request' },
-    },
+    requests: requestsSchema,
     cascade: {
       description:
         "On deletes: what the service removes with the object (children depth first, the object's modules).",
       $ref: '#/$defs/cascade',
     },
   },
-};
-
-const requestSchema = {
-  type: 'object',
-  required: ['method', 'path'],
-  additionalProperties: false,
-  properties: {
-    method: { enum: [...requestMethods] },
-    path: {
-      description:
-        'The path, or when it holds the id of an object created earlier in the run, its parts: joined in order, a `{ref}` part being the URL-encoded id of that key.',
-      anyOf: [
-        { type: 'string' },
-        { type: 'array', minItems: 2, items: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/ref' }] } },
-      ],
-    },
-    body: {
-      description: 'The JSON body by request member names, with placeholders (see `requests`).',
-      type: 'object',
-    },
-  },
-};
-
-const refSchema = {
-  type: 'object',
-  required: ['ref'],
-  additionalProperties: false,
-  properties: { ref: { type: 'string', description: 'The key of an object the run creates first.' } },
 };
 
 const changeSchema = {

@@ -18,7 +18,7 @@ import type { EntriesValue, RefValue } from './types.js';
 type Plain = Record<string, unknown>;
 
 /** The members a placeholder is made of: an object with exactly one of them is one. */
-export const placeholderMembers: ReadonlySet<string> = new Set(['ref', 'secret', 'entries']);
+const placeholderMembers: ReadonlySet<string> = new Set(['ref', 'secret', 'entries']);
 
 /** Whether `value` reads as a placeholder: an object whose only member is a placeholder member. */
 export function isPlaceholderShaped(value: unknown): boolean {
