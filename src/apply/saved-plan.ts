@@ -45,11 +45,11 @@ export async function readSavedPlan(path: string): Promise<Plan> {
 
 /**
  * What must be the same for two plans' operations to be the same: changes and requests. The
- * metadata a create writes is left out: a new object's marker gets a fresh random salt each plan.
+ * metadata a POST writes is left out: a new object's marker gets a fresh random salt each plan.
  */
 function changesText(op: Operation): string {
   const requests = op.requests.map(({ body, ...request }) => {
-    if (body === undefined) return request;
+    if (body === undefined || request.method !== 'POST') return { ...request, body };
     const { metadata: _marker, ...rest } = body;
     return { ...request, body: rest };
   });

@@ -4,7 +4,7 @@
  * and a saved plan whose requests were edited refused.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -116,5 +116,27 @@ describe('acctsync apply PLANFILE', () => {
     expect(applied.stderr).not.toContain('error');
     expect(applied.status).toBe(0);
     expect((await cli(['plan', 'examples/account', '--detailed-exitcode'])).status).toBe(0);
+  });
+
+  it('runs a saved plan of updates, whose requests a plan made at apply time holds alike', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acctsync-requests-'));
+    for (const part of ['account', 'pki', 'saml', 'secrets'])
+      cpSync(join('examples', part), join(dir, part), { recursive: true });
+    const config = join(dir, 'account');
+    const root = ['--files-root', dir];
+    const synced = await cli(['sync', config, ...root]);
+    expect(synced.status, synced.stderr).toBe(0);
+    const edges = join(config, 'edges.yaml');
+    writeFileSync(edges, readFileSync(edges, 'utf8').replace('The public web site', 'The web site'));
+    const saved = join(dir, 'plan.json');
+    expect((await cli(['plan', config, ...root, '--out', saved])).status).toBe(0);
+    const plan = JSON.parse(readFileSync(saved, 'utf8')) as Plan;
+    expect(plan.operations.map((op) => [op.id, op.requests.map((r) => r.method)])).toEqual([
+      ['update https_edges/web', ['PATCH']],
+    ]);
+    const applied = await cli(['apply', saved, ...root]);
+    expect(applied.stderr).not.toContain('error');
+    expect(applied.status).toBe(0);
+    expect((await cli(['plan', config, ...root, '--detailed-exitcode'])).status).toBe(0);
   });
 });
