@@ -43,12 +43,9 @@ async function send(client: ApiClient, request: ResolvedRequest): Promise<LiveRe
   return response.body;
 }
 
-/** The parent id a nested kind's lost create is looked for under. */
+/** For a kind addressed under its parent: the parent a create goes under, where a lost one is looked for. */
 function parentIdOf(ctx: OperationContext, d: KindDescriptor, op: Operation): string | undefined {
   if (d.parent?.via !== 'path') return undefined;
-  // An object that exists lives under the parent the plan saw it under, even when that parent
-  // left the config or is being replaced; only a new object needs its parent's (possibly new) id.
-  if (op.liveParentId !== undefined) return op.liveParentId;
   const parentKey = op.parentKey;
   if (parentKey === undefined) throw new PlanMismatchError(`${op.id}: ${aTitle(d)} needs its parent's key`);
   const id = ctx.ids.lookup(parentKey);
