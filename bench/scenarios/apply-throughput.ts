@@ -72,7 +72,7 @@ async function bareRun(
   try {
     const fields = new Map(desired.objects.map((o) => [o.key, o.fields]));
     const bodies = plan.operations.map((op) =>
-      JSON.stringify({ ...fields.get(op.key), metadata: op.metadata }),
+      JSON.stringify({ ...fields.get(op.key), metadata: op.requests[0]?.body?.metadata }),
     );
     const headers = {
       authorization: `Bearer ${server.token}`,

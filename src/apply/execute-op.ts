@@ -1,20 +1,20 @@
 /**
- * Runs one plan operation against the API: the requests `build-request` describes, in order, with
- * recovery for creates whose response was lost.
+ * Runs one plan operation against the API: the requests the plan carries, in order, each resolved
+ * the moment it is sent; with recovery for creates whose response was lost.
  */
 import { ApiError, isAmbiguousWriteFailure, type ApiClient } from '../api/index.js';
 import type { Operation } from '../plan/types.js';
-import { aTitle, descriptorOf, type DesiredObject, type KindDescriptor } from '../resources/index.js';
 import {
-  createRequest,
+  aTitle,
+  descriptorOf,
   objectPath,
-  PlanMismatchError,
-  updateOnlyRequest,
-  updateRequests,
-  type ApiRequest,
-} from './build-request.js';
+  type DesiredObject,
+  type KindDescriptor,
+} from '../resources/index.js';
 import type { IdTable } from './ids.js';
+import { PlanMismatchError } from './plan-mismatch.js';
 import { findCreated, isClaimConflict, type LiveRecord } from './recover-create.js';
+import { resolveRequest, type ResolvedRequest } from './resolve-request.js';
 import type { TokenSink } from './token-output.js';
 
 /** Everything an operation needs besides itself; shared by all operations of a run. */
@@ -34,7 +34,7 @@ interface OperationOutcome {
 /** POSTs tried for one create when each response is lost and the lookup finds nothing. */
 const createAttempts = 3;
 
-async function send(client: ApiClient, request: ApiRequest): Promise<LiveRecord | undefined> {
+async function send(client: ApiClient, request: ResolvedRequest): Promise<LiveRecord | undefined> {
   const response = await client.request<LiveRecord | undefined>(
     request.method,
     request.path,
@@ -43,32 +43,14 @@ async function send(client: ApiClient, request: ApiRequest): Promise<LiveRecord 
   return response.body;
 }
 
-function desiredOf(ctx: OperationContext, op: Operation): DesiredObject {
-  const object = ctx.desired.get(op.key);
-  if (object === undefined) throw new PlanMismatchError(`${op.id}: '${op.key}' is not in the desired state`);
-  return object;
-}
-
-function parentIdOf(
-  ctx: OperationContext,
-  d: KindDescriptor,
-  op: Operation,
-  object?: DesiredObject,
-): string | undefined {
+/** For a kind addressed under its parent: the parent a create goes under, where a lost one is looked for. */
+function parentIdOf(ctx: OperationContext, d: KindDescriptor, op: Operation): string | undefined {
   if (d.parent?.via !== 'path') return undefined;
-  // An object that exists lives under the parent the plan saw it under, even when that parent
-  // left the config or is being replaced; only a new object needs its parent's (possibly new) id.
-  if (op.liveParentId !== undefined) return op.liveParentId;
-  const parentKey = op.parentKey ?? object?.parentKey;
+  const parentKey = op.parentKey;
   if (parentKey === undefined) throw new PlanMismatchError(`${op.id}: ${aTitle(d)} needs its parent's key`);
   const id = ctx.ids.lookup(parentKey);
   if (id === undefined) throw new PlanMismatchError(`${op.id}: no id for the parent '${parentKey}'`);
   return id;
-}
-
-function liveIdOf(op: Operation): string {
-  if (op.liveId === undefined) throw new PlanMismatchError(`${op.id}: a ${op.action} needs the live id`);
-  return op.liveId;
 }
 
 async function saveToken(
@@ -93,7 +75,7 @@ async function createOnce(
   ctx: OperationContext,
   d: KindDescriptor,
   op: Operation,
-  request: ApiRequest,
+  request: ResolvedRequest,
   parentId: string | undefined,
 ): Promise<{ record: LiveRecord; recovery?: string }> {
   let lastError: unknown;
@@ -155,40 +137,31 @@ async function deleteObject(client: ApiClient, path: string): Promise<void> {
   }
 }
 
+/** Sends `request`; a DELETE answered 404 counts as done. */
+async function run(client: ApiClient, request: ResolvedRequest): Promise<void> {
+  if (request.method === 'DELETE') await deleteObject(client, request.path);
+  else await send(client, request);
+}
+
 async function create(ctx: OperationContext, d: KindDescriptor, op: Operation): Promise<OperationOutcome> {
-  const object = desiredOf(ctx, op);
-  const parentId = parentIdOf(ctx, d, op, object);
-  const { record, recovery } = await createOnce(
-    ctx,
-    d,
-    op,
-    createRequest(d, op, object, ctx.ids, parentId),
-    parentId,
-  );
+  const [post, ...followUps] = op.requests;
+  if (post?.method !== 'POST') throw new PlanMismatchError(`${op.id}: a create must start with its POST`);
+  const parentId = parentIdOf(ctx, d, op);
+  const { record, recovery } = await createOnce(ctx, d, op, resolveRequest(post, ctx), parentId);
   const id = record.id as string;
-  // Recorded before the follow-up PATCH: the object exists, and the id table must say so even if it fails.
+  // Recorded before the follow-up PATCH: the object exists, and the id table must say so even if it
+  // fails; the follow-ups address it by its key, which now resolves to this id.
   ctx.ids.created(op.key, id);
   await saveToken(ctx, d, op, record, id);
-  const followUp = updateOnlyRequest(d, object, ctx.ids, objectPath(d, id, parentId));
-  if (followUp !== undefined) await send(ctx.client, followUp);
+  for (const request of followUps) await run(ctx.client, resolveRequest(request, ctx));
   return recovery === undefined ? { objectId: id } : { objectId: id, recovery };
 }
 
-async function update(ctx: OperationContext, d: KindDescriptor, op: Operation): Promise<OperationOutcome> {
-  const object = desiredOf(ctx, op);
-  const id = liveIdOf(op);
-  const path = objectPath(d, id, parentIdOf(ctx, d, op, object));
-  for (const request of updateRequests(d, op, object, ctx.ids, path)) {
-    if (request.method === 'DELETE') await deleteObject(ctx.client, request.path);
-    else await send(ctx.client, request);
-  }
-  return { objectId: id };
-}
-
-async function remove(ctx: OperationContext, d: KindDescriptor, op: Operation): Promise<OperationOutcome> {
-  const id = liveIdOf(op);
-  await deleteObject(ctx.client, objectPath(d, id, parentIdOf(ctx, d, op)));
-  return { objectId: id };
+/** An operation on an object that exists: its requests in the plan's order. */
+async function change(ctx: OperationContext, op: Operation): Promise<OperationOutcome> {
+  if (op.liveId === undefined) throw new PlanMismatchError(`${op.id}: a ${op.action} needs the live id`);
+  for (const request of op.requests) await run(ctx.client, resolveRequest(request, ctx));
+  return { objectId: op.liveId };
 }
 
 /**
@@ -196,15 +169,6 @@ async function remove(ctx: OperationContext, d: KindDescriptor, op: Operation): 
  * ({@link ApiError}, a transport error, or {@link PlanMismatchError}).
  */
 export async function executeOperation(ctx: OperationContext, op: Operation): Promise<OperationOutcome> {
-  const d = descriptorOf(op.kind);
-  switch (op.action) {
-    case 'create':
-      return create(ctx, d, op);
-    case 'update':
-    case 'adopt':
-    case 'rename':
-      return update(ctx, d, op);
-    case 'delete':
-      return remove(ctx, d, op);
-  }
+  if (op.action === 'create') return create(ctx, descriptorOf(op.kind), op);
+  return change(ctx, op);
 }

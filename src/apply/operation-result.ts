@@ -2,7 +2,7 @@
 import { AbortError, ApiError, NetworkError, TimeoutError } from '../api/index.js';
 import { UserError } from '../errors.js';
 import type { Operation, Plan } from '../plan/types.js';
-import { PlanMismatchError } from './build-request.js';
+import { PlanMismatchError } from './plan-mismatch.js';
 import type { TaskOutcome } from './schedule.js';
 import type { ApplyResult, OperationFailure, OperationResult } from './types.js';
 

@@ -6,8 +6,14 @@
  */
 import { ApiError, type ApiClient } from '../api/index.js';
 import { liveObject, markedAs } from '../live/index.js';
-import { descriptorOf, errorCodeString, type KindDescriptor } from '../resources/index.js';
-import { collectionPath, objectPath } from './build-request.js';
+import {
+  collectionPath,
+  descriptorOf,
+  errorCodeString,
+  objectPath,
+  type KindDescriptor,
+} from '../resources/index.js';
+
 import type { IdTable } from './ids.js';
 import { isPlainObject } from '../plain-object.js';
 

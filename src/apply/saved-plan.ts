@@ -27,7 +27,7 @@ export async function readSavedPlan(path: string): Promise<Plan> {
   }
   if (
     !isPlainObject(parsed) ||
-    parsed.formatVersion !== 1 ||
+    parsed.formatVersion !== 2 ||
     !Array.isArray(parsed.operations) ||
     typeof parsed.liveFingerprint !== 'string' ||
     typeof parsed.desiredFingerprint !== 'string' ||
@@ -37,14 +37,23 @@ export async function readSavedPlan(path: string): Promise<Plan> {
     typeof parsed.options.noDelete !== 'boolean'
   ) {
     throw new UserError(
-      `${path} is not a plan this acctsync can apply (expected formatVersion 1 from acctsync plan --out)`,
+      `${path} is not a plan this acctsync can apply (expected formatVersion 2 from acctsync plan --out: save the plan again with this version)`,
     );
   }
   return parsed as unknown as Plan;
 }
 
+/**
+ * What must be the same for two plans' operations to be the same: changes and requests. The
+ * metadata a POST writes is left out: a new object's marker gets a fresh random salt each plan.
+ */
 function changesText(op: Operation): string {
-  return JSON.stringify([op.changes, op.modules ?? [], op.liveId ?? null]);
+  const requests = op.requests.map(({ body, ...request }) => {
+    if (body === undefined || request.method !== 'POST') return { ...request, body };
+    const { metadata: _marker, ...rest } = body;
+    return { ...request, body: rest };
+  });
+  return JSON.stringify([op.changes, requests, op.liveId ?? null]);
 }
 
 /** Lines saying how the operations of `fresh` differ from those of `saved`. */
@@ -71,8 +80,13 @@ export function checkSavedPlanCurrent(saved: Plan, fresh: Plan): void {
   if (saved.desiredFingerprint !== fresh.desiredFingerprint)
     what.push(`the config (${saved.configPaths.join(', ') || 'default paths'}) changed`);
   if (saved.liveFingerprint !== fresh.liveFingerprint) what.push('the live account changed');
-  if (what.length === 0) return;
   const differences = operationDifferences(saved, fresh);
+  // Same inputs, other requests: the file was edited, or made by another version of acctsync.
+  if (what.length === 0 && differences.length > 0)
+    what.push(
+      'nothing changed, yet the operations it holds are not those a plan made now holds (an edited file, or one made by another acctsync version)',
+    );
+  if (what.length === 0) return;
   throw new UserError(
     `refusing to apply a stale plan: since it was made (${saved.createdAt}), ${what.join(' and ')}`,
     {

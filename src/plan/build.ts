@@ -86,7 +86,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     resolve: replacements.resolve,
   });
   return {
-    formatVersion: 1,
+    formatVersion: 2,
     createdAt: (options.now ?? new Date()).toISOString(),
     scope,
     configPaths: options.configPaths,

@@ -7,6 +7,7 @@ import { claimKeys, descriptorOf, type DesiredObject, type KindDescriptor } from
 import type { LiveObject } from '../live/index.js';
 import { resolvedFields, type ResolveRef } from './normalize.js';
 import { desiredParentId } from './parents.js';
+import { objectParts, releaseRequest } from './requests.js';
 import type { Operation } from './types.js';
 
 /** What one operation takes and frees, as claim keys (see `claimKeys`). */
@@ -47,6 +48,8 @@ function interimOf(
   if (!Array.isArray(before) || !Array.isArray(after)) return undefined;
   const kept = new Set(claimKeys(d, { [name]: after }, undefined));
   const interim = before.filter((v) => claimKeys(d, { [name]: [v] }, undefined).every((k) => kept.has(k)));
+  const changes = [{ path: [name], before, after: interim }];
+  const path = objectParts(d, op.liveId ?? '', op.liveParentId);
   const interimOp: Operation = {
     id: `release ${op.key}`,
     action: 'update',
@@ -54,11 +57,12 @@ function interimOf(
     key: op.key,
     ...(op.liveId === undefined ? {} : { liveId: op.liveId }),
     ...(op.liveParentId === undefined ? {} : { liveParentId: op.liveParentId }),
-    changes: [{ path: [name], before, after: interim }],
+    changes,
     dependsOn: [],
     interim: true,
     reason: `first releases the ${name} another object claims; \`${op.id}\` sets the rest`,
     reason_code: 'update_because_release_before_claim',
+    requests: [releaseRequest(d, path, changes)],
   };
   return interimOp;
 }

@@ -3,8 +3,9 @@
  * written by `npm run gen:schema`). Its enums are the code's own lists, so a new reason code or
  * action cannot be left out of it.
  */
+import { refSchema, requestSchema, requestsSchema } from './request-schema.js';
 import { syncRefusalSchema } from './sync-refusal-schema.js';
-import { moduleActions, operationActions, reasonCodes } from './types.js';
+import { operationActions, reasonCodes } from './types.js';
 
 const summarySchema = {
   type: 'object',
@@ -47,7 +48,7 @@ const optionsSchema = {
 
 const operationSchema = {
   type: 'object',
-  required: ['id', 'action', 'kind', 'key', 'changes', 'dependsOn', 'reason_code'],
+  required: ['id', 'action', 'kind', 'key', 'changes', 'dependsOn', 'reason_code', 'requests'],
   additionalProperties: false,
   properties: {
     id: { type: 'string', description: '`<action> <key>`; deletes `delete <key>#<id>`.' },
@@ -89,19 +90,7 @@ const operationSchema = {
       description: 'Why, for machines. Codes are only ever added.',
       enum: [...reasonCodes],
     },
-    metadata: { type: 'string' },
-    modules: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'action'],
-        additionalProperties: false,
-        properties: {
-          name: { type: 'string' },
-          action: { enum: [...moduleActions] },
-        },
-      },
-    },
+    requests: requestsSchema,
     cascade: {
       description:
         "On deletes: what the service removes with the object (children depth first, the object's modules).",
@@ -214,7 +203,7 @@ export function planSchema(): Record<string, unknown> {
     $id: 'https://acctsync.dev/schemas/plan.schema.json',
     title: 'acctsync plan',
     description:
-      'A plan as printed by `acctsync plan --output json` and saved by `--out` (formatVersion 1). Operations are in execution order. See docs/plan-output.md.',
+      'A plan as printed by `acctsync plan --output json` and saved by `--out` (formatVersion 2). Operations are in execution order. See docs/plan-output.md.',
     type: 'object',
     required: [
       'formatVersion',
@@ -231,7 +220,7 @@ export function planSchema(): Record<string, unknown> {
     ],
     additionalProperties: false,
     properties: {
-      formatVersion: { const: 1 },
+      formatVersion: { const: 2 },
       createdAt: { type: 'string', format: 'date-time' },
       scope: { type: 'string', minLength: 1 },
       configPaths: {
@@ -273,6 +262,8 @@ export function planSchema(): Record<string, unknown> {
       count: { type: 'integer', minimum: 0 },
       operation: operationSchema,
       change: changeSchema,
+      request: requestSchema,
+      ref: refSchema,
       cascade: cascadeSchema,
     },
   };

@@ -17,7 +17,7 @@ import {
 import { inert, inertLine } from '../inert.js';
 import { parsePemCertificates, parseSshPublicKey } from '../resources/formats/index.js';
 import { isPlainObject } from './canonical.js';
-import { diffValue, type DiffNode } from './structural-diff.js';
+import { diffValue, type DiffNode } from './diff.js';
 import { sensitiveMask, type FieldChange, type Plan } from './types.js';
 
 /** A value shown as a description rather than as itself (a certificate by its subject). */

@@ -1,7 +1,7 @@
 /**
  * The plan: plain serializable data computed by the planner and executed by the applier. It never
- * holds a secret: sensitive values are `(sensitive)` here, and the applier takes the real values
- * from the desired state it is handed alongside.
+ * holds a secret: sensitive values are `(sensitive)` in changes and references in requests, which
+ * the applier resolves from the desired state it is handed alongside.
  */
 import type { PolicyFinding } from '../policy/types.js';
 import type { FieldPath, KindName } from '../resources/index.js';
@@ -88,17 +88,10 @@ export interface Operation {
   readonly reason?: string;
   readonly reason_code: ReasonCode;
   /**
-   * The complete `metadata` value to write: the user's metadata with this scope's ownership marker
-   * (salted hashes of write-only values included). Present on create and adopt, and on update when
-   * the live value differs from it (a changed secret changes its hash). The applier writes this
-   * value, not the `metadata` change's `after`, which shows only the user's part.
+   * What the applier sends, in order: the reviewed operation as HTTP requests. A create's first
+   * request is its POST; every other request addresses the object (or one of its modules).
    */
-  readonly metadata?: string;
-  /**
-   * Per-module work of an update or adopt (edges and routes): `put` replaces the module with the
-   * desired body, `delete` removes it. Module members never appear in the PATCH body then.
-   */
-  readonly modules?: readonly ModuleChange[];
+  readonly requests: readonly OperationRequest[];
   /** On deletes: what the service removes with the object (its children and modules). */
   readonly cascade?: Cascade;
 }
@@ -120,13 +113,41 @@ export interface Cascade {
   readonly modules: readonly string[];
 }
 
-export const moduleActions = ['put', 'delete'] as const;
+export const requestMethods = ['POST', 'PATCH', 'PUT', 'DELETE'] as const;
+type RequestMethod = (typeof requestMethods)[number];
 
-/** One module of an edge or route to replace (PUT) or remove (DELETE). */
-export interface ModuleChange {
-  /** The module's member name (`oidc`, `mutual_tls`). */
-  readonly name: string;
-  readonly action: (typeof moduleActions)[number];
+/** The id of the object whose key this is, filled in by the applier: the object is created earlier in the run. */
+export interface RefValue {
+  readonly ref: string;
+}
+
+/**
+ * A sensitive value, never in the plan: the applier sends the value at `path` of the desired
+ * object `key` (its fields, by response names) at the moment it sends the request.
+ */
+export interface SecretValue {
+  readonly secret: { readonly key: string; readonly path: FieldPath };
+}
+
+/**
+ * An object written as its entries, because a key is a {@link RefValue} (a weighted backend not
+ * created yet) or because the object itself looks like a placeholder (a traffic policy member
+ * named `ref`) and must be sent as it is.
+ */
+export interface EntriesValue {
+  readonly entries: readonly (readonly [string | RefValue, unknown])[];
+}
+
+/**
+ * One HTTP request of an operation. A `path` of parts is joined (a `RefValue` becomes the
+ * URL-encoded id); in `body`, an object whose only member is `ref`, `secret` or `entries` is a
+ * placeholder ({@link RefValue}, {@link SecretValue}, {@link EntriesValue}) and nothing else is.
+ */
+export interface OperationRequest {
+  readonly method: RequestMethod;
+  /** The path; as parts to join when it holds the id of an object created earlier in the run. */
+  readonly path: string | readonly (string | RefValue)[];
+  readonly body?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -176,7 +197,7 @@ export interface SyncRefusal {
 }
 
 export interface Plan {
-  readonly formatVersion: 1;
+  readonly formatVersion: 2;
   readonly createdAt: string;
   readonly scope: string;
   /** The config paths the plan was computed from, as given. */

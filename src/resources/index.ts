@@ -17,3 +17,4 @@ export * from './state.js';
 export { tunnelSessionCommands, type TunnelSessionCommand } from './kinds/sessions.js';
 export * from './identity.js';
 export { serverFills } from './server-filled.js';
+export { collectionParts, collectionPath, objectPath } from './paths.js';

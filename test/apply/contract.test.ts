@@ -9,7 +9,7 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- records are arbitrary JSON read member by member */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/index.js';
-import { objectPath } from '../../src/apply/build-request.js';
+import { objectPath } from '../../src/resources/index.js';
 import { parseMetadata } from '../../src/plan/index.js';
 import { planFor } from '../../src/pipeline/index.js';
 import {

@@ -18,6 +18,7 @@ const update = (key: string): Operation => ({
   liveId: `rd_${key}`,
   changes: [],
   dependsOn: [],
+  requests: [],
   reason_code: 'update_because_changed',
 });
 

@@ -12,6 +12,7 @@ function planOf(action: 'create' | 'delete', n: number): Plan {
       action,
       kind,
       key,
+      requests: [],
       ...(action === 'delete'
         ? { liveId: `id_${String(i).padStart(24, '0')}`, reason: 'left the config' }
         : {}),
@@ -24,7 +25,7 @@ function planOf(action: 'create' | 'delete', n: number): Plan {
     });
   }
   return {
-    formatVersion: 1,
+    formatVersion: 2,
     createdAt: '2026-11-23T00:00:00.000Z',
     scope: 'default',
     configPaths: ['.'],

@@ -58,10 +58,11 @@ describe('plan JSON schema (schemas/plan.schema.json)', () => {
       key: 'ip_policies/a',
       changes: [],
       dependsOn: [],
+      requests: [{ method: 'POST', path: '/ip_policies', body: { description: 'a', metadata: '{}' } }],
     };
     const fingerprint = `sha256:${'0'.repeat(64)}`;
     const planWith = (reason_code: string) => ({
-      formatVersion: 1,
+      formatVersion: 2,
       createdAt: '2026-01-01T00:00:00.000Z',
       scope: 'test',
       configPaths: [],

@@ -39,8 +39,14 @@ describe('write-only values and request counts', () => {
     expect(op?.changes).toEqual([
       { path: ['oidc', 'client_secret'], before: sensitiveMask, after: sensitiveMask, sensitive: true },
     ]);
-    expect(op?.modules).toEqual([{ name: 'oidc', action: 'put' }]);
-    expect(op?.metadata).toBeDefined();
+    // The module is put again with the secret as a reference to the config, then the marker with
+    // the secret's new hash is written: the plan holds where the secret is, never the secret.
+    expect(op?.requests.map((r) => r.method)).toEqual(['PUT', 'PATCH']);
+    expect(op?.requests[0]?.path).toMatch(/^\/edges\/https\/edghts_\w+\/routes\/edghtsrt_\w+\/oidc$/);
+    expect(op?.requests[0]?.body?.client_secret).toEqual({
+      secret: { key: routeKey, path: ['oidc', 'client_secret'] },
+    });
+    expect(Object.keys(op?.requests[1]?.body ?? {})).toEqual(['metadata']);
     for (const out of [renderJson(plan), renderMarkdown(plan), renderText(plan, { color: false })]) {
       expect(out).not.toContain(secret);
     }

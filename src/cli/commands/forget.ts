@@ -3,13 +3,13 @@
  * `state rm`. The ownership marker is removed from the live object's metadata (the user's own
  * metadata stays), so no later plan of this scope deletes, updates or replaces it.
  */
-import { objectPath } from '../../apply/build-request.js';
+
 import { ConfigError, loadDesiredState } from '../../config/index.js';
 import { UsageError, UserError } from '../../errors.js';
 import { inert } from '../../inert.js';
 import { indexChildren, cascadeOf } from '../../plan/cascade.js';
 import { fetchLiveState, type LiveObject } from '../../live/index.js';
-import { aTitle, descriptorOf } from '../../resources/index.js';
+import { aTitle, descriptorOf, objectPath } from '../../resources/index.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/forget.js';
 import { openConnection } from '../connection.js';

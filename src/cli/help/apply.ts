@@ -13,8 +13,9 @@ export const help = defineHelp({
   name: 'apply',
   synopsis: ['acctsync apply PLAN.json [options]'],
   description: `Re-reads the config paths recorded in the plan and the live account, and refuses when either
-changed since the plan was made (saying what changed); otherwise runs exactly the saved plan.
-Secrets are taken from the config, never from the plan file (which holds none).`,
+changed since the plan was made, or when a plan made now holds other requests (saying what
+changed); otherwise sends exactly the saved plan's requests. Secrets are taken from the config
+when each request is sent, never from the plan file (which holds none).`,
   flags: {
     ...executionFlags,
     ...filesRootOptions,

@@ -8,22 +8,25 @@ import { withCascades } from '../cascade.js';
 import type { LiveObject } from '../../live/index.js';
 import type { Orphan } from '../match.js';
 import { pathParent } from '../parents.js';
+import { deleteRequest, objectParts } from '../requests.js';
 import type { Operation } from '../types.js';
 
 export function orphanDeletes(orphans: readonly Orphan[]): Operation[] {
   return orphans.map(({ live: l, reason, reasonCode }) => {
     const key = l.marker?.key ?? l.id;
+    const d = descriptorOf(l.kind);
     return {
       id: `delete ${key}#${l.id}`,
       action: 'delete',
       kind: l.kind,
       key,
       liveId: l.id,
-      ...pathParent(descriptorOf(l.kind), l),
+      ...pathParent(d, l),
       changes: [],
       dependsOn: [],
       reason,
       reason_code: reasonCode,
+      requests: [deleteRequest(objectParts(d, l.id, pathParent(d, l).liveParentId))],
     };
   });
 }

@@ -10,11 +10,11 @@ import {
 } from '../../resources/index.js';
 import { secretMatches, type SecretHasher } from '../../resources/ownership/marker.js';
 import { hashKey, writeOnlyValues } from '../../resources/ownership/secret-fields.js';
-import { diffObject, isUnder } from '../diff.js';
+import { diffObject, isUnder, structuralDiff } from '../diff.js';
 import type { LiveObject } from '../../live/index.js';
 import type { Paired } from '../match.js';
 import { normalizeDesired, normalizeLive, type ResolveRef } from '../normalize.js';
-import { structuralDiff } from '../structural-diff.js';
+
 import { sensitiveMask, type FieldChange } from '../types.js';
 
 /** How many configured top-level fields of a paired object already have their desired value. */

@@ -6,7 +6,9 @@ import { descriptorOf, naturalIdentity, type KindDescriptor } from '../../resour
 import type { Paired } from '../match.js';
 import { resolvedFields, type ResolveRef } from '../normalize.js';
 import { desiredParentId, pathParent } from '../parents.js';
+import { deleteRequest, objectParts } from '../requests.js';
 import type { FieldChange, Operation, ReasonCode } from '../types.js';
+import { creation } from './create-operation.js';
 import { changeMasker } from './masking.js';
 import { unchangedOf } from './object-changes.js';
 import type { OperationContext } from './operation-context.js';
@@ -58,8 +60,9 @@ export function replaceOperations(m: Paired, ctx: OperationContext): [Operation,
     dependsOn: [],
     replaces: o.key,
     ...why,
-    metadata: ctx.metadata.final(o, live.marker),
+    requests: creation(d, o, ctx.metadata.final(o, live.marker), ctx.replacements.resolve),
   };
+  const livePath = objectParts(d, live.id, pathParent(d, live).liveParentId);
   const remove: Operation = {
     id: `delete ${o.key}#${live.id}`,
     action: 'delete',
@@ -72,6 +75,7 @@ export function replaceOperations(m: Paired, ctx: OperationContext): [Operation,
     dependsOn: [],
     replaces: o.key,
     ...why,
+    requests: [deleteRequest(livePath)],
   };
   return [create, remove];
 }

@@ -3,25 +3,15 @@
  * or remove, and the metadata when it must be rewritten; nothing when the object is as desired. A
  * rename rewrites the marker's key, with the field changes in the same PATCH.
  */
-import {
-  descriptorOf,
-  moduleFields,
-  type DesiredObject,
-  type KindDescriptor,
-} from '../../resources/index.js';
+import { descriptorOf, type KindDescriptor } from '../../resources/index.js';
 import type { Paired } from '../match.js';
 import { pathParent } from '../parents.js';
-import type { FieldChange, ModuleChange, Operation, ReasonCode } from '../types.js';
+import { resolvedFields } from '../normalize.js';
+import { objectParts, updateRequests } from '../requests.js';
+import type { Operation, ReasonCode } from '../types.js';
 import { changeMasker } from './masking.js';
 import { unchangedOf } from './object-changes.js';
 import type { OperationContext } from './operation-context.js';
-
-function moduleChanges(d: KindDescriptor, o: DesiredObject, changes: readonly FieldChange[]): ModuleChange[] {
-  const names = new Set(changes.map((c) => String(c.path[0])));
-  return moduleFields(d)
-    .filter(([name]) => names.has(name))
-    .map(([name]) => ({ name, action: o.fields[name] == null ? ('delete' as const) : ('put' as const) }));
-}
 
 /** Why a rename is one: the header already shows the key before and after. */
 const renameReasons = {
@@ -68,7 +58,11 @@ export function updateOperation(m: Paired, ctx: OperationContext): Operation | u
   const metadata = ctx.metadata.final(o, live.marker, written);
   const rewrite = metadata !== live.record.metadata;
   if (own.length === 0 && !rewrite && !m.adopted) return undefined;
-  const modules = moduleChanges(d, o, own);
+  const parent = pathParent(d, live);
+  const requests = updateRequests(d, o, resolvedFields(d, o, ctx.replacements.resolve), own, {
+    path: objectParts(d, live.id, parent.liveParentId),
+    metadata: rewrite || m.adopted ? metadata : undefined,
+  });
   const action = m.adopted ? 'adopt' : m.renamedFrom === undefined ? 'update' : 'rename';
   return {
     id: `${action} ${o.key}`,
@@ -78,12 +72,11 @@ export function updateOperation(m: Paired, ctx: OperationContext): Operation | u
     liveId: live.id,
     ...(m.renamedFrom === undefined ? {} : { renamedFrom: m.renamedFrom }),
     ...(o.parentKey === undefined ? {} : { parentKey: o.parentKey }),
-    ...pathParent(d, live),
+    ...parent,
     changes: own,
     unchanged: unchangedOf(d, o, live, ctx.replacements.resolve),
     dependsOn: [],
     ...updateReason(d, m, own.length > 0),
-    ...(rewrite ? { metadata } : {}),
-    ...(modules.length > 0 ? { modules } : {}),
+    requests,
   };
 }

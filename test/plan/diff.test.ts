@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { descriptorOf } from '../../src/resources/index.js';
-import { structuralDiff } from '../../src/plan/structural-diff.js';
+import { diffObject, structuralDiff } from '../../src/plan/diff.js';
 
 const route = descriptorOf('https_edge_routes');
 const edge = descriptorOf('https_edges');
@@ -99,5 +99,30 @@ describe('structuralDiff', () => {
   it('shows every written member of a create', () => {
     const diff = structuralDiff(route, undefined, { match_type: 'exact_path', match: '/x' });
     expect(diff.changes.map((c) => c.action)).toEqual(['create', 'create']);
+  });
+});
+
+describe("diffObject (the plan's field changes, read off the same tree)", () => {
+  it('descends into modules to the leaf, changes lists whole, and unsets what the desired side lacks', () => {
+    const live = {
+      match: '/',
+      description: 'set by hand',
+      circuit_breaker: { enabled: true, num_buckets: 10 },
+      ip_restriction: { ip_policies: ['ipp_1', 'ipp_2'] },
+      oidc: { enabled: true },
+    };
+    const desired = {
+      match: '/',
+      circuit_breaker: { enabled: true, num_buckets: 20 },
+      ip_restriction: { ip_policies: ['ipp_1', 'ipp_3'] },
+      saml: { enabled: true },
+    };
+    expect(diffObject(route, live, desired)).toEqual([
+      { path: ['description'], before: 'set by hand', after: undefined },
+      { path: ['ip_restriction', 'ip_policies'], before: ['ipp_1', 'ipp_2'], after: ['ipp_1', 'ipp_3'] },
+      { path: ['circuit_breaker', 'num_buckets'], before: 10, after: 20 },
+      { path: ['oidc'], before: { enabled: true } },
+      { path: ['saml'], after: { enabled: true } },
+    ]);
   });
 });
