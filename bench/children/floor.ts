@@ -46,15 +46,29 @@ async function parseConfig(files: readonly string[]): Promise<Map<string, Json>>
   return desired;
 }
 
+/**
+ * One page. A keep-alive connection the server closes as the request goes out fails the request
+ * without its having been handled; any client sends it again (acctsync's does), so the floor does.
+ */
+async function getPage(url: URL, headers: Record<string, string>, agent: Agent): Promise<Json> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await request(url, { headers, dispatcher: agent });
+      return (await res.body.json()) as Json;
+    } catch (err) {
+      if (attempt >= 3 || (err as { code?: unknown }).code !== 'UND_ERR_SOCKET') throw err;
+    }
+  }
+}
+
 async function listAll(arg: FloorArg, agent: Agent, path: string, member: string): Promise<Json[]> {
   const headers = { authorization: `Bearer ${arg.token}`, 'svc-version': '2' };
   const items: Json[] = [];
   let next: string | null = `${path}?limit=${arg.pageSize}`;
   let requests = 0;
   while (next !== null) {
-    const res = await request(new URL(next, arg.url), { headers, dispatcher: agent });
+    const page = await getPage(new URL(next, arg.url), headers, agent);
     requests++;
-    const page = (await res.body.json()) as Json;
     const got = page[member] as Json[];
     items.push(...got);
     next = got.length > 0 && typeof page.next_page_uri === 'string' ? page.next_page_uri : null;
