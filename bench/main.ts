@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { print, type ScenarioResult } from './lib/report.js';
 import { applyThroughput } from './scenarios/apply-throughput.js';
 import { emulatorThroughput } from './scenarios/emulator-throughput.js';
+import { floor } from './scenarios/floor.js';
 import { planAtScale } from './scenarios/plan-at-scale.js';
 import { plannerScaling } from './scenarios/planner-scaling.js';
 import { policyExpressions } from './scenarios/policy-expressions.js';
@@ -18,6 +19,7 @@ import { watchLatency } from './scenarios/watch-latency.js';
 const scenarios: Record<string, (quick: boolean) => Promise<ScenarioResult>> = {
   'planner-scaling': plannerScaling,
   'plan-at-scale': planAtScale,
+  floor,
   'apply-throughput': applyThroughput,
   'rate-limited-apply': rateLimited,
   'emulator-throughput': emulatorThroughput,

@@ -6,6 +6,7 @@ import { loadDesiredState } from '../../src/config/index.js';
 import { planFor } from '../../src/pipeline/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import type { EmulatorStats } from '../../src/emulator/index.js';
+import { writeAccount } from './synthetic.js';
 
 /** Loads a config directory; throws with the first diagnostics when it does not load. */
 export async function loadDir(dir: string): Promise<DesiredState> {
@@ -36,6 +37,26 @@ export async function sync(
     guards: { force: true },
   });
   return { result, operations: plan.operations.length };
+}
+
+/**
+ * Writes a synthetic config of about `n` objects under `dir` ({@link writeAccount}, scope `bench`)
+ * and syncs it into the account at `url` at parallelism 32: the account a plan then finds matching.
+ */
+export async function seedAccount(
+  dir: string,
+  n: number,
+  url: string,
+  token: string,
+): Promise<{ objects: number; seconds: number; failed: number }> {
+  const objects = await writeAccount(dir, n, 'bench');
+  const desired = await loadDir(dir);
+  const seedClient = client(url, token, { concurrency: 32 });
+  const t0 = performance.now();
+  const seeded = await sync(desired, seedClient, 32);
+  const seconds = (performance.now() - t0) / 1000;
+  await seedClient.close();
+  return { objects, seconds, failed: seeded.result.counts.failed };
 }
 
 /** The emulator's request counters (control surface, not counted in them). */

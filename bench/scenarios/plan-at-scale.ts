@@ -7,11 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PlanRunResult } from '../children/plan-run.js';
-import { apiRequests, client, emulatorStats, loadDir, resetEmulatorStats, sync } from '../lib/acct.js';
+import { apiRequests, emulatorStats, resetEmulatorStats, seedAccount } from '../lib/acct.js';
 import { runChild, startServer } from '../lib/process.js';
 import type { ScenarioResult } from '../lib/report.js';
 import { round } from '../lib/stats.js';
-import { writeAccount } from '../lib/synthetic.js';
 
 export async function planAtScale(quick: boolean): Promise<ScenarioResult> {
   const sizes = quick ? [200, 1_000] : [1_000, 10_000];
@@ -22,16 +21,8 @@ export async function planAtScale(quick: boolean): Promise<ScenarioResult> {
     const dir = await mkdtemp(join(tmpdir(), 'acctsync-bench-plan-'));
     const server = await startServer({ mode: 'emulator' });
     try {
-      const objects = await writeAccount(dir, n, 'bench');
-      const desired = await loadDir(dir);
-      const seedClient = client(server.url, server.token, { concurrency: 32 });
-      const t0 = performance.now();
-      const seeded = await sync(desired, seedClient, 32);
-      const seedS = (performance.now() - t0) / 1000;
-      await seedClient.close();
-      if (seeded.result.status !== 'succeeded') {
-        notes.push(`seeding ${n}: ${seeded.result.counts.failed} failed`);
-      }
+      const { objects, seconds: seedS, failed } = await seedAccount(dir, n, server.url, server.token);
+      if (failed > 0) notes.push(`seeding ${n}: ${failed} failed`);
       await resetEmulatorStats(server.url, server.token);
       const r = await runChild<PlanRunResult>(
         'plan-run',

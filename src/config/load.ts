@@ -47,7 +47,7 @@ export type LoadResult =
       readonly needsEnvironment?: true;
     };
 
-interface LoadOptions {
+export interface LoadOptions {
   /**
    * Where `{env}` values come from, and `ACCTSYNC_FILES_ROOT` (directories `{file}` values and
    * symlinks may also read below); defaults to `process.env`.
@@ -57,6 +57,11 @@ interface LoadOptions {
   readonly cwd?: string;
   /** The environment to load, for a config that declares environments. */
   readonly environment?: string;
+  /**
+   * Told which account the config names (its environment's settings, or none) as soon as that is
+   * known, before the objects are declared and checked: a plan starts reading the account then.
+   */
+  readonly onAccount?: (environment: EnvironmentSettings | undefined) => void;
 }
 
 /**
@@ -104,6 +109,7 @@ async function loadRevision(
       needsEnvironment: true,
     };
   }
+  if (report.diagnostics.every((d) => d.severity !== 'error')) options.onAccount?.(layers.settings);
   const sources = [...layers.base, ...layers.overlays];
   checkFiles(sources, layers.base, report);
   const accountVariables = new Set(

@@ -1,18 +1,16 @@
 /**
- * Reads one YAML file into a document that remembers where every value came from. Hostile input
+ * Reads one YAML file into plain data and the places of its entries; the document tree that
+ * remembers where every other value came from is parsed again only when a message needs it. Hostile input
  * (huge, binary, not UTF-8, empty, tabs, duplicate keys, anchors, deep nesting) becomes findings,
  * never an exception, so one broken file cannot hide the problems of the others.
  */
 import { readFile, stat } from 'node:fs/promises';
 import {
-  isAlias,
-  isCollection,
   isMap,
   isScalar,
   isSeq,
   LineCounter,
   parseDocument,
-  visit,
   type Document,
   type Node,
   type Pair,
@@ -20,12 +18,11 @@ import {
 } from 'yaml';
 import { describeSystemError, isSystemError } from '../errors.js';
 import type { DocPath, Finding } from './diagnostic.js';
+import { entryPathKey, entryPlaces, type EntryPlaces } from './entry-places.js';
+import { structuralFindings } from './yaml-structure.js';
 
 /** Files above this size are refused unread: desired state is text a person reviews. */
 export const maxFileBytes = 5 * 1024 * 1024;
-
-/** Deeper than any real config; stops pathological input before it reaches recursive code. */
-const maxDepth = 64;
 
 /** A parsed file, ready for position lookups. */
 export interface SourceFile {
@@ -33,10 +30,13 @@ export interface SourceFile {
   readonly file: string;
   readonly absolute: string;
   readonly text: string;
+  /** The document tree with every position, parsed again on first use (after the load, it is let go). */
   readonly doc: Document;
   readonly lineCounter: LineCounter;
   /** The document as plain data. */
   readonly value: unknown;
+  /** Where each entry starts, known without the tree. */
+  readonly places: EntryPlaces;
 }
 
 /** Where a value was written: a file and the path inside its document. */
@@ -97,17 +97,30 @@ function refuse(message: string, extra: { hint?: string } = {}): ReadResult {
   return { ok: false, findings: [{ ...atStart, message, ...extra }] };
 }
 
-/** Parses YAML text into a document with positions, or the findings that stop it. */
+const parseOptions = {
+  prettyErrors: false,
+  // Duplicates are found below, with a message naming the first occurrence.
+  uniqueKeys: false,
+  // The parser's warnings (an unknown tag) would go to stderr; they are reported below instead.
+  logLevel: 'error',
+} as const;
+
+/** A parsed file whose document tree is parsed again from its text when a lookup needs it. */
+function sourceFile(parsed: Omit<SourceFile, 'doc'>): SourceFile {
+  let doc: Document | undefined;
+  return {
+    ...parsed,
+    get doc(): Document {
+      doc ??= parseDocument(parsed.text, parseOptions);
+      return doc;
+    },
+  };
+}
+
+/** Parses YAML text into plain data and entry places, or the findings that stop it. */
 function parseSource(file: string, absolute: string, text: string): ReadResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, {
-    lineCounter,
-    prettyErrors: false,
-    // Duplicates are found below, with a message naming the first occurrence.
-    uniqueKeys: false,
-    // The parser's warnings (an unknown tag) would go to stderr; they are reported below instead.
-    logLevel: 'error',
-  });
+  const doc = parseDocument(text, { ...parseOptions, lineCounter });
   const placeAt = (offset: number): { line: number; column: number } => {
     const pos = lineCounter.linePos(offset);
     return { line: pos.line, column: pos.col };
@@ -142,7 +155,14 @@ function parseSource(file: string, absolute: string, text: string): ReadResult {
   findings.push(...structuralFindings(doc, text, placeAt));
   if (findings.length > 0) return { ok: false, findings };
 
-  const source: SourceFile = { file, absolute, text, doc, lineCounter, value: doc.toJS() };
+  const source = sourceFile({
+    file,
+    absolute,
+    text,
+    lineCounter,
+    value: doc.toJS(),
+    places: entryPlaces(doc),
+  });
   return { ok: true, source, findings: [] };
 }
 
@@ -165,70 +185,6 @@ function parserMessage(code: string, message: string): { message: string; hint?:
   }
 }
 
-/**
- * Duplicate keys, anchors, aliases, custom tags and excessive depth. Anchors and aliases are refused
- * because each object should read on its own in review, and because aliases are the classic way to
- * blow up a document's size.
- */
-function structuralFindings(
-  doc: Document,
-  text: string,
-  placeAt: (offset: number) => { line: number; column: number },
-): PlacedFinding[] {
-  const out: PlacedFinding[] = [];
-  const at = (node: Node | null | undefined) => placeAt(node?.range?.[0] ?? 0);
-  visit(doc, {
-    Alias(_key, node) {
-      out.push({
-        path: [],
-        ...at(node),
-        message: `alias *${node.source} is not supported`,
-        hint: 'write the value out in full; anchors and aliases are not allowed in acctsync files',
-      });
-    },
-    Node(_key, node, path) {
-      if (!isAlias(node) && node.anchor) {
-        // The node starts after its `&name` (often on the next line): point at the anchor itself.
-        const start = node.range?.[0] ?? 0;
-        const anchorAt = text.lastIndexOf(`&${node.anchor}`, start);
-        out.push({
-          path: [],
-          ...placeAt(anchorAt >= 0 ? anchorAt : start),
-          message: `anchor &${node.anchor} is not supported`,
-          hint: 'write each value out in full; anchors and aliases are not allowed in acctsync files',
-        });
-      }
-      if (isCollection(node) && path.filter(isCollection).length >= maxDepth) {
-        out.push({ path: [], ...at(node), message: `the document nests deeper than ${maxDepth} levels` });
-        return visit.BREAK;
-      }
-      if (isMap(node)) {
-        const first = new Map<string, Node>();
-        for (const pair of node.items) {
-          const keyNode = pair.key as Node | null;
-          const key = isScalar(keyNode) ? String(keyNode.value) : undefined;
-          if (key === undefined) continue;
-          const previous = first.get(key);
-          if (previous) {
-            out.push({
-              path: [],
-              ...at(keyNode),
-              message: `duplicate key ${key}: it is already defined at line ${at(previous).line}`,
-              hint: 'each key may appear once in a map; merge the two entries',
-            });
-          } else if (keyNode) first.set(key, keyNode);
-        }
-      }
-      return undefined;
-    },
-  });
-  return out;
-}
-
-/**
- * The line and column of the value at `path`, or of its key when `atKey`. A path that does not
- * exist (a missing member) resolves to the key of its deepest existing ancestor.
- */
 /** Pairs of each YAML map by key, built on first lookup: a config map can hold thousands of entries. */
 const pairIndex = new WeakMap<object, Map<string, Pair>>();
 
@@ -265,10 +221,18 @@ function nodeAt(source: SourceFile, path: DocPath): { node: unknown; keyNode: un
   return { node, keyNode, found: true };
 }
 
+/**
+ * The line and column of the value at `path`, or of its key when `atKey`. A path that does not
+ * exist (a missing member) resolves to the key of its deepest existing ancestor.
+ */
 export function locate(source: SourceFile, path: DocPath, atKey = false): { line: number; column: number } {
-  const { node, keyNode, found } = nodeAt(source, path);
-  const target = (!found || atKey) && keyNode !== undefined ? keyNode : node;
-  const offset = (target as Node | null | undefined)?.range?.[0] ?? 0;
+  const entryKey = atKey ? entryPathKey(path) : undefined;
+  let offset = entryKey === undefined ? undefined : source.places.get(entryKey);
+  if (offset === undefined) {
+    const { node, keyNode, found } = nodeAt(source, path);
+    const target = (!found || atKey) && keyNode !== undefined ? keyNode : node;
+    offset = (target as Node | null | undefined)?.range?.[0] ?? 0;
+  }
   const pos = source.lineCounter.linePos(offset);
   return { line: pos.line, column: pos.col };
 }

@@ -11,8 +11,33 @@ import { hashSecret } from '../resources/ownership/marker.js';
 import { secretPaths } from '../resources/ownership/secret-fields.js';
 import { sensitiveMask } from './types.js';
 
-function sha256(text: string): string {
-  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+/** `items` through `f`, one at a time: the fingerprints never hold every converted object at once. */
+function* mapped<T, U>(items: readonly T[], f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
+}
+
+/**
+ * SHA-256 of the canonical JSON of `{ ...head, [member]: items, ...tail }` (members in sorted order,
+ * `member` between `head` and `tail`), hashed item by item: a 100,000-object state is never held as
+ * one string nor as one sorted copy. The bytes are those of `canonicalJson` on the whole value.
+ */
+function hashDocument(
+  head: Record<string, unknown>,
+  member: string,
+  items: Iterable<unknown>,
+  tail: () => Record<string, unknown>,
+): string {
+  const hash = createHash('sha256');
+  const members = (values: Record<string, unknown>): string => canonicalJson(values).slice(1, -1);
+  const before = members(head);
+  hash.update(`{${before}${before === '' ? '' : ','}${JSON.stringify(member)}:[`);
+  let first = true;
+  for (const item of items) {
+    hash.update(first ? canonicalJson(item) : `,${canonicalJson(item)}`);
+    first = false;
+  }
+  const after = members(tail());
+  return `sha256:${hash.update(`]${after === '' ? '' : ','}${after}}`).digest('hex')}`;
 }
 
 /**
@@ -20,13 +45,13 @@ function sha256(text: string): string {
  * members the service updates on its own (certificate status, matching tunnels) do not count.
  */
 export function liveFingerprint(live: LiveState): string {
-  const objects = live.objects.map((o) => ({
+  const objects = mapped(live.objects, (o) => ({
     kind: o.kind,
     id: o.id,
     parent: o.parentId ?? null,
-    values: writableValues(descriptorOf(o.kind).fields, { ...o.record }),
+    values: writableValues(descriptorOf(o.kind).fields, o.record),
   }));
-  return sha256(canonicalJson({ kinds: live.kinds, objects }));
+  return hashDocument({ kinds: live.kinds }, 'objects', objects, () => ({}));
 }
 
 function replaceAt(value: unknown, path: FieldPath, replace: (v: unknown) => unknown): unknown {
@@ -47,31 +72,32 @@ function replaceAt(value: unknown, path: FieldPath, replace: (v: unknown) => unk
  */
 export function desiredFingerprint(desired: DesiredState, scope: string): string {
   const sensitive: unknown[] = [];
-  const objects = [...desired.objects]
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((o) => {
-      const paths = [...secretPaths(descriptorOf(o.kind).fields, o.fields), ...o.sensitive];
-      const fields = paths.reduce<unknown>(
-        (values, path) =>
-          replaceAt(values, path, (v) => {
-            sensitive.push([o.key, path, v]);
-            return sensitiveMask;
-          }),
-        o.fields,
-      );
-      const ignore = o.ignore === undefined ? {} : { ignore: o.ignore };
-      return {
-        kind: o.kind,
-        key: o.key,
-        parentKey: o.parentKey ?? null,
-        pin: o.pin ?? null,
-        fields,
-        ...ignore,
-      };
-    });
-  const secrets =
-    sensitive.length === 0 ? null : hashSecret(`fingerprint/${scope}`, canonicalJson(sensitive));
+  const sorted = [...desired.objects].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const objects = mapped(sorted, (o) => {
+    const paths = [...secretPaths(descriptorOf(o.kind).fields, o.fields), ...o.sensitive];
+    const fields = paths.reduce<unknown>(
+      (values, path) =>
+        replaceAt(values, path, (v) => {
+          sensitive.push([o.key, path, v]);
+          return sensitiveMask;
+        }),
+      o.fields,
+    );
+    const ignore = o.ignore === undefined ? {} : { ignore: o.ignore };
+    return {
+      kind: o.kind,
+      key: o.key,
+      parentKey: o.parentKey ?? null,
+      pin: o.pin ?? null,
+      fields,
+      ...ignore,
+    };
+  });
   // Moves change what the plan does; a config without them keeps the fingerprint it always had.
   const moves = (desired.moves ?? []).map((m) => [m.from, m.to]);
-  return sha256(canonicalJson({ scope, objects, secrets, ...(moves.length > 0 ? { moves } : {}) }));
+  // The secrets' hash is known once every object went through: it comes after them in member order.
+  return hashDocument(moves.length > 0 ? { moves } : {}, 'objects', objects, () => ({
+    scope,
+    secrets: sensitive.length === 0 ? null : hashSecret(`fingerprint/${scope}`, canonicalJson(sensitive)),
+  }));
 }

@@ -7,6 +7,7 @@ import {
   descriptorOf,
   nestedFields,
   type DesiredState,
+  type Field,
   type FieldPath,
   type FieldType,
   type Fields,
@@ -38,6 +39,8 @@ function stringsIn(value: unknown): string[] {
 /** A line this long of a multi-line secret (a PEM key) identifies it on its own. */
 const minSecretLine = 16;
 
+const isSensitiveField = (f: Field): boolean => f.secret === true || f.writeOnly === true;
+
 /**
  * Every sensitive string of the desired state (descriptor secrets, write-only values, values read
  * from `{env}` or `{file}`), and each long line of the multi-line ones: what must be scrubbed from
@@ -46,7 +49,7 @@ const minSecretLine = 16;
 export function sensitiveValues(desired: DesiredState): string[] {
   const values = desired.objects.flatMap((o) => {
     const d = descriptorOf(o.kind);
-    const fields = findFields(d.fields, o.fields, (f) => f.secret === true || f.writeOnly === true);
+    const fields = findFields(d.fields, o.fields, isSensitiveField);
     return [...fields.map((f) => f.value), ...o.sensitive.map((path) => valueAt(o.fields, path))];
   });
   const strings = values.flatMap(stringsIn);

@@ -57,6 +57,9 @@ describe('examples/account/', () => {
     });
     const rule = byKey.get('ip_policies/office/rules/2001:db8:1234::/48');
     expect(rule?.fields.ip_policy).toBe('ip_policies/office');
+    // A nested item is placed at its list item, an entry at its key.
+    expect(rule?.source).toEqual({ file: 'examples/account/network.yaml', line: 11, column: 9 });
+    expect(byKey.get('ip_policies/blocklist')?.source).toMatchObject({ line: 12, column: 3 });
     const route = byKey.get('https_edges/web/routes/path_prefix:/admin');
     expect(route?.parentKey).toBe('https_edges/web');
     expect(route?.sensitive).toEqual([['oidc', 'client_secret']]);

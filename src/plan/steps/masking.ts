@@ -20,6 +20,7 @@ export function changeMasker(
   o: DesiredObject,
   live: LiveObject | undefined,
 ): (c: FieldChange) => FieldChange {
-  const paths = sensitivePathsOf(d, o, live);
-  return (c) => maskChange(c, paths);
+  // Found on the first change: most objects have none, and the walks would be for nothing.
+  let paths: FieldPath[] | undefined;
+  return (c) => maskChange(c, (paths ??= sensitivePathsOf(d, o, live)));
 }

@@ -2,8 +2,8 @@
  * Where the write-only and secret fields of an object's values are, at any depth, and the salted
  * hashes of the write-only ones the ownership marker keeps (the service never returns them).
  */
-import type { Field, FieldPath, Fields } from '../index.js';
-import { visitFields } from '../walk.js';
+import type { Field, FieldPath, FieldType, Fields } from '../index.js';
+import { nestedFields, visitFields } from '../walk.js';
 import { secretMatches, type SecretHasher } from './marker.js';
 
 /** A value found at a path of an object's values. */
@@ -12,13 +12,42 @@ interface PathValue {
   readonly value: unknown;
 }
 
+type Select = (f: Field) => boolean;
+
+/** Whether a value of `type` can hold a field matching `select`, at any depth. */
+function typeHolds(type: FieldType, select: Select, seen: Set<Fields>): boolean {
+  const nested = nestedFields(type);
+  if (nested !== undefined) return fieldsHold(nested, select, seen);
+  if (type.type === 'list') return typeHolds(type.items, select, seen);
+  if (type.type === 'map') return typeHolds(type.values, select, seen);
+  return false;
+}
+
+function fieldsHold(fields: Fields, select: Select, seen: Set<Fields>): boolean {
+  if (seen.has(fields)) return false;
+  seen.add(fields);
+  return Object.values(fields).some((f) => select(f) || typeHolds(f.type, select, seen));
+}
+
+/** Per selector, per field set: most kinds hold no write-only or secret field, and need no walk. */
+const holding = new WeakMap<Select, WeakMap<Fields, boolean>>();
+
+function holds(fields: Fields, select: Select): boolean {
+  let bySelect = holding.get(select);
+  if (bySelect === undefined) holding.set(select, (bySelect = new WeakMap()));
+  let answer = bySelect.get(fields);
+  if (answer === undefined) bySelect.set(fields, (answer = fieldsHold(fields, select, new Set())));
+  return answer;
+}
+
 /** Paths (and values) of the fields matching `select`, at any depth, that are set in `values`. */
 export function findFields(
   fields: Fields,
   values: Readonly<Record<string, unknown>>,
-  select: (f: Field) => boolean,
+  select: Select,
 ): PathValue[] {
   const found: PathValue[] = [];
+  if (!holds(fields, select)) return found;
   visitFields(fields, values, ({ field, value, path }) => {
     if (!select(field)) return true;
     found.push({ path, value });
@@ -27,14 +56,17 @@ export function findFields(
   return found;
 }
 
+const isWriteOnly: Select = (f) => f.writeOnly === true;
+const isSecret: Select = (f) => f.secret === true;
+
 /** Write-only values set in `values` (empty strings count as unset: that is how the service echoes them). */
 export function writeOnlyValues(fields: Fields, values: Readonly<Record<string, unknown>>): PathValue[] {
-  return findFields(fields, values, (f) => f.writeOnly === true).filter((p) => p.value !== '');
+  return findFields(fields, values, isWriteOnly).filter((p) => p.value !== '');
 }
 
 /** Paths of descriptor secrets set in `values`. */
 export function secretPaths(fields: Fields, values: Readonly<Record<string, unknown>>): FieldPath[] {
-  return findFields(fields, values, (f) => f.secret === true).map((p) => p.path);
+  return findFields(fields, values, isSecret).map((p) => p.path);
 }
 
 /** The marker's name for a path: dotted (`oidc.client_secret`). */
