@@ -2,7 +2,8 @@
  * The structural pass: ajv against the generated schema, every error at once, each turned into a
  * finding with a message a person can act on (`schema-findings.ts`).
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 as Ajv2020Compiler, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Finding } from './diagnostic.js';
 import { buildConfigSchema } from './schema.js';
 import { isNoise, toFinding } from './schema-findings.js';
@@ -29,8 +30,19 @@ const precompiled = await import(precompiledValidatorUrl.href).then(
 );
 let compiled: ValidateFunction | undefined = precompiled;
 
+/**
+ * ajv's compiler is some 90 modules that the precompiled validator never needs: it is loaded only
+ * where no build ran. `require` keeps `checkStructure` synchronous (ajv is CommonJS).
+ */
+function compileValidator(): ValidateFunction {
+  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as {
+    Ajv2020: typeof Ajv2020Compiler;
+  };
+  return new Ajv2020(ajvOptions).compile(buildConfigSchema());
+}
+
 function validator(): ValidateFunction {
-  compiled ??= new Ajv2020(ajvOptions).compile(buildConfigSchema());
+  compiled ??= compileValidator();
   return compiled;
 }
 
