@@ -59,8 +59,8 @@ interface EarlyRead {
 }
 
 /**
- * Starts reading the account as soon as it is known which one, so that the requests overlap the
- * loading of the config (a config that then fails to load has cost list requests, nothing else). Only for a plan that reads every collection and writes nothing: a writer
+ * Starts reading the account as soon as the loader knows which one, so that the requests overlap
+ * the config's checks. Only for a plan that reads every collection and writes nothing: a writer
  * reads the account after it holds the scope's lease. A connection that fails here is opened again
  * the ordinary way (its error is the plan's); how a failed read is met is `planFor`'s.
  */
@@ -77,10 +77,8 @@ async function closeEarly(early: EarlyRead | undefined): Promise<void> {
 }
 
 export async function planFromConfig(request: PlanRequest): Promise<Planned> {
+  let early: EarlyRead | undefined;
   const readsEarly = request.lease === undefined && !request.noDelete;
-  // With no environment named, the account is the default one (a config that declares
-  // environments does not load without a name): reading it overlaps the parsing too.
-  let early = readsEarly && request.environment === undefined ? readEarly(request, undefined) : undefined;
   const config = await loadConfig({
     paths: request.paths,
     env: request.env,
