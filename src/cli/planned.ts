@@ -3,8 +3,7 @@
  * show its warnings, connect to that account and plan. The caller closes the connection.
  */
 import type { ApiClientOptions } from '../api/index.js';
-import { loadConfig, type EnvironmentSettings } from '../config/index.js';
-import { fetchLiveState, type LiveState } from '../live/index.js';
+import { loadConfig } from '../config/index.js';
 import type { TokenFileView } from '../plan/index.js';
 import { planFor, type ComputedPlan } from '../pipeline/index.js';
 import { changeFindings, objectFindings, type PolicyRule } from '../policy/index.js';
@@ -41,61 +40,21 @@ interface Planned extends ComputedPlan {
   readonly lease?: ScopeLease | undefined;
 }
 
-function connect(request: PlanRequest, environment: EnvironmentSettings | undefined): Promise<Connection> {
-  return openConnection({
-    flags: request.flags,
-    env: request.env,
-    ...(request.client === undefined ? {} : { client: request.client }),
-    ...(request.deadline === undefined ? {} : { deadline: request.deadline }),
-    ...(environment === undefined ? {} : { environment }),
-  });
-}
-
-/** The account's connection and a read of every managed collection, begun while the config loads. */
-interface EarlyRead {
-  readonly environment: EnvironmentSettings | undefined;
-  readonly connection: Promise<Connection>;
-  readonly live: Promise<LiveState>;
-}
-
-/**
- * Starts reading the account as soon as the loader knows which one, so that the requests overlap
- * the config's checks. Only for a plan that reads every collection and writes nothing: a writer
- * reads the account after it holds the scope's lease. A connection that fails here is opened again
- * the ordinary way (its error is the plan's); how a failed read is met is `planFor`'s.
- */
-function readEarly(request: PlanRequest, environment: EnvironmentSettings | undefined): EarlyRead {
-  const connection = connect(request, environment);
-  const live = connection.then((c) => fetchLiveState(c.client, { scope: '', objects: [] }));
-  connection.catch(() => undefined);
-  live.catch(() => undefined);
-  return { environment, connection, live };
-}
-
-async function closeEarly(early: EarlyRead | undefined): Promise<void> {
-  await early?.connection.then((c) => c.close()).catch(() => undefined);
-}
-
 export async function planFromConfig(request: PlanRequest): Promise<Planned> {
-  let early: EarlyRead | undefined;
-  const readsEarly = request.lease === undefined && !request.noDelete;
   const config = await loadConfig({
     paths: request.paths,
     env: request.env,
     ...(request.environment === undefined ? {} : { environment: request.environment }),
     ...(request.scope === undefined ? {} : { scope: request.scope }),
-    ...(readsEarly ? { onAccount: (environment) => (early ??= readEarly(request, environment)) } : {}),
-  }).catch(async (err: unknown) => {
-    await closeEarly(early);
-    throw err;
   });
   printConfigWarnings(config.warnings, config.secretSpans, request.env);
-  if (early !== undefined && early.environment !== config.environment) {
-    await closeEarly(early);
-    early = undefined;
-  }
-  const connection = await (early?.connection.catch(() => connect(request, config.environment)) ??
-    connect(request, config.environment));
+  const connection = await openConnection({
+    flags: request.flags,
+    env: request.env,
+    ...(request.client === undefined ? {} : { client: request.client }),
+    ...(request.deadline === undefined ? {} : { deadline: request.deadline }),
+    ...(config.environment === undefined ? {} : { environment: config.environment }),
+  });
   let lease: ScopeLease | undefined;
   try {
     if (request.lease)
@@ -107,7 +66,6 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
       configPaths: request.paths,
       ...(config.environment === undefined ? {} : { environment: config.environment.name }),
       ...(request.tokens === undefined ? {} : { tokens: request.tokens }),
-      ...(early === undefined ? {} : { live: early.live }),
     });
     return {
       ...withPolicy(computed, request.policies, config.environment?.name ?? ''),

@@ -2,7 +2,7 @@
 import type { DesiredState } from '../resources/index.js';
 import { ConfigError, type Diagnostic } from './diagnostic.js';
 import type { EnvironmentSettings } from './environments.js';
-import { loadDesiredState, type LoadOptions } from './load.js';
+import { loadDesiredState } from './load.js';
 import type { SecretSpans } from './secret-spans.js';
 
 export interface LoadConfigOptions {
@@ -16,8 +16,6 @@ export interface LoadConfigOptions {
   readonly scope?: string;
   /** The environment to load, for a config that declares environments. */
   readonly environment?: string;
-  /** See `LoadOptions.onAccount`. */
-  readonly onAccount?: LoadOptions['onAccount'];
 }
 
 /** The desired state loaded from config files, with what the CLI shows and needs besides. */
@@ -38,7 +36,6 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
     ...(options.environment === undefined ? {} : { environment: options.environment }),
-    ...(options.onAccount === undefined ? {} : { onAccount: options.onAccount }),
   });
   if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
   const desired: DesiredState =

@@ -57,11 +57,6 @@ export interface LoadOptions {
   readonly cwd?: string;
   /** The environment to load, for a config that declares environments. */
   readonly environment?: string;
-  /**
-   * Told which account the config names (its environment's settings, or none) as soon as that is
-   * known, before the objects are declared and checked: a plan starts reading the account then.
-   */
-  readonly onAccount?: (environment: EnvironmentSettings | undefined) => void;
 }
 
 /**
@@ -109,7 +104,6 @@ async function loadRevision(
       needsEnvironment: true,
     };
   }
-  if (report.diagnostics.every((d) => d.severity !== 'error')) options.onAccount?.(layers.settings);
   const sources = [...layers.base, ...layers.overlays];
   checkFiles(sources, layers.base, report);
   const accountVariables = new Set(

@@ -2,7 +2,7 @@
  * The stages composed for the commands that plan: load the config (`config/`), read the live
  * account (`live/`), compute the plan (`plan/`, a pure function of the two states).
  */
-import { ApiError, type ApiClient } from '../api/index.js';
+import type { ApiClient } from '../api/index.js';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
 import { fetchLiveState, type LiveState } from '../live/index.js';
 import { buildPlan, sensitiveValues, type Plan, type TokenFileView } from '../plan/index.js';
@@ -19,11 +19,6 @@ interface PlanForOptions {
   readonly signal?: AbortSignal;
   /** The token file's captured ids (`--token-output`) and `--recapture-tokens`. */
   readonly tokens?: TokenFileView;
-  /**
-   * A read of every managed collection started while the config loaded, through the same client;
-   * when the server refused it, the account is read again here, the config's secrets protected.
-   */
-  readonly live?: Promise<LiveState>;
 }
 
 interface ComputePlanOptions extends LoadConfigOptions, Omit<PlanForOptions, 'configPaths'> {
@@ -56,20 +51,10 @@ export async function planFor(
   options: PlanForOptions = {},
 ): Promise<ComputedPlan> {
   client.protectSecrets(sensitiveValues(desired));
-  const fetch = (): Promise<LiveState> =>
-    fetchLiveState(client, desired, {
-      noDelete: options.noDelete ?? false,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-  // A server's answer may quote what it was sent: read again now that the secrets are protected.
-  // A failure of the network or of the deadline says nothing of the config, and is the plan's.
-  const live =
-    options.live === undefined || options.noDelete
-      ? await fetch()
-      : await options.live.catch((err: unknown) => {
-          if (err instanceof ApiError) return fetch();
-          throw err;
-        });
+  const live = await fetchLiveState(client, desired, {
+    noDelete: options.noDelete ?? false,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const plan = buildPlan(desired, live, {
     scope: desired.scope,
     adopt: options.adopt ?? false,
