@@ -47,7 +47,7 @@ export type LoadResult =
       readonly needsEnvironment?: true;
     };
 
-export interface LoadOptions {
+interface LoadOptions {
   /**
    * Where `{env}` values come from, and `ACCTSYNC_FILES_ROOT` (directories `{file}` values and
    * symlinks may also read below); defaults to `process.env`.
