@@ -27,7 +27,6 @@ interface ExportOptions {
   readonly maps?: readonly string[];
 }
 
-
 function selectMaps(keys: readonly string[] | undefined): MapLayout[] {
   if (keys === undefined || keys.length === 0) return [...configLayout];
   const unknown = keys.filter((k) => !exportableMaps.includes(k));
