@@ -1,10 +1,10 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call -- responses are arbitrary JSON read member by member */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startAccount, type TestAccount } from '../support/account.js';
+import { startServe } from '../reliability/support/cli.js';
 import { callEmulator, useEmulator } from './harness.js';
 
 const h = useEmulator();
@@ -151,20 +151,9 @@ describe('the bootstrap key', () => {
 describe('acctsync serve', () => {
   // How fast it is ready is measured by the bench (`npm run bench -- --only startup`).
   it('lists the bootstrap key with token null as soon as it says where it listens', async () => {
-    const child = spawn(process.execPath, ['dist/cli/main.js', 'serve', '--port', '0', '--token', 't'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const serve = await startServe(['--token', 't'], process.cwd());
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(out);
-          if (match?.[1]) resolve(match[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-      });
-      const res = await fetch(`${url}/api_keys`, {
+      const res = await fetch(`${serve.url}/api_keys`, {
         headers: { Authorization: 'Bearer t', 'Svc-Version': '2' },
       });
       const body = (await res.json()) as { keys: Array<{ token: unknown }> };
@@ -172,9 +161,7 @@ describe('acctsync serve', () => {
       expect(body.keys).toHaveLength(1);
       expect(body.keys[0]?.token).toBeNull();
     } finally {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await serve.stop('SIGTERM')).toBe(0);
     }
   });
 });

@@ -4,10 +4,10 @@
  * behind a port-forward or a proxy follows them back through it, never to the address the emulator
  * listens on.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { startAccount, type TestAccount } from '../support/account.js';
 import { startPortForward, startReverseProxy } from '../support/forwarders.js';
+import { startServe } from '../reliability/support/cli.js';
 import { callEmulator } from './harness.js';
 
 async function createPolicies(account: TestAccount, n: number): Promise<string[]> {
@@ -105,22 +105,9 @@ describe('addresses in answers', () => {
   });
 
   it('acctsync serve --trust-proxy builds them from the proxy headers', async () => {
-    const child = spawn(
-      process.execPath,
-      ['dist/cli/main.js', 'serve', '--port', '0', '--token', 't', '--trust-proxy'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const serve = await startServe(['--token', 't', '--trust-proxy'], process.cwd());
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(out);
-          if (match?.[1]) resolve(match[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-      });
-      const list = await callEmulator({ url, token: 't' }, 'GET', '/api_keys', undefined, {
+      const list = await callEmulator({ url: serve.url, token: 't' }, 'GET', '/api_keys', undefined, {
         headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'emulator.example.test:8443' },
       });
       expect(list.body.uri).toBe('https://emulator.example.test:8443/api_keys');
@@ -128,9 +115,7 @@ describe('addresses in answers', () => {
         `https://emulator.example.test:8443/api_keys/${list.body.keys[0].id}`,
       );
     } finally {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await serve.stop('SIGTERM')).toBe(0);
     }
   });
 });

@@ -58,8 +58,8 @@ export interface ServeProcess {
   readonly url: string;
   /** Output so far. */
   output(): string;
-  /** SIGKILL (or another signal) and wait for the exit. */
-  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** SIGKILL (or another signal) and wait for the exit; resolves with the exit code (null if killed). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** Starts `acctsync serve --port 0` and resolves once it prints its URL. */
@@ -95,6 +95,7 @@ export async function startServe(args: readonly string[], cwd: string): Promise<
     async stop(signal = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
+      return child.exitCode;
     },
   };
 }
