@@ -19,7 +19,11 @@ export interface Forwarder extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-async function listening(server: Server, sockets: Set<Socket>): Promise<Forwarder> {
+/**
+ * Listens on a loopback port; `close` stops the server and cuts every socket it accepted, and any
+ * other socket added to `sockets` (the upstream side of a relay).
+ */
+export async function listening(server: Server, sockets: Set<Socket> = new Set()): Promise<Forwarder> {
   server.on('connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));

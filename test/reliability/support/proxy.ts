@@ -4,7 +4,6 @@
  * server, responses lost after the server committed the write, bodies cut short or trickled slowly,
  * added latency.
  */
-import { once } from 'node:events';
 import {
   createServer,
   request,
@@ -13,8 +12,9 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { listening } from '../../support/forwarders.js';
 import type { Rng } from './prng.js';
 
 export type ProxyFault =
@@ -80,7 +80,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
   let faults = options.faults;
   const injected = new Map<ProxyFault, number>();
-  const sockets = new Set<Socket>();
   let requests = 0;
 
   const forward = (
@@ -167,24 +166,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const server = createServer((req, res) => {
     handle(req, res).catch(() => req.socket.destroy());
   });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const listener = await listening(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listener.url,
     injected,
     setFaults(f) {
       faults = f;
     },
     async close() {
-      const closed = once(server, 'close');
-      server.close();
-      for (const s of sockets) s.destroy();
-      await closed;
+      await listener.close();
       agent.destroy();
     },
   };
