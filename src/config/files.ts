@@ -22,8 +22,10 @@ export interface RefusedLink {
   readonly reason: 'outside' | 'git';
 }
 
-type ExpandResult = {
+export type ExpandResult = {
   readonly files: ExpandedFile[];
+  /** Where each of `files` really is, symlinks resolved, in the same order. */
+  readonly reals: string[];
   readonly missing: string[];
   readonly refused: RefusedLink[];
 };
@@ -104,6 +106,7 @@ export async function expandPaths(
   root: FilesRoot = filesRootOf(paths, cwd, {}),
 ): Promise<ExpandResult> {
   const files: ExpandedFile[] = [];
+  const reals: string[] = [];
   const missing: string[] = [];
   const refused: RefusedLink[] = [];
   const seen = new Set<string>();
@@ -126,9 +129,10 @@ export async function expandPaths(
       if (seen.has(real)) continue;
       seen.add(real);
       files.push({ file: displayName(f, cwd), absolute: f });
+      reals.push(real);
     }
     refused.push(...walk.refused.map((f) => ({ file: displayName(f, cwd), reason: 'outside' as const })));
     refused.push(...walk.gitRefused.map((f) => ({ file: displayName(f, cwd), reason: 'git' as const })));
   }
-  return { files, missing, refused };
+  return { files, reals, missing, refused };
 }

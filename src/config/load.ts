@@ -7,7 +7,7 @@ import type { DesiredMove, DesiredObject, DesiredState, GuardSettings } from '..
 import { checkAcrossObjects, type CheckedObjects } from './cross-object-checks.js';
 import { fileDiagnostic, type Diagnostic } from './diagnostic.js';
 import { findDeclaration, type EnvironmentSettings } from './environments.js';
-import { defaultPaths, expandPaths, type ExpandedFile, type RefusedLink } from './files.js';
+import { defaultPaths, type ExpandedFile, type ExpandResult, type RefusedLink } from './files.js';
 import { describeRoot, filesRootOf, type FilesRoot } from './files-root.js';
 import { environmentLayers, type Layers } from './layers.js';
 import { LoadReport } from './load-report.js';
@@ -16,7 +16,7 @@ import type { ExternalContext } from './external-value.js';
 import { declaredObjects, type DeclareContext, type DeclaredObject } from './objects.js';
 import { conflictFinding, missingTargets, overlayOnlySections } from './overlay-findings.js';
 import { checkStructure } from './schema-check.js';
-import { revisionOf } from './revision.js';
+import { expandRevision } from './revision.js';
 import { literalSecrets, withoutSecretFound, type SecretSpans } from './secret-spans.js';
 import { checkObject } from './semantic.js';
 import { SourceReader } from './source-reader.js';
@@ -67,11 +67,13 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   const cwd = options.cwd ?? process.cwd();
   const given = paths.length > 0 ? paths : defaultPaths(cwd);
   const root = filesRootOf(given, cwd, options.env ?? process.env);
+  let current = await expandRevision(given, cwd, root);
   for (let attempt = 1; ; attempt++) {
-    const before = await revisionOf(given, cwd, root);
-    const result = await loadRevision(paths, given, root, options);
+    const result = await loadRevision(paths, current.expanded, root, options);
     // Files swapped under the load (a ConfigMap update, a git-sync flip): read the new revision whole.
-    if (attempt === maxRevisionReads || (await revisionOf(given, cwd, root)) === before) return result;
+    const next = await expandRevision(given, cwd, root);
+    if (attempt === maxRevisionReads || next.revision === current.revision) return result;
+    current = next;
   }
 }
 
@@ -80,13 +82,13 @@ const maxRevisionReads = 5;
 
 async function loadRevision(
   paths: readonly string[],
-  given: readonly string[],
+  expanded: ExpandResult,
   root: FilesRoot,
   options: LoadOptions,
 ): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
-  const { files, missing, refused } = await expandPaths(given, cwd, root);
+  const { files, missing, refused } = expanded;
   const names = files.map((f) => f.file);
   const report = new LoadReport();
   report.add(missingFiles(paths, files, missing));

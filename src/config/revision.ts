@@ -6,17 +6,27 @@
  */
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { expandPaths } from './files.js';
+import { expandPaths, type ExpandResult } from './files.js';
 import type { FilesRoot } from './files-root.js';
 
 const realOf = (path: string): Promise<string> => realpath(path).catch(() => `${path} (unresolved)`);
 
-/** The real location of each path and of each YAML file below it, as one comparable string. */
-export async function revisionOf(paths: readonly string[], cwd: string, root: FilesRoot): Promise<string> {
-  const { files } = await expandPaths(paths, cwd, root);
-  const reals = await Promise.all([
-    ...paths.map((p) => realOf(resolve(cwd, p))),
-    ...files.map((f) => realOf(f.absolute)),
-  ]);
-  return reals.join('\n');
+interface ExpandedRevision {
+  readonly expanded: ExpandResult;
+  /** The real location of each path and of each YAML file below it, as one comparable string. */
+  readonly revision: string;
+}
+
+/**
+ * Expands `paths` into their files and says which revision that expansion is of. The paths' own
+ * links are resolved first: a flip after that shows in the next revision, never in this one.
+ */
+export async function expandRevision(
+  paths: readonly string[],
+  cwd: string,
+  root: FilesRoot,
+): Promise<ExpandedRevision> {
+  const pathReals = await Promise.all(paths.map((p) => realOf(resolve(cwd, p))));
+  const expanded = await expandPaths(paths, cwd, root);
+  return { expanded, revision: [...pathReals, ...expanded.reals].join('\n') };
 }
