@@ -15,7 +15,7 @@ import { IdTable } from './ids.js';
 import { silentProgress, type ApplyProgress } from './progress.js';
 import { checkGraph, runSchedule, type TaskOutcome } from './schedule.js';
 import type { TokenSink } from './token-output.js';
-import { applyResultOf, resultOf, type RunRecord } from './operation-result.js';
+import { applyResultOf, doneResult, resultOf, type RunRecord } from './operation-result.js';
 import type { ApplyResult } from './types.js';
 
 export type * from './types.js';
@@ -82,17 +82,16 @@ function operationTask(
   return async (op) => {
     const started = performance.now();
     progress.started(op);
-    const durationMs = (): number => Math.round(performance.now() - started);
     try {
       const outcome = await executeOperation(ctx, op);
       if (isKeyDelete(op)) run.deletedKeys.push(op.key);
-      run.extras.set(op.id, { ...outcome, durationMs: durationMs() });
-      progress.finished(resultOf(op, { status: 'done' }, run.extras.get(op.id) ?? {}));
+      const result = doneResult(op, outcome, Math.round(performance.now() - started));
+      run.done.set(op.id, result);
+      progress.finished(result);
     } catch (error) {
-      run.extras.set(op.id, { durationMs: durationMs() });
-      progress.finished(
-        resultOf(op, { status: 'failed', error }, run.extras.get(op.id) ?? {}, run.deletedKeys),
-      );
+      const durationMs = Math.round(performance.now() - started);
+      run.failedDurations.set(op.id, durationMs);
+      progress.finished(resultOf(op, { status: 'failed', error }, { durationMs }, run.deletedKeys));
       throw error;
     }
   };
@@ -110,7 +109,8 @@ export async function applyPlan(
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
   const run: RunRecord = {
-    extras: new Map(),
+    done: new Map(),
+    failedDurations: new Map(),
     deletedKeys: [],
     tokensSaved: [],
     startedAt: performance.now(),

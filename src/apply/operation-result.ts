@@ -70,10 +70,28 @@ export function resultOf(
   return { ...base, ...extra, status: 'done' };
 }
 
+/**
+ * The result of an operation whose requests all succeeded: made once, when it finishes, for the
+ * progress reporter and the run's result alike. Members in the order {@link resultOf} gives them.
+ */
+export function doneResult(
+  op: Operation,
+  outcome: { readonly objectId: string; readonly recovery?: string },
+  durationMs: number,
+): OperationResult {
+  const { id, action, kind, key } = op;
+  const { objectId, recovery } = outcome;
+  return recovery === undefined
+    ? { id, action, kind, key, objectId, durationMs, status: 'done' }
+    : { id, action, kind, key, objectId, recovery, durationMs, status: 'done' };
+}
+
 /** What a run records about its operations as they finish. */
 export interface RunRecord {
-  /** Per operation id: what the execution added to its result (recovery, duration). */
-  readonly extras: Map<string, Partial<OperationResult>>;
+  /** Per operation id: the result of each operation that succeeded, from {@link doneResult}. */
+  readonly done: Map<string, OperationResult>;
+  /** Per operation id: how long each failed operation ran. */
+  readonly failedDurations: Map<string, number>;
   /** Keys of the API keys this run deleted, for the hint on a later 401. */
   readonly deletedKeys: string[];
   readonly tokensSaved: string[];
@@ -85,12 +103,21 @@ export function applyResultOf(
   outcomes: ReadonlyMap<string, TaskOutcome>,
   run: RunRecord,
 ): ApplyResult {
-  const operations = plan.operations.map((op) =>
-    resultOf(op, outcomes.get(op.id), run.extras.get(op.id) ?? {}, run.deletedKeys),
-  );
-  const count = (status: OperationResult['status']): number =>
-    operations.filter((r) => r.status === status).length;
-  const counts = { done: count('done'), failed: count('failed'), notAttempted: count('not-attempted') };
+  const counts = { done: 0, failed: 0, notAttempted: 0 };
+  const operations = plan.operations.map((op) => {
+    const outcome = outcomes.get(op.id);
+    if (outcome?.status === 'done') {
+      counts.done++;
+      return run.done.get(op.id) ?? resultOf(op, outcome, {});
+    }
+    if (outcome?.status !== 'failed') {
+      counts.notAttempted++;
+      return resultOf(op, outcome, {});
+    }
+    counts.failed++;
+    const durationMs = run.failedDurations.get(op.id);
+    return resultOf(op, outcome, durationMs === undefined ? {} : { durationMs }, run.deletedKeys);
+  });
   return {
     status: counts.failed === 0 && counts.notAttempted === 0 ? 'succeeded' : 'failed',
     operations,

@@ -66,21 +66,45 @@ function entriesOf(entries: unknown, ctx: ResolveContext): Record<string, unknow
 }
 
 function resolveValue(value: unknown, ctx: ResolveContext): unknown {
-  if (Array.isArray(value)) return value.map((v) => resolveValue(v, ctx));
+  if (Array.isArray(value)) {
+    const resolved = value.map((v) => resolveValue(v, ctx));
+    return resolved.every((v, i) => v === value[i]) ? value : resolved;
+  }
   if (!isPlainObject(value)) return value;
   if (isPlaceholderShaped(value)) {
     if ('ref' in value) return idOf(value.ref, ctx);
     if ('secret' in value) return secretOf(value.secret, ctx);
     return entriesOf(value.entries, ctx);
   }
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveValue(v, ctx)]));
+  return resolveMembers(value, ctx);
+}
+
+/**
+ * `value` with its members resolved; `value` itself when none holds a placeholder (most bodies),
+ * so that sending it costs no copy.
+ */
+function resolveMembers(value: Readonly<Record<string, unknown>>, ctx: ResolveContext): unknown {
+  const names = Object.keys(value);
+  let entries: [string, unknown][] | undefined;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    const member = value[name];
+    const resolved = resolveValue(member, ctx);
+    if (entries === undefined && resolved !== member) {
+      entries = names.slice(0, i).map((n): [string, unknown] => [n, value[n]]);
+    }
+    entries?.push([name, resolved]);
+  }
+  return entries === undefined ? value : Object.fromEntries(entries);
 }
 
 export function resolveRequest(request: OperationRequest, ctx: ResolveContext): ResolvedRequest {
-  const parts = typeof request.path === 'string' ? [request.path] : request.path;
-  const path = parts
-    .map((part) => (typeof part === 'string' ? part : encodeURIComponent(idOf(part.ref, ctx))))
-    .join('');
+  const path =
+    typeof request.path === 'string'
+      ? request.path
+      : request.path
+          .map((part) => (typeof part === 'string' ? part : encodeURIComponent(idOf(part.ref, ctx))))
+          .join('');
   if (request.body === undefined) return { method: request.method, path };
   return { method: request.method, path, body: resolveValue(request.body, ctx) as Record<string, unknown> };
 }
