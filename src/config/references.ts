@@ -166,7 +166,7 @@ interface ReferenceEdge {
  * The objects of this config each object refers to by name, found while resolving. Ids are left
  * out: an object the config does not manage cannot be part of a cycle it makes.
  */
-export type ReferenceEdges = ReadonlyMap<string, readonly ReferenceEdge[]>;
+type ReferenceEdges = ReadonlyMap<string, readonly ReferenceEdge[]>;
 
 /**
  * Objects that reach themselves through their references (a failover or weighted backend leading
