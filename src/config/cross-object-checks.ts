@@ -27,8 +27,12 @@ export function checkAcrossObjects(
   const cross: FileFinding[] = [];
   const objects = uniqueObjects(declared, cross);
   const unchecked: UncheckedReference[] = [];
-  const resolved = resolveReferences(objects, cross, unread.length > 0 ? { unchecked } : undefined);
-  findCycles(objects, cross);
+  const { resolved, edges } = resolveReferences(
+    objects,
+    cross,
+    unread.length > 0 ? { unchecked } : undefined,
+  );
+  findCycles(objects, edges, cross);
   checkScopes(scopes, cross);
   checkMetadataWithMarker(objects, resolved, filesScope(scopes), cross);
   report.addFileFindings(cross);

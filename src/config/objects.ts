@@ -84,26 +84,40 @@ export function declaredObjects(source: SourceFile, ctx: DeclareContext): Declar
   return out;
 }
 
-/** The members acctsync reads itself, and the entry without them. */
-function splitLifecycle(entry: Record<string, unknown>): {
-  readonly written: Record<string, unknown>;
-  readonly pin?: string;
-  readonly protect?: boolean;
-  readonly ignore?: readonly string[];
-  readonly observe?: true;
+/** The members acctsync reads itself, read where they are written (the fields leave them out). */
+function lifecycleOf(entry: Record<string, unknown>): {
+  pin?: string;
+  protect?: boolean;
+  ignore?: readonly string[];
+  observe?: true;
 } {
-  const written = Object.fromEntries(Object.entries(entry).filter(([k]) => !(k in entryMembers)));
   const pin = entry[pinMember];
   const ignore = Array.isArray(entry.ignore)
     ? entry.ignore.filter((p): p is string => typeof p === 'string')
     : [];
   return {
-    written,
     ...(typeof pin === 'string' ? { pin } : {}),
     ...(typeof entry.protect === 'boolean' ? { protect: entry.protect } : {}),
     ...(ignore.length > 0 ? { ignore } : {}),
     ...(entry.observe === true ? { observe: true as const } : {}),
   };
+}
+
+/** Whether a member of an entry or item is one acctsync reads itself rather than a field. */
+function isEntryMember(member: string): boolean {
+  return member in entryMembers;
+}
+
+/** The members of a map's entries holding its children's lists, once per map. */
+const childMembersOf = new WeakMap<MapLayout, ReadonlySet<string>>();
+
+function childMembers(map: MapLayout): ReadonlySet<string> {
+  let members = childMembersOf.get(map);
+  if (members === undefined) {
+    members = new Set(map.children.map((c) => c.member));
+    childMembersOf.set(map, members);
+  }
+  return members;
 }
 
 function declareEntry(
@@ -113,10 +127,11 @@ function declareEntry(
   source: SourceFile,
   ctx: DeclareContext,
 ): DeclaredObject | undefined {
-  const { written: entry, ...lifecycle } = splitLifecycle(patched.value);
-  const childMembers = new Set(map.children.map((c) => c.member));
+  const entry = patched.value;
+  const lifecycle = lifecycleOf(entry);
   let descriptor: KindDescriptor;
   let written: Record<string, unknown>;
+  let omit: (member: string) => boolean = isEntryMember;
   let relative: (path: FieldPath) => DocPath;
   if (map.variants) {
     const { members, shared } = map.variants;
@@ -126,9 +141,10 @@ function declareEntry(
     descriptor = variant.descriptor;
     const variantValues = entry[variant.member] as Record<string, unknown>;
     written = {
-      ...Object.fromEntries(Object.entries(entry).filter(([k]) => k in shared)),
+      ...Object.fromEntries(Object.entries(entry).filter(([k]) => k in shared && !isEntryMember(k))),
       ...variantValues,
     };
+    omit = () => false;
     relative = (path) => (path.length > 0 && String(path[0]) in shared ? path : [variant.member, ...path]);
     // `ignore: [tunnel_group.labels]` names the variant's field as the YAML nests it.
     if (lifecycle.ignore !== undefined) {
@@ -137,20 +153,22 @@ function declareEntry(
     }
   } else {
     descriptor = map.kinds[0]!;
-    written = Object.fromEntries(Object.entries(entry).filter(([k]) => !childMembers.has(k)));
+    written = entry;
+    const children = childMembers(map);
+    if (children.size > 0) omit = (k) => isEntryMember(k) || children.has(k);
     relative = (path) => path;
   }
   const sensitive: FieldPath[] = [];
   const valuePlaces = new Map<string, Place>();
   const withheld = new Map<string, Withheld>();
-  const values = resolveSources(descriptor.fields, written, {
-    ...ctx,
-    place: (path) => patched.placeOf(relative(path)),
-    sensitive,
-    valuePlaces,
-    withheld,
-  });
-  const place = placeWithValues(valuePlaces, (path) => patched.placeOf(relative(path)));
+  const writtenAt = (path: FieldPath): Place => patched.placeOf(relative(path));
+  const values = resolveSources(
+    descriptor.fields,
+    written,
+    { ...ctx, place: writtenAt, sensitive, valuePlaces, withheld },
+    omit,
+  );
+  const place = placeWithValues(valuePlaces, writtenAt);
   return {
     descriptor,
     fields: descriptor.fields,
@@ -174,7 +192,7 @@ function declareChild(
   withLifecycle: Record<string, unknown>,
   ctx: DeclareContext,
 ): DeclaredObject {
-  const { written: item, ...lifecycle } = splitLifecycle(withLifecycle);
+  const lifecycle = lifecycleOf(withLifecycle);
   // The schema admits `observe` on entries only: a nested item is observed with its parent.
   const observed = parent.observe === true ? { observe: true as const } : {};
   const written = (path: FieldPath): Place =>
@@ -182,13 +200,12 @@ function declareChild(
   const sensitive: FieldPath[] = [];
   const valuePlaces = new Map<string, Place>();
   const withheld = new Map<string, Withheld>();
-  const resolved = resolveSources(child.fields, item, {
-    ...ctx,
-    place: written,
-    sensitive,
-    valuePlaces,
-    withheld,
-  });
+  const resolved = resolveSources(
+    child.fields,
+    withLifecycle,
+    { ...ctx, place: written, sensitive, valuePlaces, withheld },
+    isEntryMember,
+  );
   const place = placeWithValues(valuePlaces, written);
   const values =
     child.parentField === undefined ? resolved : { ...resolved, [child.parentField]: parent.name };
@@ -213,7 +230,12 @@ function declareChild(
 }
 
 /** Where a field was written, or, for a value a `{var}` took, where that value is defined. */
-function placeWithValues(valuePlaces: ReadonlyMap<string, Place>, written: (path: FieldPath) => Place) {
+function placeWithValues(
+  valuePlaces: ReadonlyMap<string, Place>,
+  written: (path: FieldPath) => Place,
+): (path: FieldPath) => Place {
+  // Most objects take no `{var}` value: their places are where they are written.
+  if (valuePlaces.size === 0) return written;
   return (path: FieldPath): Place => {
     for (let n = path.length; n > 0 && valuePlaces.size > 0; n--) {
       const defined = valuePlaces.get(pathKey(path.slice(0, n)));

@@ -40,6 +40,8 @@ function where(place: Place): string {
 
 /** Patches and drops of entries that no file declares: an error at the overlay, naming the nearest base entry. */
 export function missingTargets(sources: readonly SourceFile[], layers: Layers): FileFinding[] {
+  // Without overlays there is nothing to look up, and the index of every entry would be garbage.
+  if (layers.patches.size === 0 && layers.drops.length === 0) return [];
   const declared = entryPlaces(sources);
   const targets: Array<{ key: string; place: Place; verb: string }> = [
     ...[...layers.patches].flatMap(([key, list]) =>

@@ -35,13 +35,19 @@ function isUnder(path: DocPath, prefix: DocPath): boolean {
 
 /** An entry after its patches: the merged value and where each part of it was written. */
 export class PatchedEntry {
-  readonly value: Record<string, unknown>;
+  /** The base file's own value until a patch applies; then a copy, so the base stays as written. */
+  #value: Record<string, unknown>;
+  #copied = false;
   readonly #origins: Origin[] = [];
   readonly #base: Place;
 
   constructor(base: Place, value: Record<string, unknown>) {
     this.#base = base;
-    this.value = structuredClone(value);
+    this.#value = value;
+  }
+
+  get value(): Record<string, unknown> {
+    return this.#value;
   }
 
   /** Applies `patch`; returns the places where it disagrees with an earlier patch of the same layer. */
@@ -67,7 +73,11 @@ export class PatchedEntry {
         this.#origins.push({ prefix: path, place, layer: patch.layer });
       }
     };
-    merge(this.value, patch.value, []);
+    if (!this.#copied) {
+      this.#value = structuredClone(this.#value);
+      this.#copied = true;
+    }
+    merge(this.#value, patch.value, []);
     return conflicts;
   }
 

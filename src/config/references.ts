@@ -8,7 +8,6 @@ import {
   aTitle,
   descriptorOf,
   descriptorOfId,
-  findReferences,
   mapReferences,
   type FieldPath,
   type KindName,
@@ -89,14 +88,17 @@ export function resolveReferences(
   objects: readonly DeclaredObject[],
   out: FileFinding[],
   incomplete?: { readonly unchecked: UncheckedReference[] },
-): Map<DeclaredObject, Record<string, unknown>> {
+): { resolved: Map<DeclaredObject, Record<string, unknown>>; edges: ReferenceEdges } {
   const byKey = new Map(objects.map((o) => [o.key, o]));
   const resolved = new Map<DeclaredObject, Record<string, unknown>>();
+  const edges = new Map<string, readonly ReferenceEdge[]>();
 
   for (const o of objects) {
+    const named: ReferenceEdge[] = [];
     const resolveOne = (target: RefTarget, value: string, path: FieldPath, atKey: boolean): string => {
-      if (value === '') return value;
       const map = target.kinds.map(mapOfKind).find((m) => m !== undefined);
+      if (map !== undefined) named.push({ key: `${map.key}/${value}`, path, atKey });
+      if (value === '') return value;
       const found = map ? byKey.get(`${map.key}/${value}`) : undefined;
       if (found && target.kinds.includes(found.descriptor.kind)) return found.key;
       const idKind = descriptorOfId(value)?.kind;
@@ -148,20 +150,23 @@ export function resolveReferences(
         resolveOne(target, ref, site.path, site.atKey),
       ),
     );
+    if (named.length > 0) edges.set(o.key, named);
   }
-  return resolved;
+  return { resolved, edges };
+}
+
+/** A name `o` refers to, as the key of the object it would be, and where the name is written. */
+interface ReferenceEdge {
+  readonly key: string;
+  readonly path: FieldPath;
+  readonly atKey: boolean;
 }
 
 /**
- * The objects of this config `o` refers to by name, by key, with where each name is written. Ids
- * are left out: an object the config does not manage cannot be part of a cycle it makes.
+ * The objects of this config each object refers to by name, found while resolving. Ids are left
+ * out: an object the config does not manage cannot be part of a cycle it makes.
  */
-function referencedKeys(o: DeclaredObject): Array<{ key: string; path: FieldPath; atKey: boolean }> {
-  return findReferences(o.fields, o.values).flatMap((r) => {
-    const map = r.target.kinds.map(mapOfKind).find((m) => m !== undefined);
-    return map === undefined ? [] : [{ key: `${map.key}/${r.ref}`, path: r.path, atKey: r.atKey }];
-  });
-}
+type ReferenceEdges = ReadonlyMap<string, readonly ReferenceEdge[]>;
 
 /**
  * Objects that reach themselves through their references (a failover or weighted backend leading
@@ -169,8 +174,12 @@ function referencedKeys(o: DeclaredObject): Array<{ key: string; path: FieldPath
  * never route such traffic. The service is not documented to refuse one (gaps.md lists no such
  * error), so this is the loader's check alone; it is kind-blind, over every reference field.
  */
-export function findCycles(objects: readonly DeclaredObject[], out: FileFinding[]): void {
-  const byKey = new Map(objects.map((o) => [o.key, { o, edges: referencedKeys(o) }]));
+export function findCycles(
+  objects: readonly DeclaredObject[],
+  references: ReferenceEdges,
+  out: FileFinding[],
+): void {
+  const byKey = new Map(objects.map((o) => [o.key, { o, edges: references.get(o.key) ?? [] }]));
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];
 

@@ -19,6 +19,7 @@ import {
 import { describeSystemError, isSystemError } from '../errors.js';
 import type { DocPath, Finding } from './diagnostic.js';
 import { entryPathKey, entryPlaces, type EntryPlaces } from './entry-places.js';
+import { plainValue, unusual } from './plain-value.js';
 import { structuralFindings } from './yaml-structure.js';
 
 /** Files above this size are refused unread: desired state is text a person reviews. */
@@ -160,10 +161,15 @@ function parseSource(file: string, absolute: string, text: string): ReadResult {
     absolute,
     text,
     lineCounter,
-    value: doc.toJS(),
+    value: plainOf(doc),
     places: entryPlaces(doc),
   });
   return { ok: true, source, findings: [] };
+}
+
+function plainOf(doc: Document): unknown {
+  const value = plainValue(doc.contents);
+  return value === unusual ? doc.toJS() : value;
 }
 
 function parserMessage(code: string, message: string): { message: string; hint?: string } {

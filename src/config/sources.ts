@@ -49,13 +49,17 @@ export function pathKey(path: FieldPath): string {
   return JSON.stringify(path);
 }
 
-/** Resolves the sources in `values` (an object's fields); returns a new object. */
+/**
+ * Resolves the sources in `values` (an object's fields); returns a new object, without the
+ * top-level members `omit` names (those an entry holds besides its fields).
+ */
 export function resolveSources(
   fields: Fields,
   values: Record<string, unknown>,
   ctx: SourceContext,
+  omit?: (member: string) => boolean,
 ): Record<string, unknown> {
-  return resolveObject(fields, values, [], ctx);
+  return resolveObject(fields, values, [], ctx, omit);
 }
 
 function resolveObject(
@@ -63,9 +67,11 @@ function resolveObject(
   values: Record<string, unknown>,
   path: FieldPath,
   ctx: SourceContext,
+  omit?: (member: string) => boolean,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
+    if (omit?.(name) === true) continue;
     const f = fields[name];
     out[name] = f === undefined ? value : resolveField(f, value, [...path, name], ctx);
   }
