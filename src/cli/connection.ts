@@ -36,7 +36,7 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-interface ConnectionSettings {
+export interface ConnectionSettings {
   readonly flags: ConnectionFlags;
   readonly env: NodeJS.ProcessEnv;
   /** Directory holding `.acctsync/` for the embedded state; the working directory by default. */

@@ -9,6 +9,7 @@ import { planFor, type ComputedPlan } from '../pipeline/index.js';
 import { changeFindings, objectFindings, type PolicyRule } from '../policy/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
+import { startEarlyRead, type EarlyRead } from './early-read.js';
 import { holdScope, withLease, type LeaseFlags } from './lease-flags.js';
 import type { ScopeLease } from '../lease/lease.js';
 
@@ -41,20 +42,35 @@ interface Planned extends ComputedPlan {
 }
 
 export async function planFromConfig(request: PlanRequest): Promise<Planned> {
+  const connectionSettings = {
+    flags: request.flags,
+    env: request.env,
+    ...(request.client === undefined ? {} : { client: request.client }),
+    ...(request.deadline === undefined ? {} : { deadline: request.deadline }),
+  };
+  const early = startEarlyRead({
+    connection: connectionSettings,
+    environment: request.environment,
+    noDelete: request.noDelete,
+    lease: request.lease !== undefined,
+  });
   const config = await loadConfig({
     paths: request.paths,
     env: request.env,
     ...(request.environment === undefined ? {} : { environment: request.environment }),
     ...(request.scope === undefined ? {} : { scope: request.scope }),
+  }).catch(async (err: unknown) => {
+    await early?.discard();
+    throw err;
   });
   printConfigWarnings(config.warnings, config.secretSpans, request.env);
-  const connection = await openConnection({
-    flags: request.flags,
-    env: request.env,
-    ...(request.client === undefined ? {} : { client: request.client }),
-    ...(request.deadline === undefined ? {} : { deadline: request.deadline }),
-    ...(config.environment === undefined ? {} : { environment: config.environment }),
-  });
+  const taken = await takeEarlyRead(early, config.environment === undefined);
+  const connection =
+    taken?.connection ??
+    (await openConnection({
+      ...connectionSettings,
+      ...(config.environment === undefined ? {} : { environment: config.environment }),
+    }));
   let lease: ScopeLease | undefined;
   try {
     if (request.lease)
@@ -66,6 +82,7 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
       configPaths: request.paths,
       ...(config.environment === undefined ? {} : { environment: config.environment.name }),
       ...(request.tokens === undefined ? {} : { tokens: request.tokens }),
+      ...(taken === undefined ? {} : { live: taken.live }),
     });
     return {
       ...withPolicy(computed, request.policies, config.environment?.name ?? ''),
@@ -76,6 +93,17 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
     await withLease(connection, lease).close();
     throw err;
   }
+}
+
+/** The early read, when the config loaded named no account of its own. */
+async function takeEarlyRead(
+  early: EarlyRead | undefined,
+  defaultAccount: boolean,
+): ReturnType<EarlyRead['take']> {
+  if (early === undefined) return undefined;
+  if (defaultAccount) return early.take();
+  await early.discard();
+  return undefined;
 }
 
 /** The plan with the findings of `policies` over its desired state and its operations. */

@@ -2,7 +2,7 @@
  * The stages composed for the commands that plan: load the config (`config/`), read the live
  * account (`live/`), compute the plan (`plan/`, a pure function of the two states).
  */
-import type { ApiClient } from '../api/index.js';
+import { ApiError, type ApiClient } from '../api/index.js';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
 import { fetchLiveState, type LiveState } from '../live/index.js';
 import { buildPlan, sensitiveValues, type Plan, type TokenFileView } from '../plan/index.js';
@@ -19,6 +19,12 @@ interface PlanForOptions {
   readonly signal?: AbortSignal;
   /** The token file's captured ids (`--token-output`) and `--recapture-tokens`. */
   readonly tokens?: TokenFileView;
+  /**
+   * A read of every managed collection begun while the config loaded, through `client`. When the
+   * server refused it, the account is read again here, once the config's secrets are protected: a
+   * server's answer may quote a value it was sent.
+   */
+  readonly live?: Promise<LiveState>;
 }
 
 interface ComputePlanOptions extends LoadConfigOptions, Omit<PlanForOptions, 'configPaths'> {
@@ -51,10 +57,15 @@ export async function planFor(
   options: PlanForOptions = {},
 ): Promise<ComputedPlan> {
   client.protectSecrets(sensitiveValues(desired));
-  const live = await fetchLiveState(client, desired, {
-    noDelete: options.noDelete ?? false,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const read = (): Promise<LiveState> =>
+    fetchLiveState(client, desired, {
+      noDelete: options.noDelete ?? false,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  const live = await (options.live?.catch((err: unknown) => {
+    if (err instanceof ApiError) return read();
+    throw err;
+  }) ?? read());
   const plan = buildPlan(desired, live, {
     scope: desired.scope,
     adopt: options.adopt ?? false,

@@ -14,7 +14,27 @@ type Plain = Record<string, unknown>;
 
 /** JSON with object members sorted: equal values give equal strings, whatever the member order. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortMembers(value));
+  const keys = new Set<string>();
+  // Given every member name, sorted, `JSON.stringify` writes each object's members in that order
+  // without a sorted copy of the value. Names it would order otherwise (integer-like names come
+  // first in an object's own order) and values that are not plain JSON take the copy.
+  if (!collectKeys(value, keys)) return JSON.stringify(sortMembers(value));
+  return JSON.stringify(value, [...keys].sort());
+}
+
+/** Adds every member name in `value` to `keys`; false when the sorted names cannot stand for a copy. */
+function collectKeys(value: unknown, keys: Set<string>): boolean {
+  if (Array.isArray(value)) return value.every((item) => collectKeys(item, keys));
+  if (value === null || typeof value !== 'object') return true;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (key === '__proto__' || key === 'toJSON' || /^[0-9]/.test(key)) return false;
+    keys.add(key);
+    if (!collectKeys((value as Record<string, unknown>)[key], keys)) return false;
+  }
+  return true;
 }
 
 function sortMembers(value: unknown): unknown {

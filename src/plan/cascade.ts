@@ -9,6 +9,7 @@ import {
   descriptorOf,
   managedDescriptors,
   moduleFields,
+  type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
 import { compare, type LiveObject } from '../live/index.js';
@@ -21,11 +22,20 @@ function modulesOf(l: LiveObject): string[] {
     .map(([name]) => name);
 }
 
+/** Per registry (its list of managed kinds), the kinds deleted with a parent of each kind. */
+const childKindsByRegistry = new WeakMap<readonly KindDescriptor[], Map<KindName, KindName[]>>();
+
 /** Kinds whose objects the service deletes with a parent of `kind`. */
 function childKinds(kind: KindName): KindName[] {
-  return managedDescriptors()
-    .filter((d) => d.parent?.kind === kind)
-    .map((d) => d.kind);
+  const managed = managedDescriptors();
+  let byParent = childKindsByRegistry.get(managed);
+  if (byParent === undefined) childKindsByRegistry.set(managed, (byParent = new Map<KindName, KindName[]>()));
+  let kinds = byParent.get(kind);
+  if (kinds === undefined) {
+    kinds = managed.filter((d) => d.parent?.kind === kind).map((d) => d.kind);
+    byParent.set(kind, kinds);
+  }
+  return kinds;
 }
 
 /** Live objects by parent id, for walking down from a deleted object. */
@@ -47,8 +57,10 @@ export function indexChildren(objects: readonly LiveObject[]): ChildIndex {
  * (then id): the same children in the same order whatever order the account created them in.
  */
 function descendants(parent: LiveObject, index: ChildIndex): LiveObject[] {
+  const listed = index.get(parent.id);
+  if (listed === undefined) return [];
   const kinds = childKinds(parent.kind);
-  const children = (index.get(parent.id) ?? [])
+  const children = listed
     .filter((c) => kinds.includes(c.kind))
     .sort((a, b) => compare(a.marker?.key ?? '', b.marker?.key ?? '') || compare(a.id, b.id));
   return children.flatMap((c) => [c, ...descendants(c, index)]);

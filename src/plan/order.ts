@@ -203,6 +203,8 @@ function needReferrersMovedOff(
   deleteFirstKeys: ReadonlySet<string>,
   sets: DependencySets,
 ): string[] {
+  // Indexing every live object's references is the costly part, and only a delete reads it.
+  if (!ops.some((op) => op.action === 'delete')) return [];
   const referrersOf = referrersByTarget(ctx.live);
   const deleteOf = deleteRemoving(ops, ctx.live);
   const changeOf = new Map(ops.filter((op) => inPlace(op.action)).map((op) => [op.liveId, op.id]));

@@ -14,6 +14,7 @@ import { diffObject, isUnder, structuralDiff } from '../diff.js';
 import type { LiveObject } from '../../live/index.js';
 import type { Paired } from '../match.js';
 import { normalizeDesired, normalizeLive, type ResolveRef } from '../normalize.js';
+import { unchangedRaw } from '../unchanged.js';
 
 import { sensitiveMask, type FieldChange } from '../types.js';
 
@@ -82,11 +83,13 @@ export function changesOf(
   const o = m.desired;
   // Fields owned elsewhere leave both sides before the comparison, so no change can carry them.
   const ignored = o.ignore ?? [];
-  const changes = diffObject(
-    d,
-    withoutPaths(normalizeLive(d, m.live, o), ignored),
-    withoutPaths(normalizeDesired(d, o, resolve), ignored),
-  );
+  const changes = unchangedRaw(d, m, resolve)
+    ? []
+    : diffObject(
+        d,
+        withoutPaths(normalizeLive(d, m.live, o), ignored),
+        withoutPaths(normalizeDesired(d, o, resolve), ignored),
+      );
   const moved = parentMove(d, m, resolve);
   if (moved !== undefined) changes.push(moved);
   // An object being adopted has no hashes yet and the API never returns its write-only values, so
