@@ -135,6 +135,14 @@ export class Account implements UriResolver {
     return this.#responses.json(d, record, this.origin, () => this.render(d, record));
   }
 
+  /**
+   * The bytes of the list page at `address` (everything its text depends on: origin, path, limit,
+   * cursor), built by `build` once per state of the account.
+   */
+  listPage(address: string, build: () => string): Buffer {
+    return this.#responses.page(address, build);
+  }
+
   /** Objects of `child` kind whose parent is `parentId`, oldest first. */
   childrenOf(parentId: string, child: KindDescriptor): StoredRecord[] {
     return this.#store.childrenOf(parentId, child);

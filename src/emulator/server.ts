@@ -95,7 +95,7 @@ function send(
   }
   const text = reply.json ?? JSON.stringify(reply.body);
   headers['Content-Type'] = 'application/json';
-  headers['Content-Length'] = Buffer.byteLength(text);
+  headers['Content-Length'] = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
   res.writeHead(reply.status, headers).end(text);
 }
 
