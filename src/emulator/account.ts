@@ -59,6 +59,9 @@ export class Account implements UriResolver {
   readonly #responses: ResponseCache;
   readonly #behaviour: RenderBehaviour;
   lifecycle: Lifecycle = { written: () => undefined, removed: () => undefined };
+  /** The last `timestamp()` and the second it shows. */
+  #stampSecond = Number.NaN;
+  #stamp = '';
   /** Called after every change, so that persistence can schedule a save. */
   onChange: () => void = () => undefined;
 
@@ -88,8 +91,16 @@ export class Account implements UriResolver {
   }
 
   timestamp(): string {
-    // toISOString always ends in `.sssZ`: drop the milliseconds.
-    return `${this.now().toISOString().slice(0, -5)}Z`;
+    const now = this.now();
+    const second = Math.floor(now.getTime() / 1000);
+    if (second !== this.#stampSecond) {
+      this.#stampSecond = second;
+      // toISOString always ends in `.sssZ`: drop the milliseconds. Joined into one flat string
+      // (a slice and a concatenation would keep the whole ISO text and two more strings alive),
+      // which every object created in the same second shares.
+      this.#stamp = [now.toISOString().slice(0, -5), 'Z'].join('');
+    }
+    return this.#stamp;
   }
 
   collection(kind: KindName): Collection {
