@@ -114,6 +114,7 @@ export class Account implements UriResolver {
 
   /** The collection path of a kind, `{param}` segments filled from the record or `params`. */
   collectionPath(d: KindDescriptor, params: Readonly<Record<string, unknown>>): string {
+    if (!d.path.includes('{')) return d.path;
     return d.path.replace(/\{(\w+)\}/g, (_, name: string) => stringOf(params[name]));
   }
 
