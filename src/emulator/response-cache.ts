@@ -110,7 +110,7 @@ export class ResponseCache {
    * address, its ancestors' (which embed their children) and those of the kinds that read its kind.
    */
   changed(d: KindDescriptor, record: StoredRecord): void {
-    this.#pages.clear();
+    if (this.#pages.size > 0) this.#pages.clear();
     this.#drop(record.id);
     let link = d.parent;
     let parentId: unknown = link === undefined ? undefined : record.values[link.field];
