@@ -59,6 +59,9 @@ export class Account implements UriResolver {
   readonly #responses: ResponseCache;
   readonly #behaviour: RenderBehaviour;
   lifecycle: Lifecycle = { written: () => undefined, removed: () => undefined };
+  /** The last `timestamp()` and the second it shows. */
+  #stampSecond = Number.NaN;
+  #stamp = '';
   /** Called after every change, so that persistence can schedule a save. */
   onChange: () => void = () => undefined;
 
@@ -88,8 +91,16 @@ export class Account implements UriResolver {
   }
 
   timestamp(): string {
-    // toISOString always ends in `.sssZ`: drop the milliseconds.
-    return `${this.now().toISOString().slice(0, -5)}Z`;
+    const now = this.now();
+    const second = Math.floor(now.getTime() / 1000);
+    if (second !== this.#stampSecond) {
+      this.#stampSecond = second;
+      // toISOString always ends in `.sssZ`: drop the milliseconds. Joined into one flat string
+      // (a slice and a concatenation would keep the whole ISO text and two more strings alive),
+      // which every object created in the same second shares.
+      this.#stamp = [now.toISOString().slice(0, -5), 'Z'].join('');
+    }
+    return this.#stamp;
   }
 
   collection(kind: KindName): Collection {
@@ -103,6 +114,7 @@ export class Account implements UriResolver {
 
   /** The collection path of a kind, `{param}` segments filled from the record or `params`. */
   collectionPath(d: KindDescriptor, params: Readonly<Record<string, unknown>>): string {
+    if (!d.path.includes('{')) return d.path;
     return d.path.replace(/\{(\w+)\}/g, (_, name: string) => stringOf(params[name]));
   }
 
@@ -133,6 +145,14 @@ export class Account implements UriResolver {
   /** The JSON text of `render(d, record)`, cached for stored objects of cacheable kinds. */
   renderJson(d: KindDescriptor, record: StoredRecord): string {
     return this.#responses.json(d, record, this.origin, () => this.render(d, record));
+  }
+
+  /**
+   * The bytes of the list page at `address` (everything its text depends on: origin, path, limit,
+   * cursor), built by `build` once per state of the account.
+   */
+  listPage(address: string, build: () => string): Buffer {
+    return this.#responses.page(address, build);
   }
 
   /** Objects of `child` kind whose parent is `parentId`, oldest first. */

@@ -16,8 +16,11 @@ export interface Reply {
   readonly status: number;
   /** JSON body; absent for 204. */
   readonly body?: unknown;
-  /** The body already as JSON text (cached responses); sent instead of `body` when present. */
-  readonly json?: string;
+  /**
+   * The body already as JSON text, or as its UTF-8 bytes (cached responses); sent instead of
+   * `body` when present.
+   */
+  readonly json?: string | Buffer;
 }
 
 export type Handler = (call: Call) => Reply | Promise<Reply>;

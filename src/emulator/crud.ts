@@ -110,24 +110,29 @@ export function createHandler(d: KindDescriptor): Handler {
 }
 
 export function listHandler(d: KindDescriptor, member: string): Handler {
+  const memberJson = JSON.stringify(member);
   return (call) => {
     const { account } = call;
     const path = account.collectionPath(d, call.params);
-    const page = pageOf(call.query);
-    const { records, more } = account.collection(d.kind).page(page.limit, page.beforeId);
-    const last = records.at(-1);
-    const next =
-      more && last !== undefined
-        ? `${account.origin}${path}?before_id=${encodeURIComponent(last.id)}&limit=${page.limit}`
-        : null;
-    // The text JSON.stringify gives `{ [member]: [...], uri, next_page_uri }`, from cached items.
-    const items = records.map((r) => account.renderJson(d, r)).join(',');
-    return {
-      status: 200,
-      json:
-        `{${JSON.stringify(member)}:[${items}],"uri":${JSON.stringify(account.origin + path)},` +
-        `"next_page_uri":${JSON.stringify(next)}}`,
-    };
+    const { limit, beforeId } = pageOf(call.query);
+    const origin = account.origin;
+    // Neither origin nor path holds a `?`: the address names one page of one collection.
+    const address = `${origin}${path}?${limit}&${beforeId ?? ''}`;
+    const json = account.listPage(address, () => {
+      const { records, more } = account.collection(d.kind).page(limit, beforeId);
+      const last = records.at(-1);
+      const next =
+        more && last !== undefined
+          ? `${origin}${path}?before_id=${encodeURIComponent(last.id)}&limit=${limit}`
+          : null;
+      // The text JSON.stringify gives `{ [member]: [...], uri, next_page_uri }`, from cached items.
+      const items = records.map((r) => account.renderJson(d, r)).join(',');
+      return (
+        `{${memberJson}:[${items}],"uri":${JSON.stringify(origin + path)},` +
+        `"next_page_uri":${JSON.stringify(next)}}`
+      );
+    });
+    return { status: 200, json };
   };
 }
 

@@ -2,6 +2,7 @@
 import { ErrorCode, type Fields, type KindDescriptor } from '../resources/index.js';
 import { parsePemCertificates, type ParsedCertificate } from '../resources/formats/index.js';
 import { badRequest } from './failure.js';
+import { perDescriptor } from './memo.js';
 
 /** Read-only members filled from a parsed certificate, by response name. */
 const pemMembers: Readonly<Record<string, (c: ParsedCertificate) => unknown>> = {
@@ -29,10 +30,15 @@ function fieldWithFormat(fields: Fields, format: string): string | undefined {
   return Object.entries(fields).find(([, f]) => f.type.type === 'string' && f.type.format === format)?.[0];
 }
 
+/** The member holding a kind's certificate PEM, if it has one. */
+const pemFieldOf = perDescriptor(
+  (fields: Fields): string | undefined =>
+    fieldWithFormat(fields, 'pem-certificate') ?? fieldWithFormat(fields, 'pem-certificate-chain'),
+);
+
 /** Fills the PEM-derived members (the key's match is a rule of the descriptor: see `rules.ts`). */
 export function derivePem(d: KindDescriptor, values: Record<string, unknown>): void {
-  const pemField =
-    fieldWithFormat(d.fields, 'pem-certificate') ?? fieldWithFormat(d.fields, 'pem-certificate-chain');
+  const pemField = pemFieldOf(d.fields);
   const pem = pemField === undefined ? undefined : values[pemField];
   if (typeof pem !== 'string') return;
   const parsed = parsePemCertificates(pem);

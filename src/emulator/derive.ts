@@ -5,6 +5,7 @@
  */
 import { ErrorCode, type KindDescriptor, type ModuleDescriptor } from '../resources/index.js';
 import { moduleFields } from '../resources/registry.js';
+import { perDescriptor } from './memo.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { DeriveContext } from './derive-context.js';
 import { hashToken } from './token-auth.js';
@@ -88,6 +89,8 @@ function deriveCertificateManagement(values: Record<string, unknown>, ctx: Deriv
     : null;
 }
 
+const modulesOf = perDescriptor(moduleFields);
+
 /** Fills a module's read-only members, when it has any. */
 export function deriveModule(
   module: ModuleDescriptor,
@@ -111,7 +114,7 @@ export function deriveValues(
   if (ctx.creating) derivePem(d, values);
   if ('certificate_management_policy' in d.fields) deriveCertificateManagement(values, ctx);
   kindBehaviour[d.kind]?.derive?.(values, ctx);
-  for (const [name, module] of moduleFields(d)) {
+  for (const [name, module] of modulesOf(d)) {
     const value = values[name];
     if (isPlainObject(value) && name in ctx.written) deriveModule(module, value, ctx.uri);
   }

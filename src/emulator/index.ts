@@ -205,7 +205,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     random: () => faults.roll(),
     trustProxy: options.trustProxy ?? false,
   });
-  // A request arrives outside the starter's scope: each is handled in the kinds it started with.
-  server.on('request', (req, res) => withKinds(kinds, () => listener(req, res)));
+  // A request may arrive outside the starter's scope: each is handled in the kinds it started with.
+  // Entering the scope only when it is not already in force keeps async hooks off in a process
+  // that never set one (`serve`): on Node 20 a scope entered once costs a hook on every promise.
+  server.on('request', (req, res) => {
+    if (kindsInScope() === kinds) listener(req, res);
+    else withKinds(kinds, () => listener(req, res));
+  });
   return runningEmulator({ ...opened, server, token, adminUserId, faults, stats, saves });
 }

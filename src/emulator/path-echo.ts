@@ -9,6 +9,7 @@ import { isPlainObject } from '../plain-object.js';
 
 export function withoutPathEcho(body: unknown, params: Readonly<Record<string, string>>): unknown {
   if (!isPlainObject(body)) return body;
+  if (!Object.keys(body).some((key) => Object.hasOwn(params, key) && body[key] === params[key])) return body;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     if (Object.hasOwn(params, key) && value === params[key]) continue;

@@ -1,5 +1,6 @@
 /** Stored values → the API's response shape, driven by the field descriptors. */
-import { mapValue, plainReference, type FieldType, type Fields } from '../resources/index.js';
+import { mapValue, plainReference, type Field, type FieldType, type Fields } from '../resources/index.js';
+import { perDescriptor } from './memo.js';
 
 /** What rendering needs from the account: the address of a referenced object. */
 export interface UriResolver {
@@ -18,16 +19,35 @@ export function renderFields(
   topLevel: boolean,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, f] of Object.entries(fields)) {
+  for (const { name, f, asStored } of membersOf(fields)) {
     if (f.writeOnly) {
       if (!topLevel) out[name] = '';
       continue;
     }
     const value = Object.hasOwn(values, name) ? values[name] : f.default;
-    out[name] = value === undefined ? null : renderValue(f.type, value, resolver);
+    out[name] = value === undefined ? null : asStored ? value : renderValue(f.type, value, resolver);
   }
   return out;
 }
+
+/** Types whose values are answered as stored: nothing nests in them and they reference nothing. */
+const leafTypes: ReadonlySet<FieldType['type']> = new Set([
+  'string',
+  'boolean',
+  'integer',
+  'number',
+  'enum',
+  'json',
+]);
+
+/** The members of `fields` in descriptor order, each marked when it renders as stored. */
+const membersOf = perDescriptor((fields: Fields) =>
+  Object.entries(fields).map(([name, f]: [string, Field]) => ({
+    name,
+    f,
+    asStored: leafTypes.has(f.type.type),
+  })),
+);
 
 function refShape(type: Extract<FieldType, { type: 'ref' }>, id: unknown, resolver: UriResolver): unknown {
   if (typeof id !== 'string' || type.target.readShape === 'id') return id;

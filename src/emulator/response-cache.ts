@@ -1,12 +1,16 @@
 /**
  * The JSON text of each stored object's response, built on first read and dropped when the object,
- * an object whose address it shows, one of its embedded children or a decorator input changes.
+ * an object whose address it shows, one of its embedded children or a decorator input changes; and
+ * the bytes of list pages, dropped on any change.
  */
 import { descriptorOf, type KindDescriptor, type KindName } from '../resources/index.js';
 import type { StoredRecord } from './collection.js';
 import { storedKinds, type Store } from './store.js';
 
 const originsPerObject = 4;
+
+/** List pages kept: a client walking a large collection reads each page once per walk. */
+const maxPages = 128;
 
 export class ResponseCache {
   readonly #store: Store;
@@ -18,6 +22,11 @@ export class ResponseCache {
   #reading: Set<string> | undefined;
   /** kind → the kinds whose cached responses one of its changes invalidates (decorator inputs). */
   readonly #dependentKinds = new Map<KindName, KindName[]>();
+  /**
+   * A list page's answer by the page's address (origin, path, limit, cursor). Any change can add
+   * to a page, take from it or change an object it shows, so every change drops them all.
+   */
+  readonly #pages = new Map<string, Buffer>();
 
   /**
    * `readsOf(kind)`: the kinds whose every change can change the kind's read-time members besides
@@ -74,6 +83,17 @@ export class ResponseCache {
     return text;
   }
 
+  /** The bytes of the list page at `address`, built by `build` unless cached since the last change. */
+  page(address: string, build: () => string): Buffer {
+    let bytes = this.#pages.get(address);
+    if (bytes === undefined) {
+      bytes = Buffer.from(build());
+      if (this.#pages.size >= maxPages) this.#pages.delete(this.#pages.keys().next().value ?? '');
+      this.#pages.set(address, bytes);
+    }
+    return bytes;
+  }
+
   /**
    * Keeps a few origins per object: clients reach an emulator at one or two addresses, and a
    * client sending a different Host with every request must not grow the cache without bound.
@@ -90,6 +110,7 @@ export class ResponseCache {
    * address, its ancestors' (which embed their children) and those of the kinds that read its kind.
    */
   changed(d: KindDescriptor, record: StoredRecord): void {
+    if (this.#pages.size > 0) this.#pages.clear();
     this.#drop(record.id);
     let link = d.parent;
     let parentId: unknown = link === undefined ? undefined : record.values[link.field];

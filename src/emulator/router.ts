@@ -40,14 +40,23 @@ function node(): Node {
 }
 
 type Match =
-  | { readonly kind: 'found'; readonly route: Route; readonly params: Record<string, string> }
+  | { readonly kind: 'found'; readonly route: Route; readonly params: Readonly<Record<string, string>> }
   | { readonly kind: 'method-not-allowed'; readonly allowed: readonly string[] }
   | { readonly kind: 'not-found' };
 
+/** The parameters of a path without any: shared, so it must never be written to. */
+const noParams: Readonly<Record<string, string>> = Object.freeze({});
+
 export class Router {
   readonly #root = node();
+  /**
+   * Patterns without parameters (`/ip_policies`), by path exactly as written there: most requests
+   * name a collection, which then needs no walk. Any other spelling of the path takes the walk.
+   */
+  readonly #fixed = new Map<string, Map<string, Match>>();
 
   add(route: Route): void {
+    this.#fixed.clear();
     let at = this.#root;
     const names: string[] = [];
     for (const segment of route.pattern.split('/').filter((s) => s !== '')) {
@@ -69,6 +78,18 @@ export class Router {
   }
 
   match(method: string, path: string): Match {
+    const fixed = this.#fixed.get(path)?.get(method);
+    if (fixed !== undefined) return fixed;
+    const match = this.#walkPath(method, path);
+    if (match.kind === 'found' && !match.route.pattern.includes('{') && path === match.route.pattern) {
+      let byMethod = this.#fixed.get(path);
+      if (byMethod === undefined) this.#fixed.set(path, (byMethod = new Map<string, Match>()));
+      byMethod.set(method, { kind: 'found', route: match.route, params: noParams });
+    }
+    return match;
+  }
+
+  #walkPath(method: string, path: string): Match {
     const values: string[] = [];
     const found = this.#walk(
       this.#root,

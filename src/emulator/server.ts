@@ -29,6 +29,7 @@ interface ServerParts {
 }
 
 const withBody = new Set(['POST', 'PATCH', 'PUT']);
+const noBody = Buffer.alloc(0);
 
 function bearerToken(header: string | undefined): string | undefined {
   const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -82,20 +83,23 @@ function checkQuery(query: URLSearchParams, allowed: readonly string[]): void {
   }
 }
 
+/** Writes the answer; headers as a flat list of names and values, which Node sends as they are. */
 function send(
   res: ServerResponse,
   operationId: string,
   reply: Reply,
-  extraHeaders: Record<string, string> = {},
+  extraHeaders?: Readonly<Record<string, string>>,
 ): void {
-  const headers: Record<string, string | number> = { 'Svc-Operation-Id': operationId, ...extraHeaders };
+  const headers: string[] = ['Svc-Operation-Id', operationId];
+  if (extraHeaders !== undefined)
+    for (const [name, value] of Object.entries(extraHeaders)) headers.push(name, value);
   if (reply.json === undefined && reply.body === undefined) {
     res.writeHead(reply.status, headers).end();
     return;
   }
   const text = reply.json ?? JSON.stringify(reply.body);
-  headers['Content-Type'] = 'application/json';
-  headers['Content-Length'] = Buffer.byteLength(text);
+  const length = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+  headers.push('Content-Type', 'application/json', 'Content-Length', String(length));
   res.writeHead(reply.status, headers).end(text);
 }
 
@@ -192,10 +196,12 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
       if (status !== undefined) throw injected(status);
     }
     checkQuery(query, route.query ?? []);
-    const raw = withBody.has(method) ? await readBody(req) : Buffer.alloc(0);
+    // Awaited only when there is something to wait for: a read needs no turn of the event loop.
+    const raw = withBody.has(method) ? await readBody(req) : noBody;
     const body = withoutPathEcho(parseBody(req, raw), params);
     const origin = originOfRequest(req, account.listenOrigin, parts.trustProxy);
-    const reply = await servingAt(origin, () => route.handler({ account, principal, params, query, body }));
+    const answer = servingAt(origin, () => route.handler({ account, principal, params, query, body }));
+    const reply = answer instanceof Promise ? await answer : answer;
     if (route.write && (faults.dropAfterWrite ?? 0) > parts.random()) {
       stats.record(method, pattern, 'dropped');
       req.socket.destroy();

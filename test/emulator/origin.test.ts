@@ -45,6 +45,9 @@ describe('addresses in answers', () => {
     expect((await callEmulator(account, 'GET', `/ip_policies/${ids[0]}`)).body.uri).toBe(
       `${account.url}/ip_policies/${ids[0]}`,
     );
+    expect((await callEmulator(account, 'GET', '/ip_policies?limit=2')).body.next_page_uri).toMatch(
+      `${account.url}/ip_policies?before_id=`,
+    );
     await using forward = await startPortForward(account.url);
     const pages = await followPages(account, `${forward.url}/ip_policies?limit=2`);
     expect(pages).toHaveLength(4);

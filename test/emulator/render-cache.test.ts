@@ -32,6 +32,30 @@ describe('cached responses', () => {
     expect(await listed('/ip_policies', 'ip_policies', id)).toBeUndefined();
   });
 
+  it('a create or a delete shows in every page of a list at once', async () => {
+    const page = async (query: string): Promise<{ ids: string[]; next: string | null }> => {
+      const body = await get(`/ip_policies?${query}`);
+      return { ids: body.ip_policies.map((o: { id: string }) => o.id), next: body.next_page_uri };
+    };
+    const create = async (): Promise<string> => (await h.call('POST', '/ip_policies', {})).body.id;
+    const [a, b, c] = [await create(), await create(), await create()];
+    expect(await page('limit=2')).toEqual({
+      ids: [c, b],
+      next: `${h.emulator.url}/ip_policies?before_id=${b}&limit=2`,
+    });
+    expect((await page(`limit=2&before_id=${b}`)).ids[0]).toBe(a);
+    const d = await create();
+    expect(await page('limit=2')).toEqual({
+      ids: [d, c],
+      next: `${h.emulator.url}/ip_policies?before_id=${c}&limit=2`,
+    });
+    expect((await page('limit=100')).ids.slice(0, 4)).toEqual([d, c, b, a]);
+    expect((await h.call('DELETE', `/ip_policies/${c}`)).status).toBe(204);
+    expect((await page('limit=2')).ids).toEqual([d, b]);
+    expect((await page(`limit=2&before_id=${d}`)).ids).toEqual([b, a]);
+    expect((await page('limit=100')).ids.slice(0, 3)).toEqual([d, b, a]);
+  });
+
   it('a module PUT and DELETE show in the edge at once', async () => {
     const id = (await h.call('POST', '/edges/tls', { hostports: ['cache.example.com:443'] })).body.id;
     expect((await get(`/edges/tls/${id}`)).ip_restriction).toBeNull();
