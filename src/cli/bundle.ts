@@ -6,11 +6,33 @@
  * almost nothing. The chunks sit two levels under the package root as the modules did, so paths
  * they resolve from `import.meta.url` (package.json, schemas/) stay the same.
  */
-import { copyFile } from 'node:fs/promises';
-import { build } from 'esbuild';
+import { copyFile, readFile, rm } from 'node:fs/promises';
+import { build, type Plugin } from 'esbuild';
 
 const entry = 'dist/cli/main.js';
 
+/**
+ * The CEL library loads on first use through a `require` of its own (`cel-library.ts`): from the
+ * package that is 14 modules resolved and compiled one by one. The build bundles the library into
+ * one file beside the chunks, and that `require` loads it. Not into the chunks: every command
+ * that declares resources (`serve` too) would then parse it, used or not.
+ */
+const celLibraryFile = 'cel-js.js';
+const celLibraryBundled: Plugin = {
+  name: 'cel-library-bundled',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]cel-library\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const specifier = "require('@marcbachmann/cel-js')";
+      if (!source.includes(specifier))
+        throw new Error(`${args.path}: no ${specifier} to point at the bundle`);
+      return { contents: source.replace(specifier, `require('./${celLibraryFile}')`), loader: 'js' };
+    });
+  },
+};
+
+// Chunks are named by their content: a rebuild would leave the previous ones beside the new.
+await rm('dist/bundle', { recursive: true, force: true });
 await build({
   entryPoints: { 'cli/main': entry },
   outdir: 'dist',
@@ -23,13 +45,25 @@ await build({
   target: 'node20.19',
   sourcemap: true,
   logLevel: 'warning',
-  // Loaded at run time through `createRequire` (the CEL library, ajv's compiler and its runtime for
-  // the precompiled validator): they stay packages of their own.
-  external: ['@marcbachmann/cel-js', 'ajv', 'ajv/*'],
+  // Loaded at run time through `createRequire` (ajv's compiler where no build ran, its runtime for
+  // the precompiled validator): they stay a package of their own.
+  external: ['ajv', 'ajv/*'],
+  plugins: [celLibraryBundled],
   // Bundled CommonJS (yaml) requires Node's built-ins; an ES module has no `require` of its own.
   banner: {
     js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
   },
+});
+
+await build({
+  entryPoints: ['@marcbachmann/cel-js'],
+  outfile: `dist/bundle/${celLibraryFile}`,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  sourcemap: true,
+  logLevel: 'warning',
 });
 
 // The structural validator loads beside the module that runs it (`schema-check.ts`).
