@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import type { Schema } from './field-schema.js';
+import { isPlainObject } from '../plain-object.js';
 import { ajvOptions, precompiledValidatorUrl } from './schema-check.js';
 import { buildConfigSchema } from './schema.js';
 
@@ -29,7 +30,7 @@ function withMembersAsDefs(schema: Schema): Schema {
 
 function hoistMembers(schema: Schema, path: string, defs: Defs): Schema {
   const out: Schema = { ...schema };
-  if (isSchema(schema.properties)) {
+  if (isPlainObject(schema.properties)) {
     out.properties = Object.fromEntries(
       Object.entries(schema.properties).map(([member, sub]) => [
         member,
@@ -37,22 +38,19 @@ function hoistMembers(schema: Schema, path: string, defs: Defs): Schema {
       ]),
     );
   }
-  if (isSchema(schema.items)) out.items = hoisted(schema.items, `${path}.items`, defs);
-  if (isSchema(schema.additionalProperties)) {
+  if (isPlainObject(schema.items)) out.items = hoisted(schema.items, `${path}.items`, defs);
+  if (isPlainObject(schema.additionalProperties)) {
     out.additionalProperties = hoisted(schema.additionalProperties, `${path}.values`, defs);
   }
   return out;
 }
 
 function hoisted(sub: unknown, path: string, defs: Defs): unknown {
-  if (!isSchema(sub) || !(isSchema(sub.properties) || isSchema(sub.additionalProperties))) return sub;
+  if (!isPlainObject(sub) || !(isPlainObject(sub.properties) || isPlainObject(sub.additionalProperties)))
+    return sub;
   if (/[^A-Za-z0-9_.-]/.test(path)) return sub;
   defs[path] = hoistMembers(sub, path, defs);
   return { $ref: `#/$defs/${path}` };
-}
-
-function isSchema(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const ajv = new Ajv2020({ ...ajvOptions, code: { source: true, esm: true } });
