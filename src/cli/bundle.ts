@@ -6,8 +6,8 @@
  * almost nothing. The chunks sit two levels under the package root as the modules did, so paths
  * they resolve from `import.meta.url` (package.json, schemas/) stay the same.
  */
-import { copyFile, readFile, rm } from 'node:fs/promises';
-import { build, type Plugin } from 'esbuild';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { build, transform, type Plugin } from 'esbuild';
 
 const entry = 'dist/cli/main.js';
 
@@ -66,5 +66,8 @@ await build({
   logLevel: 'warning',
 });
 
-// The structural validator loads beside the module that runs it (`schema-check.ts`).
-await copyFile('dist/config/schema-validator.generated.js', 'dist/bundle/schema-validator.generated.js');
+// The structural validator loads beside the module that runs it (`schema-check.ts`). Minified: V8
+// reads all 1.1 MB of it at load, and a quarter less text is about 6 ms less of every validate.
+const validator = await readFile('dist/config/schema-validator.generated.js', 'utf8');
+const { code } = await transform(validator, { minify: true, format: 'esm', target: 'node20.19' });
+await writeFile('dist/bundle/schema-validator.generated.js', code);
