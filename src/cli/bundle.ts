@@ -67,7 +67,7 @@ await build({
 });
 
 // The structural validator loads beside the module that runs it (`schema-check.ts`). Minified: V8
-// reads all 1.1 MB of it at load, and a quarter less text is about 6 ms less of every validate.
+// reads all 1.1 MB of it at load; a quarter less text imports about 6 ms faster (docs/performance.md).
 const validator = await readFile('dist/config/schema-validator.generated.js', 'utf8');
 const { code } = await transform(validator, { minify: true, format: 'esm', target: 'node20.19' });
 await writeFile('dist/bundle/schema-validator.generated.js', code);
