@@ -117,10 +117,11 @@ async function loadRevision(
     { env, filesRoot: root, accountVariables },
     report,
   );
-  // Before duplicates are dropped: a duplicate's secret is in its file all the same.
-  const secretSpans = literalSecrets(objects);
   const checked = checkAcrossObjects(objects, scopes, reader.unread, report);
   const moves = declaredMoves(sources, checked, report);
+  // From every declared object, duplicates too: a duplicate's secret is in its file all the same.
+  // Spans serve only to render diagnostics; finding them re-parses each file's document tree.
+  const secretSpans = report.diagnostics.length === 0 ? {} : literalSecrets(objects);
 
   const withheld: Withheld[] = objects.flatMap((o) => [...o.withheld.values()]);
   const shown = report.diagnostics.map((d) =>
