@@ -7,6 +7,7 @@ import { ErrorCode } from './error-codes.js';
 import { describeValue } from './describe-value.js';
 import { checkFormat } from './format-check.js';
 import { byteLength, charLength } from './formats/index.js';
+import { namedFields, perFieldTable } from './field-lists.js';
 import { descriptorOfId } from './registry.js';
 import { anyOf } from './titles.js';
 import type { Field, FieldNaming, FieldType, Fields, RefTarget, Rule, Violation } from './types.js';
@@ -38,6 +39,32 @@ function acceptsField(f: Field, mode: BodyMode, topLevel: boolean): boolean {
   return f.write === 'mutable' || f.write === 'update-only';
 }
 
+const modeIndex: Readonly<Record<BodyMode, number>> = { create: 0, update: 1, replace: 2, desired: 3 };
+
+/** The fields a body accepts, by the name it writes them under: a lookup and a list to walk. */
+interface Accepted {
+  readonly byName: ReadonlyMap<string, Field>;
+  readonly list: readonly (readonly [string, Field])[];
+}
+
+/** Per table, what a body accepts, one slot per mode, naming and level. */
+const acceptedByWay = perFieldTable((): Accepted[] => []);
+
+function acceptedFields(fields: Fields, ctx: Context, topLevel: boolean): Accepted {
+  const slots = acceptedByWay(fields);
+  const way = modeIndex[ctx.mode] * 4 + (ctx.naming === 'write' ? 2 : 0) + (topLevel ? 1 : 0);
+  let accepted = slots[way];
+  if (accepted === undefined) {
+    const byName = new Map<string, Field>();
+    for (const { name, field: f, requestName } of namedFields(fields)) {
+      if (acceptsField(f, ctx.mode, topLevel)) byName.set(ctx.naming === 'write' ? requestName : name, f);
+    }
+    accepted = { byName, list: [...byName] };
+    slots[way] = accepted;
+  }
+  return accepted;
+}
+
 /** Validates `body` against `fields`; `rules` are the cross-field rules of that level. */
 export function validateBody(
   fields: Fields,
@@ -67,13 +94,9 @@ function checkObject(
     });
     return;
   }
-  const byName = new Map<string, [string, Field]>();
-  for (const [name, f] of Object.entries(fields)) {
-    if (!acceptsField(f, ctx.mode, topLevel)) continue;
-    byName.set(ctx.naming === 'write' ? (f.writeAs ?? name) : name, [name, f]);
-  }
+  const accepted = acceptedFields(fields, ctx, topLevel);
   for (const key of Object.keys(body)) {
-    if (!byName.has(key)) {
+    if (!accepted.byName.has(key)) {
       ctx.out.push({
         path: [...path, key],
         message: unknownFieldMessage(key, fields, ctx, topLevel),
@@ -83,7 +106,7 @@ function checkObject(
   }
   const enforceRequired = ctx.mode !== 'update';
   let valid = true;
-  for (const [key, [, f]] of byName) {
+  for (const [key, f] of accepted.list) {
     const value = body[key];
     if (value === undefined) {
       if (enforceRequired && f.required) {
@@ -109,9 +132,8 @@ function checkObject(
 }
 
 function unknownFieldMessage(key: string, fields: Fields, ctx: Context, topLevel: boolean): string {
-  const entry = Object.entries(fields).find(([name, f]) => name === key || f.writeAs === key);
-  if (entry) {
-    const [, f] = entry;
+  const f = namedFields(fields).find(({ name, field }) => name === key || field.writeAs === key)?.field;
+  if (f) {
     if (f.write === 'read-only') return `${key} is read-only: the service computes it`;
     if (topLevel && ctx.mode === 'update' && f.write === 'immutable') {
       return `${key} cannot be changed after creation`;
