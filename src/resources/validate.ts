@@ -7,7 +7,7 @@ import { ErrorCode } from './error-codes.js';
 import { describeValue } from './describe-value.js';
 import { checkFormat } from './format-check.js';
 import { byteLength, charLength } from './formats/index.js';
-import { namedFields, perFieldTable } from './field-lists.js';
+import { derivedOnce, namedFields } from './field-lists.js';
 import { descriptorOfId } from './registry.js';
 import { anyOf } from './titles.js';
 import type { Field, FieldNaming, FieldType, Fields, RefTarget, Rule, Violation } from './types.js';
@@ -48,7 +48,12 @@ interface Accepted {
 }
 
 /** Per table, what a body accepts, one slot per mode, naming and level. */
-const acceptedByWay = perFieldTable((): Accepted[] => []);
+const acceptedByWay = derivedOnce((_fields: Fields): Accepted[] => []);
+
+/** A list item or map value is checked as its field, except that it may never be null. */
+const memberField = derivedOnce((f: Field): Field => ({ ...f, nullable: false }));
+
+const noRules: readonly Rule[] = [];
 
 function acceptedFields(fields: Fields, ctx: Context, topLevel: boolean): Accepted {
   const slots = acceptedByWay(fields);
@@ -175,12 +180,12 @@ function checkValue(f: Field, type: FieldType, value: unknown, path: Path, ctx: 
       return;
     case 'list':
       if (!Array.isArray(value)) return bad(`expected a list, found ${describeValue(value)}`);
-      value.forEach((item, i) => checkValue({ ...f, nullable: false }, type.items, item, [...path, i], ctx));
+      value.forEach((item, i) => checkValue(memberField(f), type.items, item, [...path, i], ctx));
       return;
     case 'map':
       return checkMap(f, type, value, path, ctx, bad);
     case 'object':
-      return checkObject(type.fields, type.rules ?? [], value, path, { ...ctx, mode: 'replace' }, false);
+      return checkObject(type.fields, type.rules ?? noRules, value, path, { ...ctx, mode: 'replace' }, false);
     case 'module':
       return checkObject(
         type.module.fields,
@@ -243,7 +248,7 @@ function checkMap(
   if (!isPlainObject(value)) return bad(`expected a map, found ${describeValue(value)}`);
   for (const [k, v] of Object.entries(value)) {
     if (type.keyRef) checkReference(type.keyRef, k, [...path, k], ctx);
-    checkValue({ ...f, nullable: false }, type.values, v, [...path, k], ctx);
+    checkValue(memberField(f), type.values, v, [...path, k], ctx);
   }
 }
 
