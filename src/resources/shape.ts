@@ -3,6 +3,7 @@
  * `Ref` objects), request bodies (request names such as `ip_policy_ids`, references as ids), and
  * plain values (response names, references as bare ids). All driven by the field descriptors.
  */
+import { namedFields, settableFields } from './field-lists.js';
 import type { Field, FieldType, Fields } from './types.js';
 import { mapValue, type ValueMapper } from './walk.js';
 import { isPlainObject } from '../plain-object.js';
@@ -44,8 +45,8 @@ const defaultedValues = convertNested(withDefaults);
  */
 export function writableValues(fields: Fields, record: Plain): Plain {
   const out: Plain = {};
-  for (const [name, f] of Object.entries(fields)) {
-    if (f.write === 'read-only' || !(name in record)) continue;
+  for (const { name, field: f } of settableFields(fields)) {
+    if (!(name in record)) continue;
     out[name] = mapValue(f.type, record[name], plainValues);
   }
   return out;
@@ -72,8 +73,7 @@ function isBlank(value: unknown): boolean {
  */
 export function fromRequestBody(fields: Fields, body: Plain): Plain {
   const out: Plain = {};
-  for (const [name, f] of Object.entries(fields)) {
-    const key = f.writeAs ?? name;
+  for (const { name, field: f, requestName: key } of namedFields(fields)) {
     if (!(key in body) || (f.blankIsUnset === true && isBlank(body[key]))) continue;
     out[name] = mapValue(f.type, body[key], responseValues);
   }
@@ -87,8 +87,7 @@ export function fromRequestBody(fields: Fields, body: Plain): Plain {
  */
 export function withDefaults(fields: Fields, values: Plain): Plain {
   const out: Plain = {};
-  for (const [name, f] of Object.entries(fields)) {
-    if (f.write === 'read-only') continue;
+  for (const { name, field: f } of settableFields(fields)) {
     if (name in values) {
       out[name] = mapValue(f.type, values[name], defaultedValues);
     } else if (f.default !== undefined) {

@@ -7,6 +7,7 @@ import { ErrorCode } from './error-codes.js';
 import { describeValue } from './describe-value.js';
 import { checkFormat } from './format-check.js';
 import { byteLength, charLength } from './formats/index.js';
+import { derivedOnce, namedFields } from './field-lists.js';
 import { descriptorOfId } from './registry.js';
 import { anyOf } from './titles.js';
 import type { Field, FieldNaming, FieldType, Fields, RefTarget, Rule, Violation } from './types.js';
@@ -38,6 +39,37 @@ function acceptsField(f: Field, mode: BodyMode, topLevel: boolean): boolean {
   return f.write === 'mutable' || f.write === 'update-only';
 }
 
+const modeIndex: Readonly<Record<BodyMode, number>> = { create: 0, update: 1, replace: 2, desired: 3 };
+
+/** The fields a body accepts, by the name it writes them under: a lookup and a list to walk. */
+interface Accepted {
+  readonly byName: ReadonlyMap<string, Field>;
+  readonly list: readonly (readonly [string, Field])[];
+}
+
+/** Per table, what a body accepts, one slot per mode, naming and level. */
+const acceptedByWay = derivedOnce((_fields: Fields): Accepted[] => []);
+
+/** A list item or map value is checked as its field, except that it may never be null. */
+const memberField = derivedOnce((f: Field): Field => ({ ...f, nullable: false }));
+
+const noRules: readonly Rule[] = [];
+
+function acceptedFields(fields: Fields, ctx: Context, topLevel: boolean): Accepted {
+  const slots = acceptedByWay(fields);
+  const way = modeIndex[ctx.mode] * 4 + (ctx.naming === 'write' ? 2 : 0) + (topLevel ? 1 : 0);
+  let accepted = slots[way];
+  if (accepted === undefined) {
+    const byName = new Map<string, Field>();
+    for (const { name, field: f, requestName } of namedFields(fields)) {
+      if (acceptsField(f, ctx.mode, topLevel)) byName.set(ctx.naming === 'write' ? requestName : name, f);
+    }
+    accepted = { byName, list: [...byName] };
+    slots[way] = accepted;
+  }
+  return accepted;
+}
+
 /** Validates `body` against `fields`; `rules` are the cross-field rules of that level. */
 export function validateBody(
   fields: Fields,
@@ -67,13 +99,9 @@ function checkObject(
     });
     return;
   }
-  const byName = new Map<string, [string, Field]>();
-  for (const [name, f] of Object.entries(fields)) {
-    if (!acceptsField(f, ctx.mode, topLevel)) continue;
-    byName.set(ctx.naming === 'write' ? (f.writeAs ?? name) : name, [name, f]);
-  }
+  const accepted = acceptedFields(fields, ctx, topLevel);
   for (const key of Object.keys(body)) {
-    if (!byName.has(key)) {
+    if (!accepted.byName.has(key)) {
       ctx.out.push({
         path: [...path, key],
         message: unknownFieldMessage(key, fields, ctx, topLevel),
@@ -83,7 +111,7 @@ function checkObject(
   }
   const enforceRequired = ctx.mode !== 'update';
   let valid = true;
-  for (const [key, [, f]] of byName) {
+  for (const [key, f] of accepted.list) {
     const value = body[key];
     if (value === undefined) {
       if (enforceRequired && f.required) {
@@ -109,9 +137,8 @@ function checkObject(
 }
 
 function unknownFieldMessage(key: string, fields: Fields, ctx: Context, topLevel: boolean): string {
-  const entry = Object.entries(fields).find(([name, f]) => name === key || f.writeAs === key);
-  if (entry) {
-    const [, f] = entry;
+  const f = namedFields(fields).find(({ name, field }) => name === key || field.writeAs === key)?.field;
+  if (f) {
     if (f.write === 'read-only') return `${key} is read-only: the service computes it`;
     if (topLevel && ctx.mode === 'update' && f.write === 'immutable') {
       return `${key} cannot be changed after creation`;
@@ -153,12 +180,12 @@ function checkValue(f: Field, type: FieldType, value: unknown, path: Path, ctx: 
       return;
     case 'list':
       if (!Array.isArray(value)) return bad(`expected a list, found ${describeValue(value)}`);
-      value.forEach((item, i) => checkValue({ ...f, nullable: false }, type.items, item, [...path, i], ctx));
+      value.forEach((item, i) => checkValue(memberField(f), type.items, item, [...path, i], ctx));
       return;
     case 'map':
       return checkMap(f, type, value, path, ctx, bad);
     case 'object':
-      return checkObject(type.fields, type.rules ?? [], value, path, { ...ctx, mode: 'replace' }, false);
+      return checkObject(type.fields, type.rules ?? noRules, value, path, { ...ctx, mode: 'replace' }, false);
     case 'module':
       return checkObject(
         type.module.fields,
@@ -221,7 +248,7 @@ function checkMap(
   if (!isPlainObject(value)) return bad(`expected a map, found ${describeValue(value)}`);
   for (const [k, v] of Object.entries(value)) {
     if (type.keyRef) checkReference(type.keyRef, k, [...path, k], ctx);
-    checkValue({ ...f, nullable: false }, type.values, v, [...path, k], ctx);
+    checkValue(memberField(f), type.values, v, [...path, k], ctx);
   }
 }
 

@@ -3,6 +3,7 @@
  * items and map values, with the path of each value. References, secrets, normalization, request
  * bodies, export and the emulator all descend through here, so a new nesting type is taught once.
  */
+import { derivedOnce } from './field-lists.js';
 import type { FieldPath } from './state.js';
 import type { Field, FieldType, Fields, Rule } from './types.js';
 import { isPlainObject } from '../plain-object.js';
@@ -15,9 +16,14 @@ interface NestedObject {
   readonly rules: readonly Rule[];
 }
 
+const objectMembers = derivedOnce((type: Extract<FieldType, { type: 'object' }>): NestedObject => ({
+  fields: type.fields,
+  rules: type.rules ?? [],
+}));
+
 /** The described members of a value of `type`, when it is an object or a module. */
 export function nestedObject(type: FieldType | undefined): NestedObject | undefined {
-  if (type?.type === 'object') return { fields: type.fields, rules: type.rules ?? [] };
+  if (type?.type === 'object') return objectMembers(type);
   if (type?.type === 'module') return type.module;
   return undefined;
 }
