@@ -158,17 +158,14 @@ function declareEntry(
     if (children.size > 0) omit = (k) => isEntryMember(k) || children.has(k);
     relative = (path) => path;
   }
-  const sensitive: FieldPath[] = [];
-  const valuePlaces = new Map<string, Place>();
-  const withheld = new Map<string, Withheld>();
   const writtenAt = (path: FieldPath): Place => patched.placeOf(relative(path));
-  const values = resolveSources(
+  const { values, sensitive, withheld, place } = resolveWritten(
     descriptor.fields,
     written,
-    { ...ctx, place: writtenAt, sensitive, valuePlaces, withheld },
+    writtenAt,
+    ctx,
     omit,
   );
-  const place = placeWithValues(valuePlaces, writtenAt);
   return {
     descriptor,
     fields: descriptor.fields,
@@ -197,16 +194,12 @@ function declareChild(
   const observed = parent.observe === true ? { observe: true as const } : {};
   const written = (path: FieldPath): Place =>
     patched.placeOf(path[0] === child.parentField ? [child.member, index] : [child.member, index, ...path]);
-  const sensitive: FieldPath[] = [];
-  const valuePlaces = new Map<string, Place>();
-  const withheld = new Map<string, Withheld>();
-  const resolved = resolveSources(
-    child.fields,
-    withLifecycle,
-    { ...ctx, place: written, sensitive, valuePlaces, withheld },
-    isEntryMember,
-  );
-  const place = placeWithValues(valuePlaces, written);
+  const {
+    values: resolved,
+    sensitive,
+    withheld,
+    place,
+  } = resolveWritten(child.fields, withLifecycle, written, ctx, isEntryMember);
   const values =
     child.parentField === undefined ? resolved : { ...resolved, [child.parentField]: parent.name };
   // A name is printed in plans and keys: one taken from a withheld value would publish it.
@@ -227,6 +220,31 @@ function declareChild(
     entryPath: place([]).path,
     place,
   };
+}
+
+/** An object's values with their `{env}`/`{file}`/`{var}` sources resolved, and where each was written. */
+function resolveWritten(
+  fields: Fields,
+  written: Record<string, unknown>,
+  writtenAt: (path: FieldPath) => Place,
+  ctx: DeclareContext,
+  omit: (member: string) => boolean,
+): {
+  values: Record<string, unknown>;
+  sensitive: FieldPath[];
+  withheld: Map<string, Withheld>;
+  place: (path: FieldPath) => Place;
+} {
+  const sensitive: FieldPath[] = [];
+  const valuePlaces = new Map<string, Place>();
+  const withheld = new Map<string, Withheld>();
+  const values = resolveSources(
+    fields,
+    written,
+    { ...ctx, place: writtenAt, sensitive, valuePlaces, withheld },
+    omit,
+  );
+  return { values, sensitive, withheld, place: placeWithValues(valuePlaces, writtenAt) };
 }
 
 /** Where a field was written, or, for a value a `{var}` took, where that value is defined. */
