@@ -4,10 +4,10 @@
  * retry report, no API error), whatever the API does meanwhile; a config that loads plans as ever.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { closedPortUrl } from '../api/server.js';
 import { runCli, type CliResult } from '../reliability/support/cli.js';
 import { useAccount } from '../support/use-account.js';
 
@@ -39,16 +39,6 @@ async function writeConfig(broken: boolean): Promise<string> {
   return file;
 }
 
-/** A port on loopback nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 function expectOnlyTheConfigError(run: CliResult): void {
   expect(run.code, run.stderr).toBe(1);
   expect(run.stdout).toBe('');
@@ -62,8 +52,7 @@ function expectOnlyTheConfigError(run: CliResult): void {
 describe('acctsync plan with a config that does not load', () => {
   it('prints the config error alone when the API is unreachable', async () => {
     const file = await writeConfig(true);
-    const port = await closedPort();
-    const run = await runCli(['plan', file, '--api-url', `http://127.0.0.1:${port}`], {
+    const run = await runCli(['plan', file, '--api-url', await closedPortUrl()], {
       cwd: dir,
       env: { SVC_API_KEY: 'early-key' },
     });
