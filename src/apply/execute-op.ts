@@ -155,7 +155,7 @@ async function create(ctx: OperationContext, kind: KindName, op: Operation): Pro
   // Recorded before the follow-up PATCH: the object exists, and the id table must say so even if it
   // fails; the follow-ups address it by its key, which now resolves to this id.
   ctx.ids.created(op.key, id);
-  if (d.tokenField !== undefined) await saveToken(ctx, d, op, record, id);
+  await saveToken(ctx, d, op, record, id);
   for (let i = 1; i < requests.length; i++) {
     await run(ctx.client, resolveRequest(requests[i] as OperationRequest, ctx));
   }

@@ -1,8 +1,7 @@
 /** The members of a certificate-holding object that the service reads from its PEM. */
-import { ErrorCode, type Fields, type KindDescriptor } from '../resources/index.js';
+import { derivedOnce, ErrorCode, type Fields, type KindDescriptor } from '../resources/index.js';
 import { parsePemCertificates, type ParsedCertificate } from '../resources/formats/index.js';
 import { badRequest } from './failure.js';
-import { perDescriptor } from './memo.js';
 
 /** Read-only members filled from a parsed certificate, by response name. */
 const pemMembers: Readonly<Record<string, (c: ParsedCertificate) => unknown>> = {
@@ -31,7 +30,7 @@ function fieldWithFormat(fields: Fields, format: string): string | undefined {
 }
 
 /** The member holding a kind's certificate PEM, if it has one. */
-const pemFieldOf = perDescriptor(
+const pemFieldOf = derivedOnce(
   (fields: Fields): string | undefined =>
     fieldWithFormat(fields, 'pem-certificate') ?? fieldWithFormat(fields, 'pem-certificate-chain'),
 );

@@ -3,9 +3,8 @@
  * certificate management status, keyed by data (a field's presence or format); then what the spec
  * gives one kind or module alone, from its entry in `kind-behaviour.ts`.
  */
-import { ErrorCode, type KindDescriptor, type ModuleDescriptor } from '../resources/index.js';
+import { derivedOnce, ErrorCode, type KindDescriptor, type ModuleDescriptor } from '../resources/index.js';
 import { moduleFields } from '../resources/registry.js';
-import { perDescriptor } from './memo.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { DeriveContext } from './derive-context.js';
 import { hashToken } from './token-auth.js';
@@ -89,7 +88,7 @@ function deriveCertificateManagement(values: Record<string, unknown>, ctx: Deriv
     : null;
 }
 
-const modulesOf = perDescriptor(moduleFields);
+const modulesOf = derivedOnce(moduleFields);
 
 /** Fills a module's read-only members, when it has any. */
 export function deriveModule(

@@ -1,6 +1,11 @@
 /** Finds the ids a stored object references, through the descriptors' one value walk. */
-import { findReferences, writableValues, type FieldType, type Fields } from '../resources/index.js';
-import { perDescriptor } from './memo.js';
+import {
+  derivedOnce,
+  findReferences,
+  writableValues,
+  type FieldType,
+  type Fields,
+} from '../resources/index.js';
 
 /** A referenced id and where it sits in the values (response names). */
 interface FoundReference {
@@ -26,7 +31,7 @@ function typeMayReference(type: FieldType): boolean {
 }
 
 /** Whether a value of these fields can hold a reference at any depth (most kinds' cannot). */
-const fieldsMayReference = perDescriptor((fields: Fields): boolean =>
+const fieldsMayReference = derivedOnce((fields: Fields): boolean =>
   Object.values(fields).some((f) => typeMayReference(f.type)),
 );
 
@@ -36,7 +41,7 @@ export function collectReferences(
   values: Readonly<Record<string, unknown>>,
 ): FoundReference[] {
   if (!fieldsMayReference(fields)) return [];
-  return findReferences(fields, writableValues(fields, { ...values })).map(({ ref, path }) => ({
+  return findReferences(fields, writableValues(fields, values)).map(({ ref, path }) => ({
     id: ref,
     path,
   }));

@@ -1,6 +1,12 @@
 /** Stored values → the API's response shape, driven by the field descriptors. */
-import { mapValue, plainReference, type Field, type FieldType, type Fields } from '../resources/index.js';
-import { perDescriptor } from './memo.js';
+import {
+  derivedOnce,
+  mapValue,
+  plainReference,
+  type Field,
+  type FieldType,
+  type Fields,
+} from '../resources/index.js';
 
 /** What rendering needs from the account: the address of a referenced object. */
 export interface UriResolver {
@@ -41,7 +47,7 @@ const leafTypes: ReadonlySet<FieldType['type']> = new Set([
 ]);
 
 /** The members of `fields` in descriptor order, each marked when it renders as stored. */
-const membersOf = perDescriptor((fields: Fields) =>
+const membersOf = derivedOnce((fields: Fields) =>
   Object.entries(fields).map(([name, f]: [string, Field]) => ({
     name,
     f,

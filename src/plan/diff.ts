@@ -19,7 +19,7 @@ import {
   type Fields,
   type KindDescriptor,
 } from '../resources/index.js';
-import { isPlainObject } from './canonical.js';
+import { isPlainObject } from '../plain-object.js';
 import type { FieldChange } from './types.js';
 
 type Plain = Readonly<Record<string, unknown>>;

@@ -6,16 +6,16 @@
  */
 import type { Field, Fields } from './types.js';
 
-/** `derive` of a descriptor's part (a field table, a field, a type), computed on the first call for it. */
+/**
+ * `derive` of a descriptor's part (a field table, a field, a type), computed on the first call for
+ * it; a result of `undefined` is kept too (boxed), so a part without the thing is not derived again.
+ */
 export function derivedOnce<K extends object, T>(derive: (part: K) => T): (part: K) => T {
-  const derived = new WeakMap<K, T>();
+  const derived = new WeakMap<K, { readonly value: T }>();
   return (part) => {
-    let value = derived.get(part);
-    if (value === undefined) {
-      value = derive(part);
-      derived.set(part, value);
-    }
-    return value;
+    let entry = derived.get(part);
+    if (entry === undefined) derived.set(part, (entry = { value: derive(part) }));
+    return entry.value;
   };
 }
 

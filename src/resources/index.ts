@@ -7,6 +7,7 @@ export { pickFields } from './own-fields.js';
 export * from './error-codes.js';
 export * from './event-types.js';
 export { validateBody } from './validate.js';
+export { derivedOnce } from './field-lists.js';
 export { checkFormat } from './format-check.js';
 export { formatExpectations, pemFormats, standardPemLabels } from './format-expectations.js';
 export * from './shape.js';
