@@ -81,10 +81,13 @@ function renderChecked(plan: Plan, settings: PlanOutputSettings): string {
 
 /** Prints the plan, saves it with `--out`, appends the markdown to the GitHub step summary. */
 export async function writePlanOutput(plan: Plan, settings: PlanOutputSettings): Promise<void> {
-  settings.stdout.write(renderChecked(plan, settings));
+  const printed = renderChecked(plan, settings);
+  settings.stdout.write(printed);
   const out = settings.out;
-  const saved = renderJson(withRefusal(plan, settings.refusal));
-  if (out !== undefined) await writeOrFail('the plan', out, () => writeFile(out, saved, 'utf8'));
+  if (out !== undefined) {
+    const saved = settings.format === 'json' ? printed : renderJson(withRefusal(plan, settings.refusal));
+    await writeOrFail('the plan', out, () => writeFile(out, saved, 'utf8'));
+  }
   const summary = settings.env.GITHUB_STEP_SUMMARY;
   if (summary !== undefined && summary !== '') {
     const markdown = markdownWith(plan, settings.refusal);

@@ -13,7 +13,7 @@ import {
   type KindDescriptor,
 } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
-import { findFields } from '../resources/ownership/secret-fields.js';
+import { findFields, isSensitiveField } from '../resources/ownership/secret-fields.js';
 import { requestBody, type BodyContext } from './request-body.js';
 import { isPublicMaterial } from './secrets.js';
 import type { FieldChange, OperationRequest, RefValue } from './types.js';
@@ -57,7 +57,7 @@ function encodeParent(parent: Address | undefined): PathPart | undefined {
 /** Paths whose values are sent as secret placeholders: secrets, write-only values, `{env}`/`{file}` values. */
 function sensitivePaths(d: KindDescriptor, o: DesiredObject): FieldPath[] {
   return [
-    ...findFields(d.fields, o.fields, (f) => f.secret === true || f.writeOnly === true).map((p) => p.path),
+    ...findFields(d.fields, o.fields, isSensitiveField).map((p) => p.path),
     ...o.sensitive.filter((p) => !isPublicMaterial(d.fields, p)),
   ];
 }

@@ -7,13 +7,12 @@ import {
   descriptorOf,
   nestedFields,
   type DesiredState,
-  type Field,
   type FieldPath,
   type FieldType,
   type Fields,
 } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
-import { findFields } from '../resources/ownership/secret-fields.js';
+import { findFields, isSensitiveField } from '../resources/ownership/secret-fields.js';
 import { sensitiveMask, type FieldChange } from './types.js';
 
 /** The value at `path` in `values`, undefined when any step is missing. */
@@ -38,8 +37,6 @@ function stringsIn(value: unknown): string[] {
 
 /** A line this long of a multi-line secret (a PEM key) identifies it on its own. */
 const minSecretLine = 16;
-
-const isSensitiveField = (f: Field): boolean => f.secret === true || f.writeOnly === true;
 
 /**
  * Every sensitive string of the desired state (descriptor secrets, write-only values, values read

@@ -58,6 +58,8 @@ export function findFields(
 
 const isWriteOnly: Select = (f) => f.writeOnly === true;
 const isSecret: Select = (f) => f.secret === true;
+/** A descriptor secret or a write-only field: its value is never shown. One function, so `holds` caches it. */
+export const isSensitiveField: Select = (f) => isSecret(f) || isWriteOnly(f);
 
 /** Write-only values set in `values` (empty strings count as unset: that is how the service echoes them). */
 export function writeOnlyValues(fields: Fields, values: Readonly<Record<string, unknown>>): PathValue[] {
