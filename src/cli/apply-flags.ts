@@ -1,4 +1,4 @@
-/** Command-line flags shared by `sync` and `apply`, and their conversion into run settings. */
+/** The run settings of `sync`, `apply` and `watch`, from their command-line flags. */
 import { defaultParallelism } from '../apply/defaults.js';
 import { UsageError } from '../errors.js';
 import type { RunSettings } from './run-apply.js';

@@ -24,7 +24,7 @@ export interface ConnectionFlags {
   readonly 'api-key-file'?: string | undefined;
   readonly 'rate-limit'?: string | undefined;
   readonly timeout?: string | undefined;
-  /** Only commands that include {@link deadlineOptions}; without it there is no deadline. */
+  /** Only commands that include `deadlineOptions` (shared-flags.ts); without it there is no deadline. */
   readonly deadline?: string | undefined;
 }
 
@@ -85,6 +85,18 @@ function setting(value: string | undefined, name: string, empty: string[]): stri
   return undefined;
 }
 
+/** The API URL that `--api-url`, else `urlVariable`, gives; an empty one counts as unset (named in `empty`). */
+export function givenApiUrl(
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv,
+  urlVariable: string,
+  empty: string[] = [],
+): string | undefined {
+  return flags['api-url'] === undefined
+    ? setting(env[urlVariable], urlVariable, empty)
+    : setting(flags['api-url'], '--api-url', empty);
+}
+
 /** `SVC_API_URL is empty` lines, for the messages about a missing account. */
 function emptyNotes(empty: readonly string[]): string[] {
   return empty.map((name) => `${name} is set but empty, which counts as unset.`);
@@ -95,10 +107,7 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
   const urlVariable = settings.environment?.apiUrlEnv ?? defaultApiUrlEnv;
   const keyVariable = settings.environment?.apiKeyEnv ?? defaultApiKeyEnv;
   const empty: string[] = [];
-  const url =
-    flags['api-url'] === undefined
-      ? setting(env[urlVariable], urlVariable, empty)
-      : setting(flags['api-url'], '--api-url', empty);
+  const url = givenApiUrl(flags, env, urlVariable, empty);
   const keyFile =
     flags['api-key-file'] === undefined
       ? undefined

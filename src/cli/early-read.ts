@@ -10,7 +10,13 @@
 import { setMaxListeners } from 'node:events';
 import { defaultApiUrlEnv } from '../config/index.js';
 import { kindsToFetch, readLiveState, type LiveState } from '../live/index.js';
-import { openConnection, embeddedUrl, type Connection, type ConnectionSettings } from './connection.js';
+import {
+  embeddedUrl,
+  givenApiUrl,
+  openConnection,
+  type Connection,
+  type ConnectionSettings,
+} from './connection.js';
 
 /** What the plan takes of an early read once the config has loaded. */
 interface TakenRead {
@@ -35,14 +41,12 @@ interface EarlyReadRequest {
 
 /** Whether the account and the collections to read are known before the config is. */
 function readsEarly(request: EarlyReadRequest): boolean {
-  const { flags, env } = request.connection;
-  const url = flags['api-url'] ?? env[defaultApiUrlEnv];
+  const url = givenApiUrl(request.connection.flags, request.connection.env, defaultApiUrlEnv);
   return (
     !request.lease &&
     !request.noDelete &&
     request.environment === undefined &&
     url !== undefined &&
-    url.trim() !== '' &&
     url !== embeddedUrl
   );
 }

@@ -1,6 +1,6 @@
 /**
- * The flag tables several commands share. Only data and the defaults they print: `acctsync --help`
- * and `acctsync <command> --help` read them without loading what the flags drive.
+ * The flag tables several commands share. Only data and the defaults they print: `acctsync
+ * <command> --help` reads them without loading what the flags drive.
  */
 import { defaultTimeoutMs } from '../api/client-options.js';
 import { defaultGuardOptions, defaultParallelism } from '../apply/defaults.js';

@@ -136,6 +136,8 @@ interface WatchTarget {
 
 function reconcileSettings(values: WatchValues, flags: WatchFlags, target: WatchTarget): ReconcileSettings {
   const { run } = flags;
+  // The daemon never skips a guard: only the limits given as flags go on.
+  const { force: _force, ...guards } = run.guards;
   return {
     mode: flags.mode,
     paths: target.paths,
@@ -148,12 +150,7 @@ function reconcileSettings(values: WatchValues, flags: WatchFlags, target: Watch
     ...(target.environment === undefined ? {} : { environment: target.environment.name }),
     parallelism: run.parallelism,
     continueOnError: run.continueOnError,
-    guards: {
-      ...(run.guards.maxDeletePercent === undefined ? {} : { maxDeletePercent: run.guards.maxDeletePercent }),
-      ...(run.guards.maxDeleteMinManaged === undefined
-        ? {}
-        : { maxDeleteMinManaged: run.guards.maxDeleteMinManaged }),
-    },
+    guards,
     ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
     policyPaths: values.policy ?? [],
   };
