@@ -5,14 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { startCliAccount } from '../safety/support.js';
-
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-addFormats.default(ajv);
-const validatePlan = ajv.compile(JSON.parse(await readFile('schemas/plan.schema.json', 'utf8')) as object);
+import { validatePlan } from '../support/plan-schema.js';
 
 function policies(n: number, extra = ''): string {
   const body = Array.from({ length: n }, (_, i) => `  p${i}:\n    description: policy ${i}\n`).join('');

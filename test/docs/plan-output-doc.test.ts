@@ -12,19 +12,14 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childEnv, cliPath, collect } from '../reliability/support/cli.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
+import { validatePlan } from '../support/plan-schema.js';
 
 const docPath = 'docs/plan-output.md';
 const doc = readFileSync(docPath, 'utf8');
 const writeDocs = process.env.ACCTSYNC_WRITE_DOCS === '1';
-
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-addFormats.default(ajv);
-const validatePlan = ajv.compile(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')) as object);
 
 interface Block {
   readonly lang: string;

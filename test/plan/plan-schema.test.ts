@@ -1,20 +1,13 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { renderJson } from '../../src/plan/index.js';
 import { planSchema } from '../../src/plan/plan-schema.js';
 import { reasonCodes } from '../../src/plan/types.js';
 import { planFor } from '../../src/pipeline/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
+import { planSchemaFile, validatePlan } from '../support/plan-schema.js';
 import { useAccount } from '../support/use-account.js';
 import { applyPlan, loadExamples, planAccount } from './helpers.js';
-
-const schema = JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')) as object;
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-addFormats.default(ajv);
-const validate = ajv.compile(schema);
 
 const h = useAccount(planAccount);
 
@@ -47,7 +40,7 @@ function edited(examples: DesiredState): DesiredState {
 
 describe('plan JSON schema (schemas/plan.schema.json)', () => {
   it('is what the plan types generate (run `npm run build && npm run gen:schema` after changing them)', () => {
-    expect(schema).toEqual(planSchema());
+    expect(planSchemaFile).toEqual(planSchema());
   });
 
   it('accepts every reason code the planner can give, and no other', () => {
@@ -84,14 +77,14 @@ describe('plan JSON schema (schemas/plan.schema.json)', () => {
       notes: [],
       options: { adopt: false, noDelete: false },
     });
-    for (const code of reasonCodes) expect(validate(planWith(code)), code).toBe(true);
-    expect(validate(planWith('because_i_said_so'))).toBe(false);
+    for (const code of reasonCodes) expect(validatePlan(planWith(code)), code).toBe(true);
+    expect(validatePlan(planWith('because_i_said_so'))).toBe(false);
   });
 
   it('validates the JSON `acctsync plan --output json` prints', async () => {
     const out = await planJson(h.env);
     const plan = JSON.parse(out) as { operations: { reason_code: string }[] };
-    expect(validate(plan), JSON.stringify(validate.errors)).toBe(true);
+    expect(validatePlan(plan), JSON.stringify(validatePlan.errors)).toBe(true);
     expect(new Set(plan.operations.map((op) => op.reason_code))).toEqual(new Set(['create_because_missing']));
   });
 
@@ -100,7 +93,7 @@ describe('plan JSON schema (schemas/plan.schema.json)', () => {
     await applyPlan(h.client, (await planFor(examples, h.client)).plan, examples);
     const { plan } = await planFor(edited(examples), h.client);
     const json = JSON.parse(renderJson(plan)) as unknown;
-    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    expect(validatePlan(json), JSON.stringify(validatePlan.errors)).toBe(true);
     expect(plan.operations.map((op) => [op.id.replace(/#.*/, ''), op.reason_code])).toEqual(
       expect.arrayContaining([
         ['update backends/web', 'update_because_changed'],
@@ -112,6 +105,6 @@ describe('plan JSON schema (schemas/plan.schema.json)', () => {
     // The schema is strict: an operation without its reason_code is not a plan of this format.
     const [first, ...rest] = plan.operations;
     const { reason_code: _dropped, ...withoutCode } = first ?? { reason_code: '' };
-    expect(validate({ ...plan, operations: [withoutCode, ...rest] })).toBe(false);
+    expect(validatePlan({ ...plan, operations: [withoutCode, ...rest] })).toBe(false);
   });
 });

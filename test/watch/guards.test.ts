@@ -3,17 +3,16 @@
  * reconcile), and `--max-delete-percent`/`--max-delete-min-managed` override them as for `sync`.
  */
 import { describe, expect, it, type TestContext } from 'vitest';
-import { policyFile, startWatch, waitFor, type WatchedDaemon } from './daemon-harness.js';
+import { policyFile, startReady, waitFor, type WatchedDaemon } from './daemon-harness.js';
 
 const twelve = Array.from({ length: 12 }, (_, i) => `policy ${i}`);
 const withGuards = (descriptions: readonly string[], guards: string): string =>
   `${policyFile(...descriptions)}guards:\n${guards}`;
 
 describe('watch reads guards: from the config', { timeout: 60_000 }, () => {
-  async function startReady(context: TestContext, files: Record<string, string>, args: string[] = []) {
-    const d = await startWatch({ files, args });
-    context.onTestFinished(() => d.close());
-    await waitFor('the first reconcile to succeed', async () => (await d.readyz()).status === 200, 30_000);
+  /** A daemon on twelve policies, once its first reconcile has applied them. */
+  async function startOnTwelve(context: TestContext, files: Record<string, string>, args: string[] = []) {
+    const d = await startReady(context, { files, args });
     expect(await d.policies()).toHaveLength(12);
     return d;
   }
@@ -21,7 +20,7 @@ describe('watch reads guards: from the config', { timeout: 60_000 }, () => {
   const lastReconcile = (d: WatchedDaemon) => d.reconciles().at(-1);
 
   it("applies a deletion the config's guards allow, and an emptied config with allow_empty", async (context) => {
-    const d = await startReady(context, {
+    const d = await startOnTwelve(context, {
       'policies.yaml': withGuards(twelve, '  max_delete_percent: 60\n'),
     });
     // 6 of 12 (50%) is over the default 30% but within the config's 60%.
@@ -35,7 +34,7 @@ describe('watch reads guards: from the config', { timeout: 60_000 }, () => {
   });
 
   it("refuses with the flag's limit when --max-delete-percent overrides the config's", async (context) => {
-    const d = await startReady(
+    const d = await startOnTwelve(
       context,
       { 'policies.yaml': withGuards(twelve, '  max_delete_percent: 60\n') },
       ['--max-delete-percent', '30'],

@@ -1,5 +1,4 @@
 /** The daemon's reconcile step on a test account, without the daemon: its settings and one run of it. */
-import { defaultGuardOptions } from '../../src/apply/index.js';
 import type { ApiClient } from '../../src/api/index.js';
 import { createReconcileStep, type ReconcileSettings } from '../../src/watch/reconcile.js';
 import type { ReconcileResult } from '../../src/watch/types.js';
@@ -19,7 +18,7 @@ export function reconcileStep(
     noDelete: false,
     parallelism: 4,
     continueOnError: false,
-    guards: defaultGuardOptions,
+    guards: {},
     ...settings,
   });
   return (options = {}) =>
