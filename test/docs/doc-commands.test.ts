@@ -153,7 +153,8 @@ describe('the command blocks of README.md and docs/*.md', () => {
       );
       expect(quickStart, 'the quick start block runs here').toBeDefined();
       if (quickStart !== undefined) await run(quickStart, tree);
-      const plan = await runCli(['plan', 'examples/account/'], { cwd: tree.dir });
+      const plan = await runCli(['plan', 'examples/account/', '--detailed-exitcode'], { cwd: tree.dir });
+      expect(plan.code, plan.stderr).toBe(0);
       expect(plan.stdout).toMatch(/No changes\. \d+ objects up to date\./);
       expect(await readFile(join(tree.dir, '.acctsync/embedded.json'), 'utf8')).toContain('ip_policies');
     } finally {

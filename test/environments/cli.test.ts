@@ -157,9 +157,12 @@ describe('environments through the CLI', { timeout: 180_000 }, () => {
       ['production', 'mass_delete'],
     ]);
     const text = await acctsync(['plan', 'config', '--all-envs']);
-    expect(text.stdout).toMatch(
-      /sync would refuse this: the plan deletes or replaces 2 of 10 managed objects/,
+    expect(text.status, text.stderr).toBe(0);
+    const productionText = text.stdout.slice(text.stdout.indexOf('production'));
+    expect(productionText).toMatch(
+      /sync would refuse this: the plan deletes or replaces 2 of 10 managed objects \(20%, the limit is 10%\)/,
     );
+    expect(text.stdout.split('sync would refuse this')).toHaveLength(2);
   });
 
   it('without --env a config with environments names them; apply re-plans the environment its plan was made for', async () => {
