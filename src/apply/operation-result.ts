@@ -40,9 +40,10 @@ function keyGoneHint(failure: OperationFailure, deletedKeys: readonly string[]):
   };
 }
 
+/** The result of an operation that did not succeed (a success's is {@link doneResult}'s). */
 export function resultOf(
   op: Operation,
-  outcome: TaskOutcome | undefined,
+  outcome: Exclude<TaskOutcome, { readonly status: 'done' }> | undefined,
   extra: Partial<OperationResult>,
   deletedKeys: readonly string[] = [],
 ): OperationResult {
@@ -60,14 +61,12 @@ export function resultOf(
       ...(outcome?.blockedBy === undefined ? {} : { blockedBy: outcome.blockedBy }),
     };
   }
-  if (outcome.status === 'failed')
-    return {
-      ...base,
-      ...extra,
-      status: 'failed',
-      failure: keyGoneHint(failureOf(outcome.error), deletedKeys),
-    };
-  return { ...base, ...extra, status: 'done' };
+  return {
+    ...base,
+    ...extra,
+    status: 'failed',
+    failure: keyGoneHint(failureOf(outcome.error), deletedKeys),
+  };
 }
 
 /**
@@ -108,7 +107,10 @@ export function applyResultOf(
     const outcome = outcomes.get(op.id);
     if (outcome?.status === 'done') {
       counts.done++;
-      return run.done.get(op.id) ?? resultOf(op, outcome, {});
+      // The task records its result before the scheduler records the task done.
+      const result = run.done.get(op.id);
+      if (result === undefined) throw new Error(`internal: operation ${op.id} done without a result`);
+      return result;
     }
     if (outcome?.status !== 'failed') {
       counts.notAttempted++;
