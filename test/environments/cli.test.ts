@@ -67,6 +67,9 @@ async function syncBoth(): Promise<void> {
   }
 }
 
+/** The pull-request check of every environment: markdown, exit code 2 on changes, 1 on a refusal. */
+const planAllEnvsMarkdown = ['plan', 'config', '--all-envs', '--output', 'markdown', '--detailed-exitcode'];
+
 describe('environments through the CLI', { timeout: 180_000 }, () => {
   it('each environment syncs into its own account and converges', async () => {
     await syncBoth();
@@ -111,14 +114,7 @@ describe('environments through the CLI', { timeout: 180_000 }, () => {
   });
 
   it('plan --all-envs --output markdown reports both with exact counts, under the comment limit', async () => {
-    const run = await acctsync([
-      'plan',
-      'config',
-      '--all-envs',
-      '--output',
-      'markdown',
-      '--detailed-exitcode',
-    ]);
+    const run = await acctsync(planAllEnvsMarkdown);
     expect(run.status).toBe(2);
     expect(run.stdout).toContain('## acctsync plan: 2 environments');
     expect(run.stdout).toContain('| `staging` | 5 | 0 | 0 | 0 | 0 |');
@@ -132,14 +128,7 @@ describe('environments through the CLI', { timeout: 180_000 }, () => {
     // Production's plan deletes 2 of its 10 objects: over a reviewed 10%; staging has too few to count.
     edit('acctsync.yaml', (t) => `${t}guards:\n  max_delete_percent: 10\n`);
     edit('base/edges.yaml', () => 'version: 1\n');
-    const markdown = await acctsync([
-      'plan',
-      'config',
-      '--all-envs',
-      '--output',
-      'markdown',
-      '--detailed-exitcode',
-    ]);
+    const markdown = await acctsync(planAllEnvsMarkdown);
     expect(markdown.status, markdown.stderr).toBe(1);
     const production = markdown.stdout.slice(markdown.stdout.indexOf('<code>production</code>'));
     expect(production).toContain(
