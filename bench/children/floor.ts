@@ -2,8 +2,9 @@
  * The floor: the least work any planner must do for a plan, written plainly, run as its own process
  * (spawned like the CLI). It parses the config files with the same `yaml` package (`YAML.parse`,
  * no document tree), pages through every list the plan reads (same collections, same page size) and
- * compares each desired object with the live one carrying its key (`fast-deep-equal`). It imports
- * nothing of acctsync: the collections to read come in its argument. Prints one JSON line.
+ * compares each desired object (nested items too: a rule, a route) with the live one carrying its
+ * key (`fast-deep-equal` over the fields the config sets). It imports nothing of acctsync: the
+ * collections to read and the config's shape come in its argument. Prints one JSON line.
  */
 import { readFile } from 'node:fs/promises';
 import equal from 'fast-deep-equal';
@@ -18,6 +19,16 @@ export interface FloorArg {
   readonly lists: ReadonlyArray<{ readonly path: string; readonly member: string }>;
   readonly pageSize: number;
   readonly concurrency: number;
+  /** Nested items of a map (`ip_policies` -> `rules`), keyed by these fields joined with `:`. */
+  readonly nested: ReadonlyArray<{
+    readonly section: string;
+    readonly member: string;
+    readonly keyFields: string[];
+  }>;
+  /** Members naming a shared map's variant (`http_response`), whose fields the live record holds flat. */
+  readonly variants: readonly string[];
+  /** Children a list answer embeds in their parent's record (`routes` of an HTTPS edge). */
+  readonly embedded: ReadonlyArray<{ readonly path: string; readonly member: string }>;
 }
 
 export interface FloorResult {
@@ -32,15 +43,40 @@ export interface FloorResult {
 
 type Json = Record<string, unknown>;
 
-async function parseConfig(files: readonly string[]): Promise<Map<string, Json>> {
+function isMap(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** One desired object per key: an entry's own fields (its variant's lifted), and each nested item. */
+function addEntry(
+  arg: FloorArg,
+  desired: Map<string, Json>,
+  section: string,
+  name: string,
+  entry: Json,
+): void {
+  const own: Json = {};
+  for (const [field, value] of Object.entries(entry)) {
+    const nested = arg.nested.find((n) => n.section === section && n.member === field);
+    if (nested !== undefined && Array.isArray(value)) {
+      for (const item of value as Json[]) {
+        const id = nested.keyFields.map((f) => String(item[f])).join(':');
+        desired.set(`${section}/${name}/${field}/${id}`, item);
+      }
+    } else if (arg.variants.includes(field) && isMap(value)) Object.assign(own, value);
+    else own[field] = value;
+  }
+  desired.set(`${section}/${name}`, own);
+}
+
+async function parseConfig(arg: FloorArg): Promise<Map<string, Json>> {
   const desired = new Map<string, Json>();
-  for (const file of files) {
+  for (const file of arg.files) {
     const doc = YAML.parse(await readFile(file, 'utf8')) as Json;
     for (const [section, entries] of Object.entries(doc)) {
-      if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) continue;
-      for (const [name, fields] of Object.entries(entries as Json)) {
-        desired.set(`${section}/${name}`, fields as Json);
-      }
+      if (!isMap(entries)) continue;
+      for (const [name, entry] of Object.entries(entries))
+        addEntry(arg, desired, section, name, entry as Json);
     }
   }
   return desired;
@@ -66,15 +102,19 @@ async function listAll(arg: FloorArg, agent: Agent, path: string, member: string
   const items: Json[] = [];
   let next: string | null = `${path}?limit=${arg.pageSize}`;
   let requests = 0;
+  let records = 0;
   while (next !== null) {
     const page = await getPage(new URL(next, arg.url), headers, agent);
     requests++;
     const got = page[member] as Json[];
     items.push(...got);
+    records += got.length;
+    for (const e of arg.embedded)
+      if (e.path === path) for (const r of got) items.push(...(r[e.member] as Json[]));
     next = got.length > 0 && typeof page.next_page_uri === 'string' ? page.next_page_uri : null;
   }
   listRequests += requests;
-  perList[path] = items.length;
+  perList[path] = records;
   return items;
 }
 
@@ -107,7 +147,7 @@ async function main(): Promise<void> {
   const arg = JSON.parse(process.argv[2] ?? '{}') as FloorArg;
   const agent = new Agent({ connections: arg.concurrency });
   const [desired, lists] = await Promise.all([
-    parseConfig(arg.files),
+    parseConfig(arg),
     Promise.all(arg.lists.map((l) => listAll(arg, agent, l.path, l.member))),
   ]);
   const live = lists.flat();
