@@ -9,7 +9,7 @@ const descriptions = async (d: WatchedDaemon): Promise<string[]> =>
 
 // Each test has its own emulator, config directory and daemon process. Most of a test's time is
 // the daemon's start and first config load (schema compilation); deadlines are generous for busy CI.
-describe('acctsync watch against the emulator', { timeout: 30_000 }, () => {
+describe('acctsync watch against the emulator', { timeout: 60_000 }, () => {
   it('applies the config at start and then every edit', async (context) => {
     const d = await startReady(context, { files: { 'policies.yaml': policyFile('one') } });
     expect(await descriptions(d)).toEqual(['one']);

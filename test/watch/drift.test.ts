@@ -11,7 +11,7 @@ import {
 
 const driftEvents = (d: WatchedDaemon): LogEntry[] => d.logs.filter((e) => e.drift !== undefined);
 
-describe('watch reports drift field by field', { timeout: 40_000 }, () => {
+describe('watch reports drift field by field', { timeout: 60_000 }, () => {
   it('logs one event naming the field, the old and the new value when a hand change is reverted', async (context) => {
     const d = await startReady(context, { files: { 'policies.yaml': policyFile('one') }, interval: '1s' });
     // Applying the config at start is not drift: the account had never equalled it.
