@@ -10,12 +10,20 @@ import type { Plan, SyncGuard } from '../plan/types.js';
 import type { DesiredState } from '../resources/index.js';
 
 /** A guard's refusal of a plan: what sync prints, and which guard refused (for the JSON plan). */
+/**
+ * A guard's refusal: its parts stay data, so `plan` can show the reason and the way forward in a
+ * pull request's comment without parsing the message a sync prints.
+ */
 export class GuardRefusal extends UserError {
-  readonly guard: SyncGuard;
-
-  constructor(guard: SyncGuard, message: string, details: readonly string[]) {
-    super(message, { details });
-    this.guard = guard;
+  constructor(
+    readonly guard: SyncGuard,
+    /** Why, without the `refusing to sync: ` a sync prints before it. */
+    readonly reason: string,
+    /** What would go, a line each. */
+    readonly listing: readonly string[],
+    readonly howToProceed: string,
+  ) {
+    super(`refusing to sync: ${reason}`, { details: [...listing, howToProceed] });
   }
 }
 
@@ -83,12 +91,9 @@ export function guardRefusal(
   if (desired.objects.length === 0 && managed > 0 && options.allowEmpty !== true) {
     return new GuardRefusal(
       'empty_config',
-      `refusing to sync: the config is empty but ${managed} objects in scope '${plan.scope}' are managed by it`,
-      [
-        'Every managed object would be deleted:',
-        ...describeDeletes(plan),
-        `Check the config paths (${plan.configPaths.join(', ') || 'none given'}). To really delete everything, set 'guards: { allow_empty: true }' in the config, reviewed with this change (or run once with --force).`,
-      ],
+      `the config is empty but ${managed} objects in scope '${plan.scope}' are managed by it`,
+      ['Every managed object would be deleted:', ...describeDeletes(plan)],
+      `Check the config paths (${plan.configPaths.join(', ') || 'none given'}). To really delete everything, set 'guards: { allow_empty: true }' in the config, reviewed with this change (or run once with --force).`,
     );
   }
   if (managed < options.maxDeleteMinManaged || deletes === 0) return undefined;
@@ -96,12 +101,9 @@ export function guardRefusal(
   if (percent > options.maxDeletePercent) {
     return new GuardRefusal(
       'mass_delete',
-      `refusing to sync: the plan deletes or replaces ${deletes} of ${managed} managed objects (${Math.round(percent)}%, the limit is ${options.maxDeletePercent}%)`,
-      [
-        'Objects that would be deleted:',
-        ...describeDeletes(plan),
-        `Review the plan (acctsync plan). If it is what you want, raise 'guards: { max_delete_percent: ${Math.ceil(percent)} }' in the config, reviewed with this change (or run once with --max-delete-percent or --force); --no-delete applies everything else.`,
-      ],
+      `the plan deletes or replaces ${deletes} of ${managed} managed objects (${Math.round(percent)}%, the limit is ${options.maxDeletePercent}%)`,
+      ['Objects that would be deleted:', ...describeDeletes(plan)],
+      `Review the plan (acctsync plan). If it is what you want, raise 'guards: { max_delete_percent: ${Math.ceil(percent)} }' in the config, reviewed with this change (or run once with --max-delete-percent or --force); --no-delete applies everything else.`,
     );
   }
   return undefined;

@@ -5,7 +5,6 @@
  * (Protection already refuses the plan itself.)
  */
 import { guardOptionsFor, guardRefusal, type GuardRefusal } from '../apply/index.js';
-import type { UserError } from '../errors.js';
 import { inert } from '../inert.js';
 import { markdownText, type Plan, type SyncRefusal } from '../plan/index.js';
 import type { DesiredState } from '../resources/index.js';
@@ -17,38 +16,24 @@ export function syncRefusal(plan: Plan, desired: DesiredState, force = false): G
   return guardRefusal(plan, desired, guardOptionsFor(desired, { force }));
 }
 
-/** The refusal's reason, without the `refusing to sync: ` a sync prints before it. */
-function bareReason(refusal: UserError): string {
-  return refusal.message.replace(/^refusing to sync: /, '');
-}
-
-function reason(refusal: UserError): string {
-  return inert(bareReason(refusal));
-}
-
-/** How to proceed: the refusal's last line. */
-function howToProceed(refusal: UserError): string {
-  return inert(refusal.details.at(-1) ?? '');
-}
-
 /** The plan with what sync would refuse in it, for the JSON plan (`syncRefusal`). */
 export function withRefusal(plan: Plan, refusal: GuardRefusal | undefined): Plan {
   if (refusal === undefined) return plan;
   const syncRefusal: SyncRefusal = {
     guard: refusal.guard,
-    reason: bareReason(refusal),
-    details: refusal.details.slice(0, -1),
-    howToProceed: refusal.details.at(-1) ?? '',
+    reason: refusal.reason,
+    details: [...refusal.listing],
+    howToProceed: refusal.howToProceed,
   };
   return { ...plan, syncRefusal };
 }
 
 /** Lines after the text plan. */
-export function refusalText(refusal: UserError): string {
-  return `\n${lead}: ${reason(refusal)}\n${refusal.details.map((d) => inert(d)).join('\n')}\n`;
+export function refusalText(refusal: GuardRefusal): string {
+  return `\n${lead}: ${inert(refusal.reason)}\n${refusal.details.map((d) => inert(d)).join('\n')}\n`;
 }
 
 /** A block at the top of the markdown, above the plan. */
-export function refusalMarkdown(refusal: UserError): string {
-  return `> **${lead}:** ${markdownText(reason(refusal))}\n>\n> ${markdownText(howToProceed(refusal))}\n\n`;
+export function refusalMarkdown(refusal: GuardRefusal): string {
+  return `> **${lead}:** ${markdownText(inert(refusal.reason))}\n>\n> ${markdownText(inert(refusal.howToProceed))}\n\n`;
 }
