@@ -26,7 +26,7 @@ export interface Values {
 
 type StringType = Extract<FieldType, { type: 'string' }>;
 
-interface SourceContext extends ExternalContext {
+export interface SourceContext extends ExternalContext {
   readonly values: Values;
   /**
    * Where a field of the object was written: findings go there, and `{file}` paths are relative
@@ -37,11 +37,11 @@ interface SourceContext extends ExternalContext {
   readonly sensitive: FieldPath[];
   /**
    * Field paths whose value a `{var}` took from the environment's values, and where that value is
-   * defined: what a later finding about the value points at.
+   * defined: what a later finding about the value points at. Made on the first (most objects have none).
    */
-  readonly valuePlaces: Map<string, Place>;
-  /** The values read from the environment or a file, by field path (`pathKey`): never echoed. */
-  readonly withheld: Map<string, Withheld>;
+  valuePlaces?: Map<string, Place>;
+  /** The values read from the environment or a file, by field path (`pathKey`): never echoed. Made on the first. */
+  withheld?: Map<string, Withheld>;
 }
 
 /** The key of a field path in `valuePlaces`. */
@@ -70,10 +70,13 @@ function resolveObject(
   omit?: (member: string) => boolean,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(values)) {
+  for (const name of Object.keys(values)) {
     if (omit?.(name) === true) continue;
+    const value = values[name];
     const f = fields[name];
-    out[name] = f === undefined ? value : resolveField(f, value, [...path, name], ctx);
+    // A scalar of a field that is not secret is kept as written (no source can be in it): no walk.
+    const kept = f === undefined || (!f.secret && (value === null || typeof value !== 'object'));
+    out[name] = kept ? value : resolveField(f, value, [...path, name], ctx);
   }
   return out;
 }
@@ -145,7 +148,7 @@ function readWithheld(
     ctx.findings.push({ ...place, message: read.message, ...(read.hint ? { hint: read.hint } : {}) });
     return source;
   }
-  ctx.withheld.set(pathKey(path), {
+  (ctx.withheld ??= new Map()).set(pathKey(path), {
     subject: read.subject,
     value: read.value,
     ...(type.format === undefined ? {} : { format: type.format }),
@@ -173,7 +176,7 @@ function readVar(name: string, type: StringType, place: Place, path: FieldPath, 
     });
     return { var: name };
   }
-  ctx.valuePlaces.set(pathKey(path), named.place);
+  (ctx.valuePlaces ??= new Map()).set(pathKey(path), named.place);
   if (!isPlainObject(named.value)) return typeof named.value === 'string' ? named.value : String(named.value);
   // A value read from the environment or a file is reported where the value is defined.
   return readWithheld(named.value, type, named.place, path, ctx);
