@@ -31,7 +31,7 @@ export interface DeclaredObject {
   readonly ignore?: readonly string[];
   /** `observe: true` on the entry (its nested items inherit it). */
   readonly observe?: true;
-  readonly sensitive: FieldPath[];
+  readonly sensitive: readonly FieldPath[];
   /** Values read from the environment or a file, by field path (`pathKey`): messages never repeat them. */
   readonly withheld: ReadonlyMap<string, Withheld>;
   /** The file that declares the entry (the base file, for an entry an overlay patched). */
@@ -249,11 +249,10 @@ function resolveWritten(
   omit: (member: string) => boolean,
 ): {
   values: Record<string, unknown>;
-  sensitive: FieldPath[];
+  sensitive: readonly FieldPath[];
   withheld: ReadonlyMap<string, Withheld>;
   place: (path: FieldPath) => Place;
 } {
-  const sensitive: FieldPath[] = [];
   // The context named member by member: V8 copies a spread of it slowly (about 10 us an object).
   const sourceContext: SourceContext = {
     env: ctx.env,
@@ -262,14 +261,14 @@ function resolveWritten(
     values: ctx.values,
     findings: ctx.findings,
     place: writtenAt,
-    sensitive,
   };
   const values = resolveSources(fields, written, sourceContext, omit);
-  const { withheld = noneWithheld, valuePlaces } = sourceContext;
+  const { sensitive = noneSensitive, withheld = noneWithheld, valuePlaces } = sourceContext;
   return { values, sensitive, withheld, place: placeWithValues(valuePlaces, writtenAt) };
 }
 
-/** The withheld values of the many objects that take none. */
+/** The sensitive paths and withheld values of the many objects that have none. */
+const noneSensitive: readonly FieldPath[] = Object.freeze([]);
 const noneWithheld: ReadonlyMap<string, Withheld> = new Map();
 
 /** Where a field was written, or, for a value a `{var}` took, where that value is defined. */

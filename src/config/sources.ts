@@ -34,7 +34,8 @@ export interface SourceContext extends ExternalContext {
    */
   readonly place: (path: FieldPath) => Place;
   readonly findings: FileFinding[];
-  readonly sensitive: FieldPath[];
+  /** Made on the first (most objects have none). */
+  sensitive?: FieldPath[];
   /**
    * Field paths whose value a `{var}` took from the environment's values, and where that value is
    * defined: what a later finding about the value points at. Made on the first (most objects have none).
@@ -105,7 +106,7 @@ function resolveString(
   // Read-only members are refused by the schema pass; no need to also warn about them. A
   // secret of the wrong type (a number) is an error elsewhere, but still a secret to mask.
   if (f.secret && f.write !== 'read-only') {
-    ctx.sensitive.push(path);
+    (ctx.sensitive ??= []).push(path);
     if (typeof value === 'string' && value !== '') {
       ctx.findings.push({
         severity: 'warning',
@@ -141,7 +142,7 @@ function readWithheld(
   path: FieldPath,
   ctx: SourceContext,
 ): unknown {
-  ctx.sensitive.push(path);
+  (ctx.sensitive ??= []).push(path);
   const read = readExternal(source, place.source.absolute, ctx);
   if (read.ok === 'malformed') return source;
   if (!read.ok) {
