@@ -68,7 +68,7 @@ export function declaredObjects(source: SourceFile, ctx: DeclareContext): Declar
       const key = `${map.key}/${name}`;
       if (ctx.drops.has(key)) continue;
       const entry = new PatchedEntry({ source, path: [map.key, name] }, written);
-      for (const patch of ctx.patches.get(key) ?? []) entry.apply(patch).forEach(ctx.onConflict);
+      for (const patch of ctx.patches.get(key) ?? noPatches) entry.apply(patch).forEach(ctx.onConflict);
       const parent = declareEntry(map, name, entry, source, ctx);
       if (!parent) continue;
       out.push(parent);
@@ -83,6 +83,8 @@ export function declaredObjects(source: SourceFile, ctx: DeclareContext): Declar
   }
   return out;
 }
+
+const noPatches: readonly EntryPatch[] = [];
 
 /** The members acctsync reads itself, read where they are written (the fields leave them out). */
 function lifecycleOf(entry: Record<string, unknown>): Lifecycle {
@@ -209,14 +211,15 @@ function declareChild(
   if (parent.observe === true) lifecycle.observe = true;
   const written = (path: FieldPath): Place =>
     patched.placeOf(path[0] === child.parentField ? [child.member, index] : [child.member, index, ...path]);
-  const {
-    values: resolved,
-    sensitive,
-    withheld,
-    place,
-  } = resolveWritten(child.fields, item, written, ctx, isEntryMember);
-  const values =
-    child.parentField === undefined ? resolved : { ...resolved, [child.parentField]: parent.name };
+  const { values, sensitive, withheld, place } = resolveWritten(
+    child.fields,
+    item,
+    written,
+    ctx,
+    isEntryMember,
+  );
+  // The resolved values are a new object of this item's own: the parent's name joins them in place.
+  if (child.parentField !== undefined) values[child.parentField] = parent.name;
   // A name is printed in plans and keys: one taken from a withheld value would publish it.
   const named =
     withheld.size === 0
