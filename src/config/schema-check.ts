@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv2020Compiler, ValidateFunction } from 'ajv/dist/2020.js';
+import { requireCached } from '../cached-script.js';
 import type { Finding } from './diagnostic.js';
 import { buildConfigSchema } from './schema.js';
 import { isNoise, toFinding } from './schema-findings.js';
@@ -27,13 +28,32 @@ export const ajvOptions = {
 export const precompiledValidatorUrl = new URL('./schema-validator.generated.js', import.meta.url);
 
 /**
+ * The bundle's copy of the precompiled validator (`src/cli/bundle.ts`): CommonJS, so that it loads
+ * through V8's code cache.
+ */
+export const bundledValidatorUrl = new URL('./schema-validator.generated.cjs', import.meta.url);
+
+/**
  * Compiling the schema takes a second or two, paid by every command. The build precompiles it
  * (`generate-validator.ts`); running from source, where no build ran, compiles it on first use.
  */
-const precompiled = await import(precompiledValidatorUrl.href).then(
-  (m: { default?: ValidateFunction }) => m.default,
-  () => undefined,
-);
+const precompiled = bundledValidator() ?? (await importedValidator());
+
+function bundledValidator(): ValidateFunction | undefined {
+  try {
+    return (requireCached(bundledValidatorUrl) as { default?: ValidateFunction }).default;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+function importedValidator(): Promise<ValidateFunction | undefined> {
+  return import(precompiledValidatorUrl.href).then(
+    (m: { default?: ValidateFunction }) => m.default,
+    () => undefined,
+  );
+}
 let compiled: ValidateFunction | undefined = precompiled;
 
 /**
