@@ -3,6 +3,7 @@
  * finding with a message a person can act on (`schema-findings.ts`).
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { Ajv2020 as Ajv2020Compiler, ValidateFunction } from 'ajv/dist/2020.js';
 import { requireCached } from '../cached-script.js';
 import type { Finding } from './diagnostic.js';
@@ -31,13 +32,13 @@ export const precompiledValidatorUrl = new URL('./schema-validator.generated.js'
  * The bundle's copy of the precompiled validator (`src/cli/bundle.ts`): CommonJS, so that it loads
  * through V8's code cache.
  */
-export const bundledValidatorUrl = new URL('./schema-validator.generated.cjs', import.meta.url);
+const bundledValidatorUrl = new URL('./schema-validator.generated.cjs', import.meta.url);
 
 /**
  * Compiling the schema takes a second or two, paid by every command. The build precompiles it
  * (`generate-validator.ts`); running from source, where no build ran, compiles it on first use.
  */
-const precompiled = bundledValidator() ?? (await importedValidator());
+let compiled: ValidateFunction | undefined;
 
 function bundledValidator(): ValidateFunction | undefined {
   try {
@@ -48,13 +49,16 @@ function bundledValidator(): ValidateFunction | undefined {
   }
 }
 
-function importedValidator(): Promise<ValidateFunction | undefined> {
-  return import(precompiledValidatorUrl.href).then(
-    (m: { default?: ValidateFunction }) => m.default,
-    () => undefined,
-  );
+/** The build's ES module, where the bundle is not in use (`require` of an ES module, Node >= 20.19). */
+function builtValidator(): ValidateFunction | undefined {
+  try {
+    const file = fileURLToPath(precompiledValidatorUrl);
+    return (createRequire(import.meta.url)(file) as { default?: ValidateFunction }).default;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
+    throw err;
+  }
 }
-let compiled: ValidateFunction | undefined = precompiled;
 
 /**
  * ajv's compiler is some 90 modules that the precompiled validator never needs: it is loaded only
@@ -68,7 +72,7 @@ function compileValidator(): ValidateFunction {
 }
 
 function validator(): ValidateFunction {
-  compiled ??= compileValidator();
+  compiled ??= bundledValidator() ?? builtValidator() ?? compileValidator();
   return compiled;
 }
 

@@ -44,9 +44,9 @@ describe('the compile cache', () => {
     const valid = await validate('examples/account/', temp);
     expect(valid.stderr).toBe('');
     expect(valid.stdout).toMatch(/^valid: \d+ objects in 6 files\n$/);
-    expect(cacheFiles()).toHaveLength(1);
+    expect(cacheFiles().length).toBeGreaterThan(0);
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
-    expect(statSync(join(cacheDir(), cacheFiles()[0] ?? '')).mode & 0o777).toBe(0o600);
+    for (const file of cacheFiles()) expect(statSync(join(cacheDir(), file)).mode & 0o777).toBe(0o600);
 
     const broken = 'test/fixtures/config/broken/unknown-field';
     const cold = await validate(broken, mkdtempSync(join(temp, 'cold-')));
@@ -59,11 +59,11 @@ describe('the compile cache', () => {
 
   it('is replaced when damaged, and the command runs as without it', async () => {
     const first = await validate('examples/account/', temp);
-    const file = join(cacheDir(), cacheFiles()[0] ?? '');
+    const files = cacheFiles().map((file) => join(cacheDir(), file));
     const garbage = Buffer.alloc(4096, 7);
-    writeFileSync(file, garbage);
+    for (const file of files) writeFileSync(file, garbage);
     expect(await validate('examples/account/', temp)).toEqual(first);
-    expect(readFileSync(file).equals(garbage)).toBe(false);
+    for (const file of files) expect(readFileSync(file).equals(garbage)).toBe(false);
     expect(await validate('examples/account/', temp)).toEqual(first);
   });
 
