@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { build, transform, type Plugin } from 'esbuild';
 import { cacheKeyMarker } from '../cached-script.js';
 
@@ -18,10 +19,12 @@ const target = 'node20.19';
 /**
  * The CEL library loads on first use through a `require` of its own (`cel-library.ts`): from the
  * package that is 14 modules resolved and compiled one by one. The build bundles the library into
- * one file beside the chunks, and that `require` loads it. Not into the chunks: every command
- * that declares resources (`serve` too) would then parse it, used or not.
+ * one file beside the chunks, and that `require` becomes a load of it through the code cache. Not
+ * into the chunks: every command that declares resources (`serve` too) would then parse it, used or
+ * not.
  */
 const celLibraryFile = 'cel-js.cjs';
+const cachedScriptModule = fileURLToPath(new URL('../cached-script.js', import.meta.url));
 const celLibraryBundled: Plugin = {
   name: 'cel-library-bundled',
   setup(b) {
@@ -30,7 +33,9 @@ const celLibraryBundled: Plugin = {
       const specifier = "require('@marcbachmann/cel-js')";
       if (!source.includes(specifier))
         throw new Error(`${args.path}: no ${specifier} to point at the bundle`);
-      return { contents: source.replace(specifier, `require('./${celLibraryFile}')`), loader: 'js' };
+      const load = `requireCached(new URL('./${celLibraryFile}', import.meta.url))`;
+      const contents = `import { requireCached } from ${JSON.stringify(cachedScriptModule)};\n${source.replace(specifier, load)}`;
+      return { contents, loader: 'js' };
     });
   },
 };
