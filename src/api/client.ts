@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { AttemptWatch } from './attempt-watch.js';
 import { AuthHeaders } from './auth-headers.js';
 import {
   defaultConcurrency,
@@ -13,6 +14,7 @@ import {
   type RetryEvent,
 } from './client-options.js';
 import { AbortError, DeadlineError, TimeoutError, type RequestIdentity } from './errors.js';
+import { Exchange } from './exchange.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import type { HttpMethod } from './method.js';
 import { listItems } from './paging.js';
@@ -27,7 +29,7 @@ import {
   type RawResponse,
 } from './response.js';
 import { consumesAttempt, defaultRetryPolicy, retryDelayMs, type RetryPolicy } from './retry.js';
-import { attemptDeadline, linkSignals, type LinkedSignal } from './signals.js';
+import { linkSignals, type LinkedSignal } from './signals.js';
 import { networkErrorFrom } from './transport-error.js';
 import { wirePath } from './wire-path.js';
 
@@ -53,6 +55,7 @@ export class ApiClient {
   readonly #closing: AbortController;
   /** The client's signal: the caller's, closing, and the deadline when there is one. */
   readonly #deadline: LinkedSignal & { readonly ms: number };
+  readonly #attempts: AttemptWatch;
   readonly #onRetry: ((event: RetryEvent) => void) | undefined;
   readonly #onResponse: ((event: ResponseEvent) => void) | undefined;
   readonly #sleep: Sleep;
@@ -82,6 +85,7 @@ export class ApiClient {
     this.#signal = this.#deadline.signal;
     // Every request in flight listens on it (and detaches when done): many at once is not a leak.
     setMaxListeners(0, this.#signal);
+    this.#attempts = new AttemptWatch(this.#signal);
     this.#onRetry = options.onRetry;
     this.#onResponse = options.onResponse;
     this.#secrets = [options.apiKey];
@@ -162,6 +166,7 @@ export class ApiClient {
   async close(): Promise<void> {
     this.#closing.abort(new Error('the client was closed'));
     this.#deadline.dispose();
+    this.#attempts.dispose();
     await this.#pool.close();
   }
 
@@ -244,31 +249,34 @@ export class ApiClient {
     callerSignal: AbortSignal | undefined,
     attempt: number,
   ): Promise<RawResponse> {
-    const deadline = attemptDeadline(callerSignal, timeoutMs);
+    const exchange = new Exchange();
+    const watched = this.#attempts.start(exchange, timeoutMs, callerSignal);
     const onResponse = this.#onResponse;
     const startedAt = onResponse === undefined ? 0 : performance.now();
     const report = (status: number | 'error'): void =>
       onResponse?.({ ...identity, status, durationMs: performance.now() - startedAt, attempt });
     try {
-      const response = await this.#pool.request({
-        method: identity.method,
-        path: identity.path,
-        headers: this.#headers.for(body),
-        body: body ?? null,
-        signal: deadline.signal,
-      });
-      const bodyText = await response.body.text();
-      report(response.statusCode);
-      return { status: response.statusCode, headers: response.headers, bodyText };
+      this.#pool.dispatch(
+        {
+          method: identity.method,
+          path: identity.path,
+          headers: this.#headers.for(body),
+          body: body ?? null,
+        },
+        exchange,
+      );
+      const response = await exchange.response;
+      report(response.status);
+      return response;
     } catch (err) {
       report('error');
       if (callerSignal?.aborted === true) throw this.#abortError(identity, callerSignal);
-      if (deadline.timedOut()) {
+      if (watched.timedOut) {
         throw new TimeoutError({ ...identity, timeoutMs }, { cause: sanitizeError(err, this.#redact) });
       }
       throw networkErrorFrom(err, identity, this.#redact);
     } finally {
-      deadline.dispose();
+      this.#attempts.end(watched);
     }
   }
 
