@@ -6,12 +6,12 @@
  */
 
 /** Anything an attempt can be ended with. */
-export interface Abortable {
+interface Abortable {
   abort(reason: Error): void;
 }
 
 /** An attempt in flight, from {@link AttemptWatch.start} to {@link AttemptWatch.end}. */
-export interface WatchedAttempt {
+interface WatchedAttempt {
   readonly target: Abortable;
   readonly timeoutMs: number;
   readonly deadline: number;

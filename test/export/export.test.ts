@@ -228,7 +228,8 @@ describe('round trip: export, then sync --adopt', () => {
 
     // A re-export of the adopted account keeps every name: they now come from the markers.
     const before = await readDir(out);
-    expect((await runCli(['export', '--out', out], account)).code).toBe(0);
+    const reexported = await runCli(['export', '--out', out], account);
+    expect(reexported.code, reexported.stderr).toBe(0);
     expect(await readDir(out)).toEqual(before);
   }, 120_000);
 });
