@@ -51,6 +51,24 @@ function recordedOptions(options: BuildOptions): Plan['options'] {
   };
 }
 
+/** `f`'s result, computed on the first call only. */
+function once<T>(f: () => T): () => T {
+  let result: { readonly value: T } | undefined;
+  return () => (result ??= { value: f() }).value;
+}
+
+/**
+ * The fingerprints, hashed when first read: the text plan never shows them, while the JSON plan,
+ * a saved plan's check and watch's revision read them (the same bytes either way, since neither
+ * state changes after the plan is built). Hashing both is about a third of `buildPlan`.
+ */
+function lazyFingerprints(desired: DesiredState, live: LiveState, scope: string) {
+  return {
+    desired: once(() => desiredFingerprint(desired, scope)),
+    live: once(() => liveFingerprint(live)),
+  };
+}
+
 /**
  * Computes the plan.
  * @throws {UserError} when the plan would break a rule: an `--adopt` look-alike, metadata over its
@@ -79,6 +97,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     desired: desiredByKey,
     unprotect: new Set(options.unprotect),
   });
+  const fingerprints = lazyFingerprints(desired, live, scope);
   const { operations, blocked } = orderPlan(planned, {
     desiredByKey,
     liveObjects: live.objects,
@@ -90,8 +109,12 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     createdAt: (options.now ?? new Date()).toISOString(),
     scope,
     configPaths: options.configPaths,
-    desiredFingerprint: desiredFingerprint(desired, scope),
-    liveFingerprint: liveFingerprint(live),
+    get desiredFingerprint() {
+      return fingerprints.desired();
+    },
+    get liveFingerprint() {
+      return fingerprints.live();
+    },
     resolvedIds: Object.fromEntries(replacements.keptIds),
     operations,
     summary: summarize(operations, {

@@ -3,7 +3,7 @@
  * items and map values, with the path of each value. References, secrets, normalization, request
  * bodies, export and the emulator all descend through here, so a new nesting type is taught once.
  */
-import { derivedOnce } from './field-lists.js';
+import { derivedOnce, namedFields } from './field-lists.js';
 import type { FieldPath } from './state.js';
 import type { Field, FieldType, Fields, Rule } from './types.js';
 import { isPlainObject } from '../plain-object.js';
@@ -108,7 +108,7 @@ export function visitFields(
   const descend: ValueMapper = {
     object: (nested, value, at) => visitFields(nested.fields, value, visit, at),
   };
-  for (const [name, field] of Object.entries(fields)) {
+  for (const { name, field } of namedFields(fields)) {
     const value = Object.hasOwn(values, name) ? values[name] : undefined;
     if (value === null || value === undefined) continue;
     const at = [...path, name];

@@ -34,6 +34,8 @@ export function orphanDeletes(orphans: readonly Orphan[]): Operation[] {
 /** `ops` without the deletes of children whose parent is deleted, each delete with its cascade. */
 export function foldCascades(ops: readonly Operation[], liveObjects: readonly LiveObject[]): Operation[] {
   const deleted = new Set(ops.filter((op) => op.action === 'delete').map((op) => op.liveId));
+  // Without a delete there is nothing to fold or attach: no index of every live object.
+  if (deleted.size === 0) return [...ops];
   const liveById = new Map(liveObjects.map((l) => [l.id, l]));
   const cascaded = (op: Operation): boolean => {
     const l = op.liveId === undefined ? undefined : liveById.get(op.liveId);

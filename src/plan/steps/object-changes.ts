@@ -48,10 +48,12 @@ function writeOnlyChanges(
   hash: SecretHasher,
 ): FieldChange[] {
   const { salt, hashes = {} } = m.live.marker ?? {};
+  const wanted = writeOnlyValues(d.fields, m.desired.fields);
+  // Most objects have no write-only value and no hash: nothing to compare, nothing to allocate.
+  if (wanted.length === 0 && m.live.marker?.hashes === undefined) return [];
   const out: FieldChange[] = [];
   // A path under a change already made (by the diff or by this loop) is written with it.
   const covered = (path: FieldPath) => [...changes, ...out].some((c) => isUnder(path, c.path));
-  const wanted = writeOnlyValues(d.fields, m.desired.fields);
   for (const { path, value } of wanted) {
     const known = hashes[hashKey(path)];
     if (salt !== undefined && known !== undefined && secretMatches(hash, salt, known, value)) continue;
@@ -95,6 +97,8 @@ export function changesOf(
   // An object being adopted has no hashes yet and the API never returns its write-only values, so
   // they are taken to be as configured (the adopt writes their hashes); rewriting them would
   // replace every adopted TLS certificate, whose private key cannot change in place.
-  const all = m.adopted ? changes : [...changes, ...writeOnlyChanges(d, m, changes, hash)];
-  return all.filter((c) => !ignored.some((path) => isUnder(c.path, path)));
+  if (!m.adopted) changes.push(...writeOnlyChanges(d, m, changes, hash));
+  return ignored.length === 0
+    ? changes
+    : changes.filter((c) => !ignored.some((path) => isUnder(c.path, path)));
 }

@@ -30,7 +30,11 @@ export class MetadataWriter {
 
   /** The metadata an operation writes, its excess over the limit noted for `refuseTooLong`. */
   final(o: DesiredObject, liveMarker: OwnershipMarker | undefined, upgrade = true): string {
-    const { value, tooLong } = this.marked(o, liveMarker, upgrade);
+    return this.noted(o, this.marked(o, liveMarker, upgrade));
+  }
+
+  /** `marked`'s value (from `marked` for `o`) as the final one, its excess noted as `final` does. */
+  noted(o: DesiredObject, { value, tooLong }: MarkedMetadata): string {
     if (tooLong !== undefined) this.#tooLong.push(`${o.key}: ${tooLong}`);
     return value;
   }

@@ -53,9 +53,10 @@ export function updateOperation(m: Paired, ctx: OperationContext): Operation | u
   const own = (ctx.replacements.changes.get(m) ?? []).map(changeMasker(d, o, live));
   // Hashes in the earlier format are upgraded when the object is written anyway, never by a
   // write of their own: an account synced before scrypt must not see every secret as changed.
-  const written =
-    own.length > 0 || m.adopted || ctx.metadata.marked(o, live.marker, false).value !== live.record.metadata;
-  const metadata = ctx.metadata.final(o, live.marker, written);
+  // Built once: an object that is not written keeps (and notes) the value it was compared by.
+  const kept = own.length > 0 || m.adopted ? undefined : ctx.metadata.marked(o, live.marker, false);
+  const written = kept === undefined || kept.value !== live.record.metadata;
+  const metadata = written ? ctx.metadata.final(o, live.marker) : ctx.metadata.noted(o, kept);
   const rewrite = metadata !== live.record.metadata;
   if (own.length === 0 && !rewrite && !m.adopted) return undefined;
   const parent = pathParent(d, live);

@@ -40,6 +40,15 @@ function holds(fields: Fields, select: Select): boolean {
   return answer;
 }
 
+/** `typeHolds` through the per-field-set cache. */
+function canHold(type: FieldType, select: Select): boolean {
+  const nested = nestedFields(type);
+  if (nested !== undefined) return holds(nested, select);
+  if (type.type === 'list') return canHold(type.items, select);
+  if (type.type === 'map') return canHold(type.values, select);
+  return false;
+}
+
 /** Paths (and values) of the fields matching `select`, at any depth, that are set in `values`. */
 export function findFields(
   fields: Fields,
@@ -49,7 +58,8 @@ export function findFields(
   const found: PathValue[] = [];
   if (!holds(fields, select)) return found;
   visitFields(fields, values, ({ field, value, path }) => {
-    if (!select(field)) return true;
+    // Down only where a match can be: most members hold none.
+    if (!select(field)) return canHold(field.type, select);
     found.push({ path, value });
     return false;
   });
