@@ -123,7 +123,8 @@ async function loadRevision(
   // Spans serve only to render diagnostics; finding them re-parses each file's document tree.
   const secretSpans = report.diagnostics.length === 0 ? {} : literalSecrets(objects);
 
-  const withheld: Withheld[] = objects.flatMap((o) => [...o.withheld.values()]);
+  const withheld: Withheld[] = [];
+  for (const o of objects) if (o.withheld.size > 0) withheld.push(...o.withheld.values());
   const shown = report.diagnostics.map((d) =>
     withoutWithheld(withoutSecretFound(d, secretSpans, sources), withheld),
   );
@@ -226,19 +227,24 @@ function desiredState(
   moves: readonly DesiredMove[],
   guards: GuardSettings | undefined,
 ): DesiredState {
-  const desired: DesiredObject[] = objects.map((o) => ({
-    kind: o.descriptor.kind,
-    key: o.key,
-    name: o.name,
-    ...(o.parentKey !== undefined ? { parentKey: o.parentKey } : {}),
-    ...(o.pin !== undefined ? { pin: o.pin } : {}),
-    fields: resolved.get(o) ?? o.values,
-    sensitive: o.sensitive,
-    source: { file: o.source.file, ...locate(o.source, o.entryPath, true) },
-    ...(o.protect === undefined ? {} : { protect: o.protect }),
-    ...(o.ignore === undefined ? {} : { ignore: o.ignore.map((p) => p.split('.')) }),
-    ...(o.observe === undefined ? {} : { observe: o.observe }),
-  }));
+  const desired = objects.map((o): DesiredObject => {
+    // Member by member, in this order, each optional one only where set: no spread per object.
+    const d: { -readonly [K in keyof DesiredObject]: DesiredObject[K] } = {
+      kind: o.descriptor.kind,
+      key: o.key,
+      name: o.name,
+    } as DesiredObject;
+    if (o.parentKey !== undefined) d.parentKey = o.parentKey;
+    if (o.pin !== undefined) d.pin = o.pin;
+    d.fields = resolved.get(o) ?? o.values;
+    d.sensitive = o.sensitive;
+    const { line, column } = locate(o.source, o.entryPath, true);
+    d.source = { file: o.source.file, line, column };
+    if (o.protect !== undefined) d.protect = o.protect;
+    if (o.ignore !== undefined) d.ignore = o.ignore.map((p) => p.split('.'));
+    if (o.observe !== undefined) d.observe = o.observe;
+    return d;
+  });
   return {
     scope,
     objects: desired,

@@ -11,7 +11,7 @@ import { isPlainObject } from '../plain-object.js';
 import { PatchedEntry, type PatchConflict, type EntryPatch } from './overlay.js';
 import type { FileFinding, Place, SourceFile } from './source.js';
 import type { ExternalContext } from './external-value.js';
-import { pathKey, resolveSources, type Values } from './sources.js';
+import { pathKey, resolveSources, type SourceContext, type Values } from './sources.js';
 import type { Withheld } from './withheld.js';
 
 /** An object as declared, before references are resolved. */
@@ -31,7 +31,7 @@ export interface DeclaredObject {
   readonly ignore?: readonly string[];
   /** `observe: true` on the entry (its nested items inherit it). */
   readonly observe?: true;
-  readonly sensitive: FieldPath[];
+  readonly sensitive: readonly FieldPath[];
   /** Values read from the environment or a file, by field path (`pathKey`): messages never repeat them. */
   readonly withheld: ReadonlyMap<string, Withheld>;
   /** The file that declares the entry (the base file, for an entry an overlay patched). */
@@ -68,7 +68,7 @@ export function declaredObjects(source: SourceFile, ctx: DeclareContext): Declar
       const key = `${map.key}/${name}`;
       if (ctx.drops.has(key)) continue;
       const entry = new PatchedEntry({ source, path: [map.key, name] }, written);
-      for (const patch of ctx.patches.get(key) ?? []) entry.apply(patch).forEach(ctx.onConflict);
+      for (const patch of ctx.patches.get(key) ?? noPatches) entry.apply(patch).forEach(ctx.onConflict);
       const parent = declareEntry(map, name, entry, source, ctx);
       if (!parent) continue;
       out.push(parent);
@@ -84,23 +84,40 @@ export function declaredObjects(source: SourceFile, ctx: DeclareContext): Declar
   return out;
 }
 
+const noPatches: readonly EntryPatch[] = [];
+
 /** The members acctsync reads itself, read where they are written (the fields leave them out). */
-function lifecycleOf(entry: Record<string, unknown>): {
+function lifecycleOf(entry: Record<string, unknown>): Lifecycle {
+  const lifecycle: Lifecycle = {};
+  const pin = entry[pinMember];
+  if (typeof pin === 'string') lifecycle.pin = pin;
+  if (typeof entry.protect === 'boolean') lifecycle.protect = entry.protect;
+  if (Array.isArray(entry.ignore)) {
+    const ignore = entry.ignore.filter((p): p is string => typeof p === 'string');
+    if (ignore.length > 0) lifecycle.ignore = ignore;
+  }
+  if (entry.observe === true) lifecycle.observe = true;
+  return lifecycle;
+}
+
+interface Lifecycle {
   pin?: string;
   protect?: boolean;
   ignore?: readonly string[];
   observe?: true;
-} {
-  const pin = entry[pinMember];
-  const ignore = Array.isArray(entry.ignore)
-    ? entry.ignore.filter((p): p is string => typeof p === 'string')
-    : [];
-  return {
-    ...(typeof pin === 'string' ? { pin } : {}),
-    ...(typeof entry.protect === 'boolean' ? { protect: entry.protect } : {}),
-    ...(ignore.length > 0 ? { ignore } : {}),
-    ...(entry.observe === true ? { observe: true as const } : {}),
-  };
+}
+
+/** An object's members besides its lifecycle, which {@link withLifecycle} adds where it is set. */
+type Declared = Omit<DeclaredObject, keyof Lifecycle>;
+
+/** `object` with each lifecycle member that is set: a member left unset stays absent, not undefined. */
+function withLifecycle(object: Declared, lifecycle: Lifecycle): DeclaredObject {
+  const out: { -readonly [K in keyof DeclaredObject]: DeclaredObject[K] } = object;
+  if (lifecycle.pin !== undefined) out.pin = lifecycle.pin;
+  if (lifecycle.protect !== undefined) out.protect = lifecycle.protect;
+  if (lifecycle.ignore !== undefined) out.ignore = lifecycle.ignore;
+  if (lifecycle.observe !== undefined) out.observe = lifecycle.observe;
+  return out;
 }
 
 /** Whether a member of an entry or item is one acctsync reads itself rather than a field. */
@@ -166,19 +183,19 @@ function declareEntry(
     ctx,
     omit,
   );
-  return {
+  const declared: Declared = {
     descriptor,
     fields: descriptor.fields,
     key: `${map.key}/${name}`,
     name,
     values,
-    ...lifecycle,
     sensitive,
     withheld,
     source,
     entryPath: [map.key, name],
     place,
   };
+  return withLifecycle(declared, lifecycle);
 }
 
 function declareChild(
@@ -186,40 +203,44 @@ function declareChild(
   parent: DeclaredObject,
   patched: PatchedEntry,
   index: number,
-  withLifecycle: Record<string, unknown>,
+  item: Record<string, unknown>,
   ctx: DeclareContext,
 ): DeclaredObject {
-  const lifecycle = lifecycleOf(withLifecycle);
+  const lifecycle = lifecycleOf(item);
   // The schema admits `observe` on entries only: a nested item is observed with its parent.
-  const observed = parent.observe === true ? { observe: true as const } : {};
+  if (parent.observe === true) lifecycle.observe = true;
   const written = (path: FieldPath): Place =>
     patched.placeOf(path[0] === child.parentField ? [child.member, index] : [child.member, index, ...path]);
-  const {
-    values: resolved,
-    sensitive,
-    withheld,
-    place,
-  } = resolveWritten(child.fields, withLifecycle, written, ctx, isEntryMember);
-  const values =
-    child.parentField === undefined ? resolved : { ...resolved, [child.parentField]: parent.name };
+  const { values, sensitive, withheld, place } = resolveWritten(
+    child.fields,
+    item,
+    written,
+    ctx,
+    isEntryMember,
+  );
+  // The resolved values are a new object of this item's own: the parent's name joins them in place.
+  if (child.parentField !== undefined) values[child.parentField] = parent.name;
   // A name is printed in plans and keys: one taken from a withheld value would publish it.
-  const named = Object.fromEntries(Object.entries(values).filter(([k]) => !withheld.has(pathKey([k]))));
+  const named =
+    withheld.size === 0
+      ? values
+      : Object.fromEntries(Object.entries(values).filter(([k]) => !withheld.has(pathKey([k]))));
   const name = naturalName(child.descriptor, named, index);
-  return {
+  const at = place([]);
+  const declared: Declared = {
     descriptor: child.descriptor,
     fields: child.descriptor.fields,
     key: `${parent.key}/${child.member}/${name}`,
     name,
     parentKey: parent.key,
     values,
-    ...lifecycle,
-    ...observed,
     sensitive,
     withheld,
-    source: place([]).source,
-    entryPath: place([]).path,
+    source: at.source,
+    entryPath: at.path,
     place,
   };
+  return withLifecycle(declared, lifecycle);
 }
 
 /** An object's values with their `{env}`/`{file}`/`{var}` sources resolved, and where each was written. */
@@ -231,29 +252,35 @@ function resolveWritten(
   omit: (member: string) => boolean,
 ): {
   values: Record<string, unknown>;
-  sensitive: FieldPath[];
-  withheld: Map<string, Withheld>;
+  sensitive: readonly FieldPath[];
+  withheld: ReadonlyMap<string, Withheld>;
   place: (path: FieldPath) => Place;
 } {
-  const sensitive: FieldPath[] = [];
-  const valuePlaces = new Map<string, Place>();
-  const withheld = new Map<string, Withheld>();
-  const values = resolveSources(
-    fields,
-    written,
-    { ...ctx, place: writtenAt, sensitive, valuePlaces, withheld },
-    omit,
-  );
+  // The context named member by member: V8 copies a spread of it slowly (about 10 us an object).
+  const sourceContext: SourceContext = {
+    env: ctx.env,
+    filesRoot: ctx.filesRoot,
+    accountVariables: ctx.accountVariables,
+    values: ctx.values,
+    findings: ctx.findings,
+    place: writtenAt,
+  };
+  const values = resolveSources(fields, written, sourceContext, omit);
+  const { sensitive = noneSensitive, withheld = noneWithheld, valuePlaces } = sourceContext;
   return { values, sensitive, withheld, place: placeWithValues(valuePlaces, writtenAt) };
 }
 
+/** The sensitive paths and withheld values of the many objects that have none. */
+const noneSensitive: readonly FieldPath[] = Object.freeze([]);
+const noneWithheld: ReadonlyMap<string, Withheld> = new Map();
+
 /** Where a field was written, or, for a value a `{var}` took, where that value is defined. */
 function placeWithValues(
-  valuePlaces: ReadonlyMap<string, Place>,
+  valuePlaces: ReadonlyMap<string, Place> | undefined,
   written: (path: FieldPath) => Place,
 ): (path: FieldPath) => Place {
   // Most objects take no `{var}` value: their places are where they are written.
-  if (valuePlaces.size === 0) return written;
+  if (valuePlaces === undefined) return written;
   return (path: FieldPath): Place => {
     for (let n = path.length; n > 0 && valuePlaces.size > 0; n--) {
       const defined = valuePlaces.get(pathKey(path.slice(0, n)));

@@ -6,14 +6,17 @@
 import {
   anyOf,
   aTitle,
+  derivedOnce,
   descriptorOf,
   descriptorOfId,
   mapReferences,
   type FieldPath,
+  type FieldType,
+  type Fields,
   type KindName,
   type RefTarget,
 } from '../resources/index.js';
-import { mapOfKind } from './layout.js';
+import { mapOfKind, type MapLayout } from './layout.js';
 import type { DeclaredObject } from './objects.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
 import { closest } from './suggest.js';
@@ -94,9 +97,14 @@ export function resolveReferences(
   const edges = new Map<string, readonly ReferenceEdge[]>();
 
   for (const o of objects) {
+    // Without a reference field the values are what the declaration made (a copy of its own).
+    if (!hasReferences(o.fields)) {
+      resolved.set(o, o.values);
+      continue;
+    }
     const named: ReferenceEdge[] = [];
     const resolveOne = (target: RefTarget, value: string, path: FieldPath, atKey: boolean): string => {
-      const map = target.kinds.map(mapOfKind).find((m) => m !== undefined);
+      const map = targetMap(target);
       if (map !== undefined) named.push({ key: `${map.key}/${value}`, path, atKey });
       if (value === '') return value;
       const found = map ? byKey.get(`${map.key}/${value}`) : undefined;
@@ -155,6 +163,33 @@ export function resolveReferences(
   return { resolved, edges };
 }
 
+/** Whether any field of `fields`, at any depth, is a reference or a map keyed by references. */
+const hasReferences = derivedOnce((fields: Fields): boolean =>
+  Object.values(fields).some((f) => typeHasReferences(f.type)),
+);
+
+function typeHasReferences(type: FieldType): boolean {
+  switch (type.type) {
+    case 'ref':
+      return true;
+    case 'map':
+      return type.keyRef !== undefined || typeHasReferences(type.values);
+    case 'list':
+      return typeHasReferences(type.items);
+    case 'object':
+      return hasReferences(type.fields);
+    case 'module':
+      return hasReferences(type.module.fields);
+    default:
+      return false;
+  }
+}
+
+/** The config map holding the first of a reference's kinds the config declares, once per target. */
+const targetMap = derivedOnce((target: RefTarget): MapLayout | undefined =>
+  target.kinds.map(mapOfKind).find((m) => m !== undefined),
+);
+
 /** A name `o` refers to, as the key of the object it would be, and where the name is written. */
 interface ReferenceEdge {
   readonly key: string;
@@ -179,21 +214,21 @@ export function findCycles(
   references: ReferenceEdges,
   out: FileFinding[],
 ): void {
-  const byKey = new Map(objects.map((o) => [o.key, { o, edges: references.get(o.key) ?? [] }]));
+  const byKey = new Map(objects.map((o) => [o.key, o]));
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];
 
   const visit = (key: string): void => {
     state.set(key, 'visiting');
     stack.push(key);
-    const node = byKey.get(key)!;
-    for (const edge of node.edges) {
+    const o = byKey.get(key)!;
+    for (const edge of references.get(key) ?? []) {
       if (!byKey.has(edge.key)) continue;
       const s = state.get(edge.key);
       if (s === 'visiting') {
         const cycle = [...stack.slice(stack.indexOf(edge.key)), edge.key];
         out.push({
-          ...node.o.place(edge.path),
+          ...o.place(edge.path),
           atKey: edge.atKey,
           message: `references form a cycle: ${cycle.join(' -> ')}`,
           hint: 'an object may not lead back to itself (a failover or weighted backend to itself)',
@@ -203,5 +238,6 @@ export function findCycles(
     stack.pop();
     state.set(key, 'done');
   };
-  for (const key of byKey.keys()) if (!state.has(key)) visit(key);
+  // An object without references is in no cycle: the walks start at those with some, in order.
+  for (const key of references.keys()) if (byKey.has(key) && !state.has(key)) visit(key);
 }

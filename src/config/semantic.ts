@@ -30,12 +30,13 @@ export function checkObject(o: DeclaredObject): FileFinding[] {
     ...(v.message.startsWith('unknown field') || v.message.includes('read-only') ? { atKey: true } : {}),
   }));
   if (out.length > 0) return out;
-  return [...ignoredPaths(o), ...cidrHostBits(o)];
+  if (o.ignore === undefined) return cidrHostBits(o);
+  return [...ignoredPaths(o, o.ignore), ...cidrHostBits(o)];
 }
 
 /** `ignore:` paths the kind does not have, with the name it probably meant. */
-function ignoredPaths(o: DeclaredObject): FileFinding[] {
-  return (o.ignore ?? []).flatMap((written, i) => {
+function ignoredPaths(o: DeclaredObject, ignore: readonly string[]): FileFinding[] {
+  return ignore.flatMap((written, i) => {
     const problem = ignoredPathProblem(o.fields, written.split('.'));
     if (problem === undefined) return [];
     const hint = didYouMean(problem.at.split('.').at(-1) ?? '', problem.candidates);
@@ -51,9 +52,9 @@ function ignoredPaths(o: DeclaredObject): FileFinding[] {
 }
 
 function cidrHostBits(o: DeclaredObject): FileFinding[] {
-  const path: FieldPath = ['cidr'];
   const value = o.values.cidr;
   if (typeof value !== 'string') return [];
+  const path: FieldPath = ['cidr'];
   const cidr = parseCidr(value);
   if (!cidr.ok || !cidr.value.hostBitsSet) return [];
   return [

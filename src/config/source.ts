@@ -19,7 +19,7 @@ import {
 import { describeSystemError, isSystemError } from '../errors.js';
 import type { DocPath, Finding } from './diagnostic.js';
 import { entryPathKey, entryPlaces, type EntryPlaces } from './entry-places.js';
-import { plainValue, unusual } from './plain-value.js';
+import { cleanPlainValue, plainValue, unusual } from './plain-value.js';
 import { structuralFindings } from './yaml-structure.js';
 
 /** Files above this size are refused unread: desired state is text a person reviews. */
@@ -153,17 +153,15 @@ function parseSource(file: string, absolute: string, text: string): ReadResult {
     });
   }
 
-  findings.push(...structuralFindings(doc, text, placeAt));
-  if (findings.length > 0) return { ok: false, findings };
+  // A clean file is walked once; anything else is walked by the structural pass first, as always.
+  let value = cleanPlainValue(doc.contents);
+  if (value === unusual) {
+    findings.push(...structuralFindings(doc, text, placeAt));
+    if (findings.length > 0) return { ok: false, findings };
+    value = plainOf(doc);
+  }
 
-  const source = sourceFile({
-    file,
-    absolute,
-    text,
-    lineCounter,
-    value: plainOf(doc),
-    places: entryPlaces(doc),
-  });
+  const source = sourceFile({ file, absolute, text, lineCounter, value, places: entryPlaces(doc) });
   return { ok: true, source, findings: [] };
 }
 

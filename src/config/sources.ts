@@ -26,7 +26,7 @@ export interface Values {
 
 type StringType = Extract<FieldType, { type: 'string' }>;
 
-interface SourceContext extends ExternalContext {
+export interface SourceContext extends ExternalContext {
   readonly values: Values;
   /**
    * Where a field of the object was written: findings go there, and `{file}` paths are relative
@@ -34,14 +34,15 @@ interface SourceContext extends ExternalContext {
    */
   readonly place: (path: FieldPath) => Place;
   readonly findings: FileFinding[];
-  readonly sensitive: FieldPath[];
+  /** Made on the first (most objects have none). */
+  sensitive?: FieldPath[];
   /**
    * Field paths whose value a `{var}` took from the environment's values, and where that value is
-   * defined: what a later finding about the value points at.
+   * defined: what a later finding about the value points at. Made on the first (most objects have none).
    */
-  readonly valuePlaces: Map<string, Place>;
-  /** The values read from the environment or a file, by field path (`pathKey`): never echoed. */
-  readonly withheld: Map<string, Withheld>;
+  valuePlaces?: Map<string, Place>;
+  /** The values read from the environment or a file, by field path (`pathKey`): never echoed. Made on the first. */
+  withheld?: Map<string, Withheld>;
 }
 
 /** The key of a field path in `valuePlaces`. */
@@ -70,10 +71,13 @@ function resolveObject(
   omit?: (member: string) => boolean,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(values)) {
+  for (const name of Object.keys(values)) {
     if (omit?.(name) === true) continue;
+    const value = values[name];
     const f = fields[name];
-    out[name] = f === undefined ? value : resolveField(f, value, [...path, name], ctx);
+    // A scalar of a field that is not secret is kept as written (no source can be in it): no walk.
+    const kept = f === undefined || (!f.secret && (value === null || typeof value !== 'object'));
+    out[name] = kept ? value : resolveField(f, value, [...path, name], ctx);
   }
   return out;
 }
@@ -102,7 +106,7 @@ function resolveString(
   // Read-only members are refused by the schema pass; no need to also warn about them. A
   // secret of the wrong type (a number) is an error elsewhere, but still a secret to mask.
   if (f.secret && f.write !== 'read-only') {
-    ctx.sensitive.push(path);
+    (ctx.sensitive ??= []).push(path);
     if (typeof value === 'string' && value !== '') {
       ctx.findings.push({
         severity: 'warning',
@@ -138,14 +142,14 @@ function readWithheld(
   path: FieldPath,
   ctx: SourceContext,
 ): unknown {
-  ctx.sensitive.push(path);
+  (ctx.sensitive ??= []).push(path);
   const read = readExternal(source, place.source.absolute, ctx);
   if (read.ok === 'malformed') return source;
   if (!read.ok) {
     ctx.findings.push({ ...place, message: read.message, ...(read.hint ? { hint: read.hint } : {}) });
     return source;
   }
-  ctx.withheld.set(pathKey(path), {
+  (ctx.withheld ??= new Map()).set(pathKey(path), {
     subject: read.subject,
     value: read.value,
     ...(type.format === undefined ? {} : { format: type.format }),
@@ -173,7 +177,7 @@ function readVar(name: string, type: StringType, place: Place, path: FieldPath, 
     });
     return { var: name };
   }
-  ctx.valuePlaces.set(pathKey(path), named.place);
+  (ctx.valuePlaces ??= new Map()).set(pathKey(path), named.place);
   if (!isPlainObject(named.value)) return typeof named.value === 'string' ? named.value : String(named.value);
   // A value read from the environment or a file is reported where the value is defined.
   return readWithheld(named.value, type, named.place, path, ctx);

@@ -15,7 +15,7 @@ import type { Finding } from './diagnostic.js';
 type PlacedFinding = Finding & { readonly line: number; readonly column: number };
 
 /** Deeper than any real config; stops pathological input before it reaches recursive code. */
-const maxDepth = 64;
+export const maxDepth = 64;
 
 /**
  * Duplicate keys, anchors, aliases, custom tags and excessive depth. Anchors and aliases are refused
