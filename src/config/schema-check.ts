@@ -3,7 +3,9 @@
  * finding with a message a person can act on (`schema-findings.ts`).
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { Ajv2020 as Ajv2020Compiler, ValidateFunction } from 'ajv/dist/2020.js';
+import { requireCached } from '../cached-script.js';
 import type { Finding } from './diagnostic.js';
 import { buildConfigSchema } from './schema.js';
 import { isNoise, toFinding } from './schema-findings.js';
@@ -27,14 +29,36 @@ export const ajvOptions = {
 export const precompiledValidatorUrl = new URL('./schema-validator.generated.js', import.meta.url);
 
 /**
+ * The bundle's copy of the precompiled validator (`src/cli/bundle.ts`): CommonJS, so that it loads
+ * through V8's code cache.
+ */
+const bundledValidatorUrl = new URL('./schema-validator.generated.cjs', import.meta.url);
+
+/**
  * Compiling the schema takes a second or two, paid by every command. The build precompiles it
  * (`generate-validator.ts`); running from source, where no build ran, compiles it on first use.
  */
-const precompiled = await import(precompiledValidatorUrl.href).then(
-  (m: { default?: ValidateFunction }) => m.default,
-  () => undefined,
-);
-let compiled: ValidateFunction | undefined = precompiled;
+let compiled: ValidateFunction | undefined;
+
+function bundledValidator(): ValidateFunction | undefined {
+  try {
+    return (requireCached(bundledValidatorUrl) as { default?: ValidateFunction }).default;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** The build's ES module, where the bundle is not in use (`require` of an ES module, Node >= 20.19). */
+function builtValidator(): ValidateFunction | undefined {
+  try {
+    const file = fileURLToPath(precompiledValidatorUrl);
+    return (createRequire(import.meta.url)(file) as { default?: ValidateFunction }).default;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
+    throw err;
+  }
+}
 
 /**
  * ajv's compiler is some 90 modules that the precompiled validator never needs: it is loaded only
@@ -48,7 +72,7 @@ function compileValidator(): ValidateFunction {
 }
 
 function validator(): ValidateFunction {
-  compiled ??= compileValidator();
+  compiled ??= bundledValidator() ?? builtValidator() ?? compileValidator();
   return compiled;
 }
 

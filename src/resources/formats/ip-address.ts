@@ -1,8 +1,24 @@
-import net from 'node:net';
+/**
+ * The address grammars of `node:net`'s `isIPv4` and `isIPv6`, written out: theirs are regular
+ * expressions that V8 compiles on first use and again when it tiers them up, some 5-10 ms of a
+ * command's start, and loading `node:net` itself costs more. `test/resources/formats/ip-address.test.ts`
+ * holds them to `node:net`'s answers.
+ */
 
 /** True when `s` is a dotted-quad IPv4 address (no leading zeros, no prefix, no surrounding space). */
 export function isIPv4(s: string): boolean {
-  return net.isIPv4(s);
+  const parts = s.split('.');
+  return parts.length === 4 && parts.every(isOctet);
+}
+
+/** 0-255 in decimal, without a leading zero. */
+function isOctet(part: string): boolean {
+  if (part.length === 0 || part.length > 3 || (part.length > 1 && part.startsWith('0'))) return false;
+  for (let i = 0; i < part.length; i++) {
+    const c = part.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return Number(part) <= 255;
 }
 
 /**
@@ -11,7 +27,35 @@ export function isIPv4(s: string): boolean {
  * one host and mean nothing in a platform-wide rule.
  */
 export function isIPv6(s: string): boolean {
-  return !s.includes('%') && net.isIPv6(s);
+  const halves = s.split('::');
+  if (halves.length > 2) return false;
+  let groups = 0;
+  for (const [h, half] of halves.entries()) {
+    if (half === '') continue;
+    const parts = half.split(':');
+    for (const [i, part] of parts.entries()) {
+      // An embedded IPv4 address comes last, in place of two groups.
+      const last = h === halves.length - 1 && i === parts.length - 1;
+      if (last && part.includes('.')) {
+        if (!isIPv4(part)) return false;
+        groups += 2;
+      } else if (isHexGroup(part)) groups += 1;
+      else return false;
+    }
+  }
+  // `::` stands for at least one group of zeros.
+  return halves.length === 2 ? groups <= 7 : groups === 8;
+}
+
+/** One to four hexadecimal digits. */
+function isHexGroup(part: string): boolean {
+  if (part.length === 0 || part.length > 4) return false;
+  for (let i = 0; i < part.length; i++) {
+    const c = part.charCodeAt(i);
+    const lower = c | 0x20;
+    if (!((c >= 0x30 && c <= 0x39) || (lower >= 0x61 && lower <= 0x66))) return false;
+  }
+  return true;
 }
 
 /** The address as bytes (4 for IPv4, 16 for IPv6), or undefined when `s` is not an address. */
