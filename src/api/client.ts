@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { AttemptWatch } from './attempt-watch.js';
 import { AuthHeaders } from './auth-headers.js';
 import {
   defaultConcurrency,
@@ -9,15 +10,14 @@ import {
   type ApiResponse,
   type ListOptions,
   type RequestOptions,
-  type ResponseEvent,
   type RetryEvent,
 } from './client-options.js';
-import { AbortError, DeadlineError, TimeoutError, type RequestIdentity } from './errors.js';
+import { AbortError, DeadlineError, type RequestIdentity } from './errors.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import type { HttpMethod } from './method.js';
 import { listItems } from './paging.js';
 import { Pacer, type Sleep } from './pacer.js';
-import { createRedactor, sanitizeError, type Redactor } from './redact.js';
+import { createRedactor, type Redactor } from './redact.js';
 import {
   causeOf,
   statusFailure,
@@ -27,8 +27,8 @@ import {
   type RawResponse,
 } from './response.js';
 import { consumesAttempt, defaultRetryPolicy, retryDelayMs, type RetryPolicy } from './retry.js';
-import { attemptDeadline, linkSignals, type LinkedSignal } from './signals.js';
-import { networkErrorFrom } from './transport-error.js';
+import { abortErrorOf, sendAttempt, type AttemptTransport } from './send-attempt.js';
+import { linkSignals, type LinkedSignal } from './signals.js';
 import { wirePath } from './wire-path.js';
 
 const defaultSleep: Sleep = async (ms, signal) => {
@@ -53,8 +53,8 @@ export class ApiClient {
   readonly #closing: AbortController;
   /** The client's signal: the caller's, closing, and the deadline when there is one. */
   readonly #deadline: LinkedSignal & { readonly ms: number };
+  readonly #transport: AttemptTransport;
   readonly #onRetry: ((event: RetryEvent) => void) | undefined;
-  readonly #onResponse: ((event: ResponseEvent) => void) | undefined;
   readonly #sleep: Sleep;
   #redact: Redactor;
   #secrets: readonly string[];
@@ -82,8 +82,14 @@ export class ApiClient {
     this.#signal = this.#deadline.signal;
     // Every request in flight listens on it (and detaches when done): many at once is not a leak.
     setMaxListeners(0, this.#signal);
+    this.#transport = {
+      pool: this.#pool,
+      headers: this.#headers,
+      attempts: new AttemptWatch(this.#signal),
+      onResponse: options.onResponse,
+      redactor: () => this.#redact,
+    };
     this.#onRetry = options.onRetry;
-    this.#onResponse = options.onResponse;
     this.#secrets = [options.apiKey];
     this.#redact = createRedactor(this.#secrets);
   }
@@ -162,6 +168,7 @@ export class ApiClient {
   async close(): Promise<void> {
     this.#closing.abort(new Error('the client was closed'));
     this.#deadline.dispose();
+    this.#transport.attempts.dispose();
     await this.#pool.close();
   }
 
@@ -231,44 +238,10 @@ export class ApiClient {
         const pacer = this.#pacer;
         await this.#wait(identity, callerSignal, () => pacer.waitTurn(callerSignal));
       }
-      return await this.#send(identity, body, timeoutMs ?? this.#timeoutMs, callerSignal, attempt);
+      const ms = timeoutMs ?? this.#timeoutMs;
+      return await sendAttempt(this.#transport, identity, body, ms, callerSignal, attempt);
     } finally {
       release();
-    }
-  }
-
-  async #send(
-    identity: RequestIdentity,
-    body: string | undefined,
-    timeoutMs: number,
-    callerSignal: AbortSignal | undefined,
-    attempt: number,
-  ): Promise<RawResponse> {
-    const deadline = attemptDeadline(callerSignal, timeoutMs);
-    const onResponse = this.#onResponse;
-    const startedAt = onResponse === undefined ? 0 : performance.now();
-    const report = (status: number | 'error'): void =>
-      onResponse?.({ ...identity, status, durationMs: performance.now() - startedAt, attempt });
-    try {
-      const response = await this.#pool.request({
-        method: identity.method,
-        path: identity.path,
-        headers: this.#headers.for(body),
-        body: body ?? null,
-        signal: deadline.signal,
-      });
-      const bodyText = await response.body.text();
-      report(response.statusCode);
-      return { status: response.statusCode, headers: response.headers, bodyText };
-    } catch (err) {
-      report('error');
-      if (callerSignal?.aborted === true) throw this.#abortError(identity, callerSignal);
-      if (deadline.timedOut()) {
-        throw new TimeoutError({ ...identity, timeoutMs }, { cause: sanitizeError(err, this.#redact) });
-      }
-      throw networkErrorFrom(err, identity, this.#redact);
-    } finally {
-      deadline.dispose();
     }
   }
 
@@ -287,6 +260,6 @@ export class ApiClient {
   }
 
   #abortError(identity: RequestIdentity, signal: AbortSignal): AbortError {
-    return new AbortError(identity, { cause: sanitizeError(signal.reason, this.#redact) });
+    return abortErrorOf(identity, signal, this.#redact);
   }
 }

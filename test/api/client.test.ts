@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AbortError,
@@ -283,6 +284,25 @@ describe('timeouts and aborts', () => {
     const err = await rejection(api.get('/slow'));
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err).toMatchObject({ method: 'GET', path: '/slow', timeoutMs: 50 });
+  });
+
+  it('times out each attempt on its own, whatever else is in flight', async () => {
+    let heldArrived: (res: ServerResponse) => void = () => undefined;
+    const held = new Promise<ServerResponse>((resolve) => (heldArrived = resolve));
+    const server = await serve((req, res) => {
+      if (req.url === '/held') heldArrived(res);
+    });
+    const api = client(server.url, { retry: { attempts: 1 } });
+    const answered = api.get('/held', { timeoutMs: 60_000 });
+    const long = rejection(api.get('/long', { timeoutMs: 400 }));
+    const short = await rejection(api.get('/short', { timeoutMs: 50 }));
+    expect(short).toBeInstanceOf(TimeoutError);
+    expect(short).toMatchObject({ path: '/short', timeoutMs: 50 });
+    const longErr = await long;
+    expect(longErr).toBeInstanceOf(TimeoutError);
+    expect(longErr).toMatchObject({ path: '/long', timeoutMs: 400 });
+    sendJson(await held, 200, { ok: true });
+    expect((await answered).body).toEqual({ ok: true });
   });
 
   it('does not retry a POST that timed out, and calls it ambiguous', async () => {
