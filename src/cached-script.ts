@@ -100,13 +100,9 @@ function writeCaches(): void {
   for (const { file, script } of unwritten) writeQuietly(file, script.createCachedData());
 }
 
-/**
- * Written beside and renamed, so that a run reading it at the same moment sees all of it or none.
- * The partial file's name is this thread's own: the parse worker (`config/parse-pool.ts`) may write
- * the same cache at the same moment as the main thread of its process.
- */
+/** Written beside and renamed, so that a run reading it at the same moment sees all of it or none. */
 function writeQuietly(file: string, data: Buffer): void {
-  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
+  const partial = `${file}.${process.pid}.partial`;
   try {
     writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, file);

@@ -40,28 +40,6 @@ const celLibraryBundled: Plugin = {
   },
 };
 
-/**
- * The parse worker (`config/parse-pool.ts`) is a bundle file of its own, started through a small
- * plain CommonJS file that loads it through the code cache as the main thread loads the chunks.
- */
-const parseWorkerFile = 'parse-worker.cjs';
-const parseWorkerBoot = 'parse-worker-boot.cjs';
-const parseWorkerBundled: Plugin = {
-  name: 'parse-worker-bundled',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]dist[\\/]config[\\/]parse-task\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const specifier = "new URL('./parse-worker.js', import.meta.url)";
-      if (!source.includes(specifier))
-        throw new Error(`${args.path}: no ${specifier} to point at the bundle`);
-      return {
-        contents: source.replace(specifier, `new URL('./${parseWorkerBoot}', import.meta.url)`),
-        loader: 'js',
-      };
-    });
-  },
-};
-
 /** The entry's fallback, for a `dist/` where no bundle was built: left as the import it is. */
 const dispatchUnbundled: Plugin = {
   name: 'dispatch-unbundled',
@@ -109,7 +87,7 @@ const { outputFiles } = await build({
   // Loaded at run time through `createRequire` (ajv's compiler where no build ran, its runtime for
   // the precompiled validator): they stay a package of their own.
   external: ['ajv', 'ajv/*'],
-  plugins: [celLibraryBundled, parseWorkerBundled],
+  plugins: [celLibraryBundled],
 });
 for (const out of outputFiles) await writeCached(out.path, await commonJs(out.text));
 
@@ -125,34 +103,6 @@ await build({
   logLevel: 'warning',
   plugins: [dispatchUnbundled],
 });
-
-const parseWorker = await build({
-  entryPoints: ['dist/config/parse-worker.js'],
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target,
-  write: false,
-  logLevel: 'warning',
-});
-await writeCached(`dist/bundle/${parseWorkerFile}`, await commonJs(parseWorker.outputFiles[0]?.text ?? ''));
-const parseWorkerStart = await build({
-  stdin: {
-    contents: `import { requireCached } from ${JSON.stringify(cachedScriptModule)};\nrequireCached(new URL('./${parseWorkerFile}', import.meta.url));`,
-    resolveDir: '.',
-    loader: 'js',
-  },
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target,
-  write: false,
-  logLevel: 'warning',
-});
-await writeFile(
-  `dist/bundle/${parseWorkerBoot}`,
-  await commonJs(parseWorkerStart.outputFiles[0]?.text ?? ''),
-);
 
 const cel = await build({
   entryPoints: ['@marcbachmann/cel-js'],

@@ -57,25 +57,8 @@ export interface PlacedFinding extends Finding {
   readonly column: number;
 }
 
-export type ReadResult =
+type ReadResult =
   | { readonly ok: true; readonly source: SourceFile; readonly findings: readonly PlacedFinding[] }
-  | { readonly ok: false; readonly findings: readonly PlacedFinding[] };
-
-/**
- * What reading a file keeps, as plain data that a worker thread can hand over by structured clone
- * (`parse-pool.ts`): the line counter as its line starts, no document tree.
- */
-export interface SourceData {
-  readonly file: string;
-  readonly absolute: string;
-  readonly text: string;
-  readonly lineStarts: number[];
-  readonly value: unknown;
-  readonly places: EntryPlaces;
-}
-
-export type ReadData =
-  | { readonly ok: true; readonly data: SourceData }
   | { readonly ok: false; readonly findings: readonly PlacedFinding[] };
 
 const atStart = { path: [], line: 1, column: 1 } as const;
@@ -86,20 +69,6 @@ function megabytes(bytes: number): string {
 
 /** Reads and parses `absolute`; `file` is the name used in diagnostics. */
 export async function readSource(file: string, absolute: string): Promise<ReadResult> {
-  return sourceResult(await readSourceData(file, absolute));
-}
-
-/** A file read here or by a worker, ready for the loader. */
-export function sourceResult(read: ReadData): ReadResult {
-  if (!read.ok) return read;
-  const { file, absolute, text, lineStarts, value, places } = read.data;
-  const lineCounter = new LineCounter();
-  lineCounter.lineStarts = lineStarts;
-  return { ok: true, source: sourceFile({ file, absolute, text, lineCounter, value, places }), findings: [] };
-}
-
-/** {@link readSource} as plain data. */
-export async function readSourceData(file: string, absolute: string): Promise<ReadData> {
   let bytes: Buffer;
   try {
     const size = (await stat(absolute)).size;
@@ -125,7 +94,7 @@ export async function readSourceData(file: string, absolute: string): Promise<Re
   return parseSource(file, absolute, text);
 }
 
-function refuse(message: string, extra: { hint?: string } = {}): ReadData & { ok: false } {
+function refuse(message: string, extra: { hint?: string } = {}): ReadResult {
   return { ok: false, findings: [{ ...atStart, message, ...extra }] };
 }
 
@@ -150,7 +119,7 @@ function sourceFile(parsed: Omit<SourceFile, 'doc'>): SourceFile {
 }
 
 /** Parses YAML text into plain data and entry places, or the findings that stop it. */
-function parseSource(file: string, absolute: string, text: string): ReadData {
+function parseSource(file: string, absolute: string, text: string): ReadResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...parseOptions, lineCounter });
   const placeAt = (offset: number): { line: number; column: number } => {
@@ -192,8 +161,8 @@ function parseSource(file: string, absolute: string, text: string): ReadData {
     value = plainOf(doc);
   }
 
-  const data = { file, absolute, text, lineStarts: lineCounter.lineStarts, value, places: entryPlaces(doc) };
-  return { ok: true, data };
+  const source = sourceFile({ file, absolute, text, lineCounter, value, places: entryPlaces(doc) });
+  return { ok: true, source, findings: [] };
 }
 
 function plainOf(doc: Document): unknown {
