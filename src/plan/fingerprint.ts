@@ -3,7 +3,15 @@
  * account changed since review; the desired one identifies the config without holding a secret.
  */
 import { createHash } from 'node:crypto';
-import { descriptorOf, writableValues, type DesiredState, type FieldPath } from '../resources/index.js';
+import {
+  derivedOnce,
+  descriptorOf,
+  serverFills,
+  writableValues,
+  type DesiredState,
+  type FieldPath,
+  type Fields,
+} from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson } from './canonical.js';
 import type { LiveState } from '../live/index.js';
@@ -40,16 +48,32 @@ function hashDocument(
   return `sha256:${hash.update(`]${after === '' ? '' : ','}${after}}`).digest('hex')}`;
 }
 
+const serverFilledNames = derivedOnce((fields: Fields): string[] =>
+  Object.keys(fields).filter((name) => fields[name]?.serverFilled !== undefined),
+);
+
+/**
+ * The values of `record` the live fingerprint covers: the writable ones, less those the service is
+ * filling in itself (a managed domain's issued certificate), which it may do between `plan --out`
+ * and `apply` without anything of the plan becoming wrong.
+ */
+function coveredValues(fields: Fields, record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const values = writableValues(fields, record);
+  for (const name of serverFilledNames(fields)) if (serverFills(fields[name], record)) delete values[name];
+  return values;
+}
+
 /**
  * Hash of the writable state of every fetched object (metadata raw, marker included): read-only
- * members the service updates on its own (certificate status, matching tunnels) do not count.
+ * members the service updates on its own (certificate status, matching tunnels) do not count, nor
+ * do the writable ones it is filling in.
  */
 export function liveFingerprint(live: LiveState): string {
   const objects = mapped(live.objects, (o) => ({
     kind: o.kind,
     id: o.id,
     parent: o.parentId ?? null,
-    values: writableValues(descriptorOf(o.kind).fields, o.record),
+    values: coveredValues(descriptorOf(o.kind).fields, o.record),
   }));
   return hashDocument({ kinds: live.kinds }, 'objects', objects, () => ({}));
 }
