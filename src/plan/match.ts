@@ -17,7 +17,7 @@ import {
 import { compare, type LiveObject, type LiveState } from '../live/index.js';
 import { indexLive, markerSlot, Pairing, type LiveIndex, type RenameCause } from './pairing.js';
 import { pairObserved } from './observed.js';
-import { pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
+import { handedOverKeys, pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
 
 export interface Match {
   readonly desired: DesiredObject;
@@ -70,8 +70,9 @@ function parentIdOf(o: DesiredObject, matchedIds: ReadonlyMap<string, string>): 
 }
 
 function pairByMarker(sorted: readonly DesiredObject[], index: LiveIndex, pairing: Pairing): void {
+  const handedOver = handedOverKeys(sorted, index);
   for (const o of sorted) {
-    if (pairing.found.has(o)) continue;
+    if (pairing.found.has(o) || handedOver.has(o)) continue;
     const live = index.byMarker.get(markerSlot(o.kind, o.key))?.find((l) => !pairing.claimed.has(l));
     if (live !== undefined) pairing.pair(o, live);
   }
@@ -223,7 +224,7 @@ function matchOf(o: DesiredObject, pairing: Pairing, scope: string): Match {
 
 /**
  * Pairs in this order: observed entries (by pin or natural key, whoever manages the object); by
- * marker (same key); renames by the config's `moved:` entries; `id:`
+ * marker (same key, unless the key was handed over: `handedOverKeys`); renames by the config's `moved:` entries; `id:`
  * pins; renames the service proves (a unique value in common); nested items of renamed parents;
  * with `adopt`, unmarked objects by natural key.
  * @throws {UserError} when an `id:` pin cannot be paired, or a move changes an object's kind

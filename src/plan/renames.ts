@@ -64,6 +64,41 @@ function provesIdentity(o: { readonly kind: DesiredObject['kind'] }): boolean {
 }
 
 /**
+ * Desired objects whose key's live object is not theirs: it holds none of their unique values,
+ * while exactly one live object of this scope whose key left the config holds some, and no other
+ * desired object shares them. With `b` renamed to `c` and `a` to `b` in one change, the new `b`
+ * is the object `a` was (the service proves it by its hostport, say), not the one `b` was: it is
+ * left to {@link pairByUniqueValue} instead of taking `b`'s object by key. When every key stays
+ * (two entries swapping a value), keys pair as always.
+ */
+export function handedOverKeys(sorted: readonly DesiredObject[], index: LiveIndex): Set<DesiredObject> {
+  const handedOver = new Set<DesiredObject>();
+  const keys = new Set(sorted.map((o) => markerSlot(o.kind, o.key)));
+  const left = [...index.byMarker.entries()]
+    .filter(([slot]) => !keys.has(slot))
+    .flatMap(([, group]) => group)
+    .filter(provesIdentity);
+  if (left.length === 0) return handedOver;
+  const claimsOf = (kind: DesiredObject['kind'], values: Readonly<Record<string, unknown>>): string[] =>
+    claimKeys(descriptorOf(kind), values, undefined);
+  const byClaim = new Map<string, DesiredObject[]>();
+  for (const o of sorted)
+    if (o.pin === undefined && provesIdentity(o))
+      for (const k of claimsOf(o.kind, o.fields)) byClaim.set(k, [...(byClaim.get(k) ?? []), o]);
+  const holdersOf = (l: LiveObject): Set<DesiredObject> =>
+    new Set(
+      claimsOf(l.kind, l.record).flatMap((k) => (byClaim.get(k) ?? []).filter((o) => o.kind === l.kind)),
+    );
+  for (const l of left) {
+    const [o, ...more] = holdersOf(l);
+    if (o === undefined || more.length > 0) continue;
+    const own = index.byMarker.get(markerSlot(o.kind, o.key)) ?? [];
+    if (own.length > 0 && !own.some((y) => holdersOf(y).has(o))) handedOver.add(o);
+  }
+  return handedOver;
+}
+
+/**
  * Pairs a desired object nothing paired with a live object of this scope whose key left the
  * config, when they are of the same kind and hold a value the service keeps unique in common
  * (a domain, an edge's hostport, an SSH key) and neither has another such candidate.

@@ -71,6 +71,45 @@ async function idsByKey(): Promise<Map<string, string>> {
   return new Map(Object.entries(plan.resolvedIds));
 }
 
+describe('two edges renamed along a chain in one change (b -> c, a -> b)', () => {
+  const edges = (entries: Record<string, string>): string =>
+    `version: 1\nscope: renames\nhttps_edges:\n${Object.entries(entries)
+      .map(([name, host]) => `  ${name}: { hostports: [${host}:443] }`)
+      .join('\n')}\n`;
+
+  it('keeps each edge with its hostport: the new b is the old a, and c the old b', async () => {
+    await account.write('account/main.yaml', edges({ a: 'one.example.com', b: 'two.example.com' }));
+    await sync();
+    const ids = await idsByKey();
+    await account.write('account/main.yaml', edges({ b: 'one.example.com', c: 'two.example.com' }));
+    const plan = await planJson();
+    expect(plan.operations.map((op) => [op.action, op.renamedFrom, op.key]).sort()).toEqual([
+      ['rename', 'https_edges/a', 'https_edges/b'],
+      ['rename', 'https_edges/b', 'https_edges/c'],
+    ]);
+    await sync();
+    const renamed = await idsByKey();
+    expect(renamed.get('https_edges/b')).toBe(ids.get('https_edges/a'));
+    expect(renamed.get('https_edges/c')).toBe(ids.get('https_edges/b'));
+    expect((await account.acctsync(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('still swaps a value between two entries that both stay, keeping each id with its key', async () => {
+    await account.write('account/main.yaml', edges({ a: 'one.example.com', b: 'two.example.com' }));
+    await sync();
+    const ids = await idsByKey();
+    await account.write('account/main.yaml', edges({ a: 'two.example.com', b: 'one.example.com' }));
+    const plan = await planJson();
+    // Updates only (the hostports freed first, then set): no rename, create or delete.
+    expect([...new Set(plan.operations.map((op) => `${op.action} ${op.key}`))].sort()).toEqual([
+      'update https_edges/a',
+      'update https_edges/b',
+    ]);
+    await sync();
+    expect(await idsByKey()).toEqual(ids);
+  });
+});
+
 describe('a domain, an edge, an API key and an IP policy renamed', () => {
   beforeEach(async () => {
     await account.write('account/main.yaml', before);
