@@ -1,4 +1,4 @@
-import { formatIpAddress, ipAddressBytes, isIPv4 } from './ip-address.js';
+import { formatIpAddress, ipAddressBytes } from './ip-address.js';
 import { preview } from './preview.js';
 import { fail, ok, type Result } from './result.js';
 
@@ -28,7 +28,7 @@ export function parseCidr(s: string): Result<Cidr> {
   const addressText = slash === -1 ? s : s.slice(0, slash);
   const bytes = ipAddressBytes(addressText);
   if (bytes === undefined) return fail(`"${preview(addressText)}" is not an IPv4 or IPv6 address`);
-  const family = isIPv4(addressText) ? 4 : 6;
+  const family = bytes.length === 4 ? 4 : 6;
   const maxPrefix = bytes.length * 8;
 
   let prefix = maxPrefix;
@@ -55,9 +55,9 @@ export function parseCidr(s: string): Result<Cidr> {
 }
 
 function hasHostBits(bytes: Uint8Array, prefix: number): boolean {
-  return bytes.some((byte, i) => {
+  for (let i = 0; i < bytes.length; i++) {
     const networkBits = Math.min(8, Math.max(0, prefix - 8 * i));
-    const hostMask = 0xff >> networkBits;
-    return (byte & hostMask) !== 0;
-  });
+    if (((bytes[i] ?? 0) & (0xff >> networkBits)) !== 0) return true;
+  }
+  return false;
 }
