@@ -20,10 +20,29 @@ export interface Cidr {
 }
 
 /**
+ * The results of recent parses. The loader reads each rule's CIDR for its name, its check and its
+ * host-bits warning, and the planner for its canonical form: one parse serves them all. Results
+ * are never changed; the cache starts over when full, so a long-running emulator or daemon keeps
+ * at most this many.
+ */
+const recent = new Map<string, Result<Cidr>>();
+const maxRecent = 4096;
+
+/**
  * Parses an IPv4 or IPv6 CIDR (`10.0.0.0/8`, `2001:db8::/32`) or a bare address (`192.0.2.1`, taken
  * as `/32`; `::1`, taken as `/128`).
  */
 export function parseCidr(s: string): Result<Cidr> {
+  let parsed = recent.get(s);
+  if (parsed === undefined) {
+    if (recent.size >= maxRecent) recent.clear();
+    parsed = parse(s);
+    recent.set(s, parsed);
+  }
+  return parsed;
+}
+
+function parse(s: string): Result<Cidr> {
   const slash = s.indexOf('/');
   const addressText = slash === -1 ? s : s.slice(0, slash);
   const bytes = ipAddressBytes(addressText);
