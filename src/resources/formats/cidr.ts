@@ -27,12 +27,16 @@ export interface Cidr {
  */
 const recent = new Map<string, Result<Cidr>>();
 const maxRecent = 4096;
+/** `ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255/128`, the longest CIDR, has 49 characters. */
+const maxCidrLength = 49;
 
 /**
  * Parses an IPv4 or IPv6 CIDR (`10.0.0.0/8`, `2001:db8::/32`) or a bare address (`192.0.2.1`, taken
  * as `/32`; `::1`, taken as `/128`).
  */
 export function parseCidr(s: string): Result<Cidr> {
+  // Longer text is no CIDR, and the emulator must not keep what a client sent.
+  if (s.length > maxCidrLength) return parse(s);
   let parsed = recent.get(s);
   if (parsed === undefined) {
     if (recent.size >= maxRecent) recent.clear();
