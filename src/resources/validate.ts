@@ -5,25 +5,20 @@
  */
 import { ErrorCode } from './error-codes.js';
 import { describeValue } from './describe-value.js';
-import { checkFormat } from './format-check.js';
-import { byteLength, charLength } from './formats/index.js';
-import { derivedOnce, namedFields } from './field-lists.js';
+import { acceptedFields, unknownFieldMessage, type Accepted, type BodyMode } from './accepted-fields.js';
+import { derivedOnce } from './field-lists.js';
 import { descriptorOfId } from './registry.js';
+import { integerProblem, numberProblem, problem, stringProblem, type Problem } from './scalar-problems.js';
 import { anyOf } from './titles.js';
 import type { Field, FieldNaming, FieldType, Fields, RefTarget, Rule, Violation } from './types.js';
 import { isPlainObject } from '../plain-object.js';
 
 /**
- * What the body is:
- * - `create`: a POST body (create-time fields, required ones enforced);
- * - `update`: a PATCH body (fields a PATCH takes, nothing required);
- * - `replace`: a module PUT body (the module's writable fields, required ones enforced);
- * - `desired`: an object of the desired state, with read names and references as logical names or
- *   raw ids (every writable field allowed, required ones enforced; ids are not prefix-checked).
+ * Where a value sits: its parent's path and its own key. The walk keeps the two apart and joins them
+ * only when it records a problem, so a body without problems costs no array per value.
  */
-type BodyMode = 'create' | 'update' | 'replace' | 'desired';
-
-type Path = (string | number)[];
+type Path = readonly (string | number)[];
+type Key = string | number;
 
 interface Context {
   readonly mode: BodyMode;
@@ -31,44 +26,12 @@ interface Context {
   readonly out: Violation[];
 }
 
-/** Whether a field may appear in a body of this mode. */
-function acceptsField(f: Field, mode: BodyMode, topLevel: boolean): boolean {
-  if (f.write === 'read-only') return false;
-  if (!topLevel || mode === 'replace' || mode === 'desired') return true;
-  if (mode === 'create') return f.write !== 'update-only';
-  return f.write === 'mutable' || f.write === 'update-only';
-}
-
-const modeIndex: Readonly<Record<BodyMode, number>> = { create: 0, update: 1, replace: 2, desired: 3 };
-
-/** The fields a body accepts, by the name it writes them under: a lookup and a list to walk. */
-interface Accepted {
-  readonly byName: ReadonlyMap<string, Field>;
-  readonly list: readonly (readonly [string, Field])[];
-}
-
-/** Per table, what a body accepts, one slot per mode, naming and level. */
-const acceptedByWay = derivedOnce((_fields: Fields): Accepted[] => []);
-
 /** A list item or map value is checked as its field, except that it may never be null. */
 const memberField = derivedOnce((f: Field): Field => ({ ...f, nullable: false }));
 
 const noRules: readonly Rule[] = [];
 
-function acceptedFields(fields: Fields, ctx: Context, topLevel: boolean): Accepted {
-  const slots = acceptedByWay(fields);
-  const way = modeIndex[ctx.mode] * 4 + (ctx.naming === 'write' ? 2 : 0) + (topLevel ? 1 : 0);
-  let accepted = slots[way];
-  if (accepted === undefined) {
-    const byName = new Map<string, Field>();
-    for (const { name, field: f, requestName } of namedFields(fields)) {
-      if (acceptsField(f, ctx.mode, topLevel)) byName.set(ctx.naming === 'write' ? requestName : name, f);
-    }
-    accepted = { byName, list: [...byName] };
-    slots[way] = accepted;
-  }
-  return accepted;
-}
+type FieldTypeOf<T extends FieldType['type']> = Extract<FieldType, { type: T }>;
 
 /** Validates `body` against `fields`; `rules` are the cross-field rules of that level. */
 export function validateBody(
@@ -99,12 +62,68 @@ function checkObject(
     });
     return;
   }
-  const accepted = acceptedFields(fields, ctx, topLevel);
+  const accepted = acceptedFields(fields, ctx.mode, ctx.naming, topLevel);
+  const start = ctx.out.length;
+  if (checkMembersQuickly(accepted, body, path, ctx)) {
+    for (const rule of rules) {
+      for (const v of rule.check(body, ctx.naming)) ctx.out.push({ ...v, path: [...path, ...v.path] });
+    }
+    return;
+  }
+  ctx.out.length = start;
+  const valid = checkMembersInOrder(fields, accepted, body, path, ctx, topLevel);
+  // Cross-field rules only make sense once every member has the right type.
+  if (valid) {
+    for (const rule of rules) {
+      for (const v of rule.check(body, ctx.naming)) ctx.out.push({ ...v, path: [...path, ...v.path] });
+    }
+  }
+}
+
+/**
+ * Checks the members in the body's own order, looking up only those it has: true when nothing is
+ * wrong, which is the common case. Otherwise what it recorded is dropped and the body is checked
+ * again by {@link checkMembersInOrder}, which reports the problems in the order users see them.
+ */
+function checkMembersQuickly(
+  accepted: Accepted,
+  body: Readonly<Record<string, unknown>>,
+  path: Path,
+  ctx: Context,
+): boolean {
+  const before = ctx.out.length;
+  const keys = Object.keys(body);
+  let required = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const f = accepted.byName.get(key);
+    if (f === undefined) return false;
+    const value = body[key];
+    if (value === undefined) continue;
+    if (f.required) required++;
+    checkValue(f, f.type, value, path, key, ctx);
+    if (ctx.out.length > before) return false;
+  }
+  return ctx.mode === 'update' || required === accepted.required;
+}
+
+/**
+ * Unknown members first, in the body's order, then each accepted field in the table's order.
+ * True when the fields' values (unknown members aside) are all right.
+ */
+function checkMembersInOrder(
+  fields: Fields,
+  accepted: Accepted,
+  body: Readonly<Record<string, unknown>>,
+  path: Path,
+  ctx: Context,
+  topLevel: boolean,
+): boolean {
   for (const key of Object.keys(body)) {
     if (!accepted.byName.has(key)) {
       ctx.out.push({
         path: [...path, key],
-        message: unknownFieldMessage(key, fields, ctx, topLevel),
+        message: unknownFieldMessage(key, fields, ctx.mode, topLevel),
         code: ErrorCode.unknownField,
       });
     }
@@ -125,150 +144,135 @@ function checkObject(
       continue;
     }
     const before = ctx.out.length;
-    checkValue(f, f.type, value, [...path, key], ctx);
+    checkValue(f, f.type, value, path, key, ctx);
     if (ctx.out.length > before) valid = false;
   }
-  // Cross-field rules only make sense once every member has the right type.
-  if (valid) {
-    for (const rule of rules) {
-      for (const v of rule.check(body, ctx.naming)) ctx.out.push({ ...v, path: [...path, ...v.path] });
-    }
-  }
+  return valid;
 }
 
-function unknownFieldMessage(key: string, fields: Fields, ctx: Context, topLevel: boolean): string {
-  const f = namedFields(fields).find(({ name, field }) => name === key || field.writeAs === key)?.field;
-  if (f) {
-    if (f.write === 'read-only') return `${key} is read-only: the service computes it`;
-    if (topLevel && ctx.mode === 'update' && f.write === 'immutable') {
-      return `${key} cannot be changed after creation`;
-    }
-    if (topLevel && ctx.mode === 'create' && f.write === 'update-only')
-      return `${key} can only be set by an update`;
-  }
-  return `unknown field ${key}`;
-}
-
-/** Records a violation at the value being checked; the code defaults to "invalid value". */
-type Complaint = (message: string, code?: number) => void;
-
-type FieldTypeOf<T extends FieldType['type']> = Extract<FieldType, { type: T }>;
-
-function checkValue(f: Field, type: FieldType, value: unknown, path: Path, ctx: Context): void {
-  const bad: Complaint = (message, code = ErrorCode.invalidValue) => {
-    ctx.out.push({ path, message, code });
-  };
+/** Checks the value at `[...parent, key]`, recording what is wrong with it. */
+function checkValue(f: Field, type: FieldType, value: unknown, parent: Path, key: Key, ctx: Context): void {
   if (ctx.naming === 'write' && f.blankIsUnset === true && (value === null || value === '')) return;
-  if (value === null) {
-    if (!f.nullable) bad(`${String(path.at(-1))} may not be null`);
-    return;
-  }
+  const found = valueProblem(f, type, value, parent, key, ctx);
+  if (found !== undefined) ctx.out.push({ path: [...parent, key], message: found.message, code: found.code });
+}
+
+/**
+ * What is wrong with the value itself; the members of a list, map or object are checked (and their
+ * problems recorded) on the way.
+ */
+function valueProblem(
+  f: Field,
+  type: FieldType,
+  value: unknown,
+  parent: Path,
+  key: Key,
+  ctx: Context,
+): Problem | undefined {
+  if (value === null) return f.nullable ? undefined : problem(`${String(key)} may not be null`);
   switch (type.type) {
     case 'string':
-      return checkString(type, value, bad);
+      return stringProblem(type, value);
     case 'boolean':
-      if (typeof value !== 'boolean') bad(`expected true or false, found ${describeValue(value)}`);
-      return;
+      return typeof value === 'boolean'
+        ? undefined
+        : problem(`expected true or false, found ${describeValue(value)}`);
     case 'integer':
-      return checkInteger(type, value, bad);
+      return integerProblem(type, value);
     case 'number':
-      return checkNumber(type, value, bad);
+      return numberProblem(type, value);
     case 'enum':
-      if (typeof value !== 'string' || !type.values.includes(value)) {
-        bad(`must be one of ${type.values.join(', ')}; found ${describeValue(value)}`);
-      }
-      return;
+      return typeof value === 'string' && type.values.includes(value)
+        ? undefined
+        : problem(`must be one of ${type.values.join(', ')}; found ${describeValue(value)}`);
     case 'list':
-      if (!Array.isArray(value)) return bad(`expected a list, found ${describeValue(value)}`);
-      value.forEach((item, i) => checkValue(memberField(f), type.items, item, [...path, i], ctx));
-      return;
+      return listProblem(f, type, value, parent, key, ctx);
     case 'map':
-      return checkMap(f, type, value, path, ctx, bad);
+      return mapProblem(f, type, value, parent, key, ctx);
     case 'object':
-      return checkObject(type.fields, type.rules ?? noRules, value, path, { ...ctx, mode: 'replace' }, false);
-    case 'module':
-      return checkObject(
-        type.module.fields,
-        type.module.rules,
+      checkObject(
+        type.fields,
+        type.rules ?? noRules,
         value,
-        path,
+        [...parent, key],
         { ...ctx, mode: 'replace' },
         false,
       );
+      return undefined;
+    case 'module':
+      checkObject(
+        type.module.fields,
+        type.module.rules,
+        value,
+        [...parent, key],
+        { ...ctx, mode: 'replace' },
+        false,
+      );
+      return undefined;
     case 'ref':
-      return checkReferences(type, value, path, ctx, bad);
+      return referencesProblem(type, value, parent, key, ctx);
     case 'json':
-      return;
+      return undefined;
   }
 }
 
-function checkString(type: FieldTypeOf<'string'>, value: unknown, bad: Complaint): void {
-  if (typeof value !== 'string') return bad(`expected a string, found ${describeValue(value)}`);
-  if (type.minLength !== undefined && value.length < type.minLength) return bad('must not be empty');
-  if (type.maxBytes !== undefined && byteLength(value) > type.maxBytes) {
-    return bad(`is ${byteLength(value)} bytes long; the limit is ${type.maxBytes} bytes`, type.tooLongCode);
-  }
-  if (type.maxChars !== undefined && charLength(value) > type.maxChars) {
-    return bad(
-      `is ${charLength(value)} characters long; the limit is ${type.maxChars} characters`,
-      type.tooLongCode,
-    );
-  }
-  if (type.format !== undefined) {
-    const reason = checkFormat(type.format, value);
-    if (reason !== undefined)
-      bad(reason, type.format === 'event-type' ? ErrorCode.unknownEventType : undefined);
-  }
+function listProblem(
+  f: Field,
+  type: FieldTypeOf<'list'>,
+  value: unknown,
+  parent: Path,
+  key: Key,
+  ctx: Context,
+): Problem | undefined {
+  if (!Array.isArray(value)) return problem(`expected a list, found ${describeValue(value)}`);
+  if (value.length === 0) return undefined;
+  const path = [...parent, key];
+  const item = memberField(f);
+  for (let i = 0; i < value.length; i++) checkValue(item, type.items, value[i], path, i, ctx);
+  return undefined;
 }
 
-function checkInteger(type: FieldTypeOf<'integer'>, value: unknown, bad: Complaint): void {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    return bad(`expected a whole number, found ${describeValue(value)}`);
-  }
-  if (value < type.min || value > type.max)
-    bad(`must be between ${type.min} and ${type.max}, found ${value}`);
-}
-
-function checkNumber(type: FieldTypeOf<'number'>, value: unknown, bad: Complaint): void {
-  if (typeof value !== 'number' || !Number.isFinite(value))
-    return bad(`expected a number, found ${describeValue(value)}`);
-  if ((type.min !== undefined && value < type.min) || (type.max !== undefined && value > type.max)) {
-    bad(`must be between ${type.min ?? '-∞'} and ${type.max ?? '∞'}, found ${value}`, type.errorCode);
-  }
-}
-
-function checkMap(
+function mapProblem(
   f: Field,
   type: FieldTypeOf<'map'>,
   value: unknown,
-  path: Path,
+  parent: Path,
+  key: Key,
   ctx: Context,
-  bad: Complaint,
-): void {
-  if (!isPlainObject(value)) return bad(`expected a map, found ${describeValue(value)}`);
-  for (const [k, v] of Object.entries(value)) {
-    if (type.keyRef) checkReference(type.keyRef, k, [...path, k], ctx);
-    checkValue(memberField(f), type.values, v, [...path, k], ctx);
+): Problem | undefined {
+  if (!isPlainObject(value)) return problem(`expected a map, found ${describeValue(value)}`);
+  const path = [...parent, key];
+  const member = memberField(f);
+  for (const k of Object.keys(value)) {
+    if (type.keyRef) checkReference(type.keyRef, k, path, k, ctx);
+    checkValue(member, type.values, value[k], path, k, ctx);
   }
+  return undefined;
 }
 
-function checkReferences(
+function referencesProblem(
   type: FieldTypeOf<'ref'>,
   value: unknown,
-  path: Path,
+  parent: Path,
+  key: Key,
   ctx: Context,
-  bad: Complaint,
-): void {
-  if (!type.many) return checkReference(type.target, value, path, ctx);
-  if (!Array.isArray(value)) return bad(`expected a list of references, found ${describeValue(value)}`);
-  value.forEach((item, i) => checkReference(type.target, item, [...path, i], ctx));
+): Problem | undefined {
+  if (!type.many) {
+    checkReference(type.target, value, parent, key, ctx);
+    return undefined;
+  }
+  if (!Array.isArray(value)) return problem(`expected a list of references, found ${describeValue(value)}`);
+  if (value.length === 0) return undefined;
+  const path = [...parent, key];
+  for (let i = 0; i < value.length; i++) checkReference(type.target, value[i], path, i, ctx);
+  return undefined;
 }
 
 /** A reference is an id of one of the target kinds in request bodies, a name or an id in the config. */
-function checkReference(target: RefTarget, value: unknown, path: Path, ctx: Context): void {
+function checkReference(target: RefTarget, value: unknown, parent: Path, key: Key, ctx: Context): void {
   if (typeof value !== 'string' || value === '') {
     ctx.out.push({
-      path,
+      path: [...parent, key],
       message: `expected a reference (a name or an id), found ${describeValue(value)}`,
       code: ErrorCode.invalidValue,
     });
@@ -278,7 +282,7 @@ function checkReference(target: RefTarget, value: unknown, path: Path, ctx: Cont
   const kind = descriptorOfId(value)?.kind;
   if (kind === undefined || !target.kinds.includes(kind)) {
     ctx.out.push({
-      path,
+      path: [...parent, key],
       message: `${value} is not the id of ${anyOf(target.kinds)}`,
       code: ErrorCode.wrongIdPrefix,
     });

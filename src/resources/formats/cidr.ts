@@ -1,4 +1,4 @@
-import { formatIpAddress, ipAddressBytes, isIPv4 } from './ip-address.js';
+import { formatIpAddress, ipAddressBytes } from './ip-address.js';
 import { preview } from './preview.js';
 import { fail, ok, type Result } from './result.js';
 
@@ -20,15 +20,38 @@ export interface Cidr {
 }
 
 /**
+ * The results of recent parses. The loader reads each rule's CIDR for its name, its check and its
+ * host-bits warning, and the planner for its canonical form: one parse serves them all. Results
+ * are never changed; the cache starts over when full, so a long-running emulator or daemon keeps
+ * at most this many.
+ */
+const recent = new Map<string, Result<Cidr>>();
+const maxRecent = 4096;
+/** `ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255/128`, the longest CIDR, has 49 characters. */
+const maxCidrLength = 49;
+
+/**
  * Parses an IPv4 or IPv6 CIDR (`10.0.0.0/8`, `2001:db8::/32`) or a bare address (`192.0.2.1`, taken
  * as `/32`; `::1`, taken as `/128`).
  */
 export function parseCidr(s: string): Result<Cidr> {
+  // Longer text is no CIDR, and the emulator must not keep what a client sent.
+  if (s.length > maxCidrLength) return parse(s);
+  let parsed = recent.get(s);
+  if (parsed === undefined) {
+    if (recent.size >= maxRecent) recent.clear();
+    parsed = parse(s);
+    recent.set(s, parsed);
+  }
+  return parsed;
+}
+
+function parse(s: string): Result<Cidr> {
   const slash = s.indexOf('/');
   const addressText = slash === -1 ? s : s.slice(0, slash);
   const bytes = ipAddressBytes(addressText);
   if (bytes === undefined) return fail(`"${preview(addressText)}" is not an IPv4 or IPv6 address`);
-  const family = isIPv4(addressText) ? 4 : 6;
+  const family = bytes.length === 4 ? 4 : 6;
   const maxPrefix = bytes.length * 8;
 
   let prefix = maxPrefix;
@@ -55,9 +78,9 @@ export function parseCidr(s: string): Result<Cidr> {
 }
 
 function hasHostBits(bytes: Uint8Array, prefix: number): boolean {
-  return bytes.some((byte, i) => {
+  for (let i = 0; i < bytes.length; i++) {
     const networkBits = Math.min(8, Math.max(0, prefix - 8 * i));
-    const hostMask = 0xff >> networkBits;
-    return (byte & hostMask) !== 0;
-  });
+    if (((bytes[i] ?? 0) & (0xff >> networkBits)) !== 0) return true;
+  }
+  return false;
 }

@@ -3,8 +3,9 @@ import { preview } from './preview.js';
 import { fail, ok, type Result } from './result.js';
 
 const MAX_HOSTNAME_LENGTH = 253;
-/** One RFC 1123 label: 1-63 letters, digits and hyphens, not starting or ending with a hyphen. */
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+const MAX_LABEL_LENGTH = 63;
+const HYPHEN = 0x2d;
+const DOT = 0x2e;
 
 /**
  * True when `s` is a hostname per RFC 1123: dot-separated labels, at most 253 characters, no
@@ -13,7 +14,25 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
  */
 export function isHostname(s: string): boolean {
   if (s.length === 0 || s.length > MAX_HOSTNAME_LENGTH || isIPv4(s)) return false;
-  return s.split('.').every((label) => LABEL.test(label));
+  // Each RFC 1123 label: 1-63 ASCII letters, digits and hyphens, not starting or ending with a
+  // hyphen. Read in one pass: every host name, domain and ACL rule of a config comes through here.
+  let start = 0;
+  for (let i = 0; i <= s.length; i++) {
+    // The end of the text closes the last label as a dot would.
+    const c = i < s.length ? s.charCodeAt(i) : DOT;
+    if (c === DOT) {
+      const length = i - start;
+      if (length === 0 || length > MAX_LABEL_LENGTH) return false;
+      if (s.charCodeAt(start) === HYPHEN || s.charCodeAt(i - 1) === HYPHEN) return false;
+      start = i + 1;
+    } else if (c !== HYPHEN && !isLetterOrDigit(c)) return false;
+  }
+  return true;
+}
+
+function isLetterOrDigit(c: number): boolean {
+  const lower = c | 0x20;
+  return (c >= 0x30 && c <= 0x39) || (lower >= 0x61 && lower <= 0x7a);
 }
 
 /** True when `s` is `*.` followed by a hostname (`*.example.com`): a wildcard only as the whole first label. */

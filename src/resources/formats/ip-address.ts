@@ -7,18 +7,35 @@
 
 /** True when `s` is a dotted-quad IPv4 address (no leading zeros, no prefix, no surrounding space). */
 export function isIPv4(s: string): boolean {
-  const parts = s.split('.');
-  return parts.length === 4 && parts.every(isOctet);
+  return scanIPv4(s, undefined);
 }
 
-/** 0-255 in decimal, without a leading zero. */
-function isOctet(part: string): boolean {
-  if (part.length === 0 || part.length > 3 || (part.length > 1 && part.startsWith('0'))) return false;
-  for (let i = 0; i < part.length; i++) {
-    const c = part.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
+/**
+ * Reads a dotted quad in one pass, writing its octets to `out` when given: each config's host
+ * names, CIDRs and ACL rules go through here, and splitting into strings cost more than the check.
+ * Four parts of 1-3 decimal digits, 0-255, without a leading zero.
+ */
+function scanIPv4(s: string, out: Uint8Array | undefined): boolean {
+  let part = 0;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= s.length; i++) {
+    // The end of the text closes the last part as a dot would.
+    const c = i < s.length ? s.charCodeAt(i) : 0x2e;
+    if (c === 0x2e) {
+      if (digits === 0 || part > 3) return false;
+      if (out !== undefined) out[part] = value;
+      part++;
+      value = 0;
+      digits = 0;
+    } else if (c >= 0x30 && c <= 0x39) {
+      if (digits === 3 || (digits === 1 && value === 0)) return false;
+      value = value * 10 + (c - 0x30);
+      digits++;
+      if (value > 255) return false;
+    } else return false;
   }
-  return Number(part) <= 255;
+  return part === 4;
 }
 
 /**
@@ -60,7 +77,8 @@ function isHexGroup(part: string): boolean {
 
 /** The address as bytes (4 for IPv4, 16 for IPv6), or undefined when `s` is not an address. */
 export function ipAddressBytes(s: string): Uint8Array | undefined {
-  if (isIPv4(s)) return Uint8Array.from(s.split('.'), Number);
+  const v4 = new Uint8Array(4);
+  if (scanIPv4(s, v4)) return v4;
   if (!isIPv6(s)) return undefined;
   const bytes = new Uint8Array(16);
   ipv6Groups(s).forEach((group, i) => {
