@@ -243,6 +243,8 @@ describe('the fast parse', () => {
   it('resolves plain scalars as the core schema does, in every position', () => {
     let fast = 0;
     for (const text of scalarDocs()) if (same(text, text)) fast++;
+    // An implicit key just within the composer's 1,024-character limit.
+    expect(same(`${'k'.repeat(990)}: 1\n`, 'a long key')).toBe(true);
     expect(fast).toBeGreaterThan(scalars.length);
   });
 
@@ -268,6 +270,7 @@ describe('the fast parse', () => {
       '- a\n',
       'a\n',
       'a: b: c\n',
+      `${'k'.repeat(1100)}: 1\n`,
     ];
     for (const text of unusualTexts) {
       same(text, JSON.stringify(text));
