@@ -19,6 +19,7 @@ import {
 import { describeSystemError, isSystemError } from '../errors.js';
 import type { DocPath, Finding } from './diagnostic.js';
 import { entryPathKey, entryPlaces, type EntryPlaces } from './entry-places.js';
+import { fastParse } from './fast-plain.js';
 import { cleanPlainValue, plainValue, unusual } from './plain-value.js';
 import { structuralFindings } from './yaml-structure.js';
 
@@ -119,7 +120,19 @@ function sourceFile(parsed: Omit<SourceFile, 'doc'>): SourceFile {
 }
 
 /** Parses YAML text into plain data and entry places, or the findings that stop it. */
-function parseSource(file: string, absolute: string, text: string): ReadResult {
+export function parseSource(file: string, absolute: string, text: string): ReadResult {
+  // A clean file is read from the parser's tokens, without composing the document tree.
+  const fastCounter = new LineCounter();
+  const fast = fastParse(text, fastCounter);
+  if (fast !== unusual) {
+    const source = sourceFile({ file, absolute, text, lineCounter: fastCounter, ...fast });
+    return { ok: true, source, findings: [] };
+  }
+  return composedSource(file, absolute, text);
+}
+
+/** {@link parseSource} through the document tree: what a file the fast path does not vouch for takes. */
+export function composedSource(file: string, absolute: string, text: string): ReadResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...parseOptions, lineCounter });
   const placeAt = (offset: number): { line: number; column: number } => {
