@@ -17,7 +17,7 @@ import {
 import { compare, type LiveObject, type LiveState } from '../live/index.js';
 import { indexLive, markerSlot, Pairing, type LiveIndex, type RenameCause } from './pairing.js';
 import { pairObserved } from './observed.js';
-import { handedOverKeys, pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
+import { handOverKeys, pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
 
 export interface Match {
   readonly desired: DesiredObject;
@@ -70,9 +70,8 @@ function parentIdOf(o: DesiredObject, matchedIds: ReadonlyMap<string, string>): 
 }
 
 function pairByMarker(sorted: readonly DesiredObject[], index: LiveIndex, pairing: Pairing): void {
-  const handedOver = handedOverKeys(sorted, index);
   for (const o of sorted) {
-    if (pairing.found.has(o) || handedOver.has(o)) continue;
+    if (pairing.found.has(o)) continue;
     const live = index.byMarker.get(markerSlot(o.kind, o.key))?.find((l) => !pairing.claimed.has(l));
     if (live !== undefined) pairing.pair(o, live);
   }
@@ -224,7 +223,7 @@ function matchOf(o: DesiredObject, pairing: Pairing, scope: string): Match {
 
 /**
  * Pairs in this order: observed entries (by pin or natural key, whoever manages the object); by
- * marker (same key, unless the key was handed over: `handedOverKeys`); renames by the config's `moved:` entries; `id:`
+ * marker (same key, undone where the key was handed over: `handOverKeys`); renames by the config's `moved:` entries; `id:`
  * pins; renames the service proves (a unique value in common); nested items of renamed parents;
  * with `adopt`, unmarked objects by natural key.
  * @throws {UserError} when an `id:` pin cannot be paired, or a move changes an object's kind
@@ -235,6 +234,7 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
   const pairing = new Pairing();
   pairObserved(sorted, index, pairing);
   pairByMarker(sorted, index, pairing);
+  handOverKeys(sorted, index, pairing);
   const moveNotes = pairByMove(sorted, index, pairing, desired.moves ?? []);
   pairByPin(sorted, index, pairing, options);
   pairByUniqueValue(sorted, index, pairing);

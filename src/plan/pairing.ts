@@ -56,6 +56,15 @@ export class Pairing {
     this.renamedBy.set(o, cause);
   }
 
+  /** Undoes a pair by marker that a rename proves wrong (`handOverKeys`). */
+  unpair(o: DesiredObject): void {
+    const l = this.found.get(o);
+    if (l === undefined) return;
+    this.found.delete(o);
+    this.claimed.delete(l);
+    this.matchedIds.delete(o.key);
+  }
+
   /** Whether any live object of this marker group is taken (the others are its duplicates). */
   groupTaken(group: readonly LiveObject[]): boolean {
     return group.some((l) => this.claimed.has(l));

@@ -64,21 +64,19 @@ function provesIdentity(o: { readonly kind: DesiredObject['kind'] }): boolean {
 }
 
 /**
- * Desired objects whose key's live object is not theirs: it holds none of their unique values,
- * while exactly one live object of this scope whose key left the config holds some, and no other
- * desired object shares them. With `b` renamed to `c` and `a` to `b` in one change, the new `b`
- * is the object `a` was (the service proves it by its hostport, say), not the one `b` was: it is
- * left to {@link pairByUniqueValue} instead of taking `b`'s object by key. When every key stays
+ * Unpairs the desired objects whose key's live object is not theirs: it holds none of their unique
+ * values, while exactly one live object of this scope whose key left the config holds some, and no
+ * other desired object shares them. With `b` renamed to `c` and `a` to `b` in one change, the new
+ * `b` is the object `a` was (the service proves it by its hostport, say), not the one `b` was: it
+ * is left to {@link pairByUniqueValue} instead of keeping `b`'s object by key. When every key stays
  * (two entries swapping a value), keys pair as always.
  */
-export function handedOverKeys(sorted: readonly DesiredObject[], index: LiveIndex): Set<DesiredObject> {
-  const handedOver = new Set<DesiredObject>();
-  const keys = new Set(sorted.map((o) => markerSlot(o.kind, o.key)));
-  const left = [...index.byMarker.entries()]
-    .filter(([slot]) => !keys.has(slot))
-    .flatMap(([, group]) => group)
+export function handOverKeys(sorted: readonly DesiredObject[], index: LiveIndex, pairing: Pairing): void {
+  const left = [...index.byMarker.values()]
+    .filter((group) => !pairing.groupTaken(group))
+    .flat()
     .filter(provesIdentity);
-  if (left.length === 0) return handedOver;
+  if (left.length === 0) return;
   const claimsOf = (kind: DesiredObject['kind'], values: Readonly<Record<string, unknown>>): string[] =>
     claimKeys(descriptorOf(kind), values, undefined);
   const byClaim = new Map<string, DesiredObject[]>();
@@ -92,10 +90,9 @@ export function handedOverKeys(sorted: readonly DesiredObject[], index: LiveInde
   for (const l of left) {
     const [o, ...more] = holdersOf(l);
     if (o === undefined || more.length > 0) continue;
-    const own = index.byMarker.get(markerSlot(o.kind, o.key)) ?? [];
-    if (own.length > 0 && !own.some((y) => holdersOf(y).has(o))) handedOver.add(o);
+    const own = pairing.found.get(o);
+    if (own?.marker?.key === o.key && !holdersOf(own).has(o)) pairing.unpair(o);
   }
-  return handedOver;
 }
 
 /**
