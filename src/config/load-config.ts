@@ -2,7 +2,6 @@
 import type { DesiredState } from '../resources/index.js';
 import { ConfigError, type Diagnostic } from './diagnostic.js';
 import type { EnvironmentSettings } from './environments.js';
-import { boundHeapGrowth } from './heap-growth.js';
 import { loadDesiredState } from './load.js';
 import type { SecretSpans } from './secret-spans.js';
 
@@ -33,7 +32,6 @@ export interface LoadedConfig {
  * to. Throws `ConfigError` for an invalid config.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
-  boundHeapGrowth();
   const loaded = await loadDesiredState([...options.paths], {
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
