@@ -9,6 +9,7 @@
  * document as before; every check the composer makes on the shapes taken is made here too.
  */
 import { CST, Document, isScalar, Parser, type LineCounter, type ScalarTag } from 'yaml';
+import { setOwn } from '../plain-object.js';
 import type { EntryPlaces } from './entry-places.js';
 import { unusual } from './plain-value.js';
 import { maxDepth } from './yaml-structure.js';
@@ -115,14 +116,7 @@ function blockMap(map: CST.BlockMap, depth: number, places: Places, at: string |
     if ((value?.type === 'block-map' || value?.type === 'block-seq') && !newline) return unusual;
     const member = node(value, depth + 1, places, memberAt(places, depth, at, name, key.offset, value));
     if (member === unusual) return unusual;
-    if (name in out)
-      Object.defineProperty(out, name, {
-        value: member,
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
-    else out[name] = member;
+    setOwn(out, name, member);
   }
   return out;
 }
@@ -239,14 +233,7 @@ function flowCollection(
     if ((key as CST.FlowScalar).end?.some((t) => t.type !== 'space')) return unusual;
     const member = node(value, depth + 1, places, memberAt(places, depth, at, name, key.offset, value));
     if (member === unusual) return unusual;
-    if (name in out)
-      Object.defineProperty(out, name, {
-        value: member,
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
-    else out[name] = member;
+    setOwn(out, name, member);
   }
   return out;
 }

@@ -5,6 +5,7 @@
  * merge-key test per pair). Anything else (a collection as a map key) is left to `doc.toJS()`.
  */
 import { isMap, isNode, isPair, isScalar, isSeq, type Pair } from 'yaml';
+import { setOwn } from '../plain-object.js';
 import { maxDepth } from './yaml-structure.js';
 
 /** Returned when the tree holds something only `doc.toJS()` turns into data. */
@@ -64,9 +65,7 @@ function addPair(
   if (name === undefined || (checked && Object.hasOwn(out, name))) return false;
   const member = build(value, depth, checked);
   if (member === unusual) return false;
-  if (name in out)
-    Object.defineProperty(out, name, { value: member, writable: true, enumerable: true, configurable: true });
-  else out[name] = member;
+  setOwn(out, name, member);
   return true;
 }
 

@@ -5,7 +5,7 @@
  * they equal the path's and drops them before validation; a different value is an unknown field
  * like any other.
  */
-import { isPlainObject } from '../plain-object.js';
+import { isPlainObject, setOwn } from '../plain-object.js';
 
 export function withoutPathEcho(body: unknown, params: Readonly<Record<string, string>>): unknown {
   if (!isPlainObject(body)) return body;
@@ -13,7 +13,7 @@ export function withoutPathEcho(body: unknown, params: Readonly<Record<string, s
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     if (Object.hasOwn(params, key) && value === params[key]) continue;
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    setOwn(out, key, value);
   }
   return out;
 }
