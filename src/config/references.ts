@@ -9,10 +9,9 @@ import {
   derivedOnce,
   descriptorOf,
   descriptorOfId,
+  fieldsMayReference,
   mapReferences,
   type FieldPath,
-  type FieldType,
-  type Fields,
   type KindName,
   type RefTarget,
 } from '../resources/index.js';
@@ -98,7 +97,7 @@ export function resolveReferences(
 
   for (const o of objects) {
     // Without a reference field the values are what the declaration made (a copy of its own).
-    if (!hasReferences(o.fields)) {
+    if (!fieldsMayReference(o.fields)) {
       resolved.set(o, o.values);
       continue;
     }
@@ -161,28 +160,6 @@ export function resolveReferences(
     if (named.length > 0) edges.set(o.key, named);
   }
   return { resolved, edges };
-}
-
-/** Whether any field of `fields`, at any depth, is a reference or a map keyed by references. */
-const hasReferences = derivedOnce((fields: Fields): boolean =>
-  Object.values(fields).some((f) => typeHasReferences(f.type)),
-);
-
-function typeHasReferences(type: FieldType): boolean {
-  switch (type.type) {
-    case 'ref':
-      return true;
-    case 'map':
-      return type.keyRef !== undefined || typeHasReferences(type.values);
-    case 'list':
-      return typeHasReferences(type.items);
-    case 'object':
-      return hasReferences(type.fields);
-    case 'module':
-      return hasReferences(type.module.fields);
-    default:
-      return false;
-  }
 }
 
 /** The config map holding the first of a reference's kinds the config declares, once per target. */

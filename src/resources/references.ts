@@ -3,6 +3,7 @@
  * rewritten through the one value walk. The loader resolves names with it, the planner maps keys
  * to live ids and orders by it, the applier maps new keys to ids, the emulator checks and indexes.
  */
+import { derivedOnce } from './field-lists.js';
 import type { FieldPath } from './state.js';
 import type { FieldType, Fields, RefTarget } from './types.js';
 import { mapValue, type ValueMapper } from './walk.js';
@@ -80,3 +81,25 @@ export function findReferences(fields: Fields, values: Readonly<Plain>): FoundRe
   });
   return found;
 }
+
+function typeMayReference(type: FieldType): boolean {
+  switch (type.type) {
+    case 'ref':
+      return true;
+    case 'list':
+      return typeMayReference(type.items);
+    case 'map':
+      return type.keyRef !== undefined || typeMayReference(type.values);
+    case 'object':
+      return fieldsMayReference(type.fields);
+    case 'module':
+      return fieldsMayReference(type.module.fields);
+    default:
+      return false;
+  }
+}
+
+/** Whether a value of these fields can hold a reference at any depth (most kinds' cannot). */
+export const fieldsMayReference = derivedOnce((fields: Fields): boolean =>
+  Object.values(fields).some((f) => typeMayReference(f.type)),
+);
