@@ -3,8 +3,7 @@
  * objects created in the run filled in, values that would read as placeholders sent as written,
  * and a saved plan whose requests were edited refused.
  */
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import type { Plan } from '../../src/plan/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { applyPlan, loadExamples, planAccount } from '../plan/helpers.js';
 import { useAccount } from '../support/use-account.js';
+import { cliWith, saveUpdatePlan, type CliRun } from './saved-update.js';
 
 const h = useAccount(planAccount);
 
@@ -75,17 +75,8 @@ describe('the requests a plan carries', () => {
 });
 
 describe('acctsync apply PLANFILE', () => {
-  function cli(args: string[]) {
-    return new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['dist/cli/main.js', ...args],
-        { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...h.env }, maxBuffer: 1 << 26 },
-        (err, stdout, stderr) =>
-          resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-      );
-    });
-  }
+  // The account is the test's own: its variables are read when a command runs.
+  const cli = (args: string[]): Promise<CliRun> => cliWith(h.env)(args);
 
   it('refuses a saved plan whose requests were edited, and runs the one it saved', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acctsync-requests-'));
@@ -119,17 +110,7 @@ describe('acctsync apply PLANFILE', () => {
   });
 
   it('runs a saved plan of updates, whose requests a plan made at apply time holds alike', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'acctsync-requests-'));
-    for (const part of ['account', 'pki', 'saml', 'secrets'])
-      cpSync(join('examples', part), join(dir, part), { recursive: true });
-    const config = join(dir, 'account');
-    const root = ['--files-root', dir];
-    const synced = await cli(['sync', config, ...root]);
-    expect(synced.status, synced.stderr).toBe(0);
-    const edges = join(config, 'edges.yaml');
-    writeFileSync(edges, readFileSync(edges, 'utf8').replace('The public web site', 'The web site'));
-    const saved = join(dir, 'plan.json');
-    expect((await cli(['plan', config, ...root, '--out', saved])).status).toBe(0);
+    const { config, root, saved } = await saveUpdatePlan(cli);
     const plan = JSON.parse(readFileSync(saved, 'utf8')) as Plan;
     expect(plan.operations.map((op) => [op.id, op.requests.map((r) => r.method)])).toEqual([
       ['update https_edges/web', ['PATCH']],
