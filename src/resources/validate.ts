@@ -5,13 +5,22 @@
  */
 import { ErrorCode } from './error-codes.js';
 import { describeValue } from './describe-value.js';
-import { acceptedFields, unknownFieldMessage, type Accepted, type BodyMode } from './accepted-fields.js';
-import { derivedOnce } from './field-lists.js';
+import { derivedOnce, namedFields } from './field-lists.js';
 import { descriptorOfId } from './registry.js';
 import { integerProblem, numberProblem, problem, stringProblem, type Problem } from './scalar-problems.js';
 import { anyOf } from './titles.js';
 import type { Field, FieldNaming, FieldType, Fields, RefTarget, Rule, Violation } from './types.js';
 import { isPlainObject } from '../plain-object.js';
+
+/**
+ * What the body is:
+ * - `create`: a POST body (create-time fields, required ones enforced);
+ * - `update`: a PATCH body (fields a PATCH takes, nothing required);
+ * - `replace`: a module PUT body (the module's writable fields, required ones enforced);
+ * - `desired`: an object of the desired state, with read names and references as logical names or
+ *   raw ids (every writable field allowed, required ones enforced; ids are not prefix-checked).
+ */
+type BodyMode = 'create' | 'update' | 'replace' | 'desired';
 
 /**
  * Where a value sits: its parent's path and its own key. The walk keeps the two apart and joins them
@@ -26,12 +35,46 @@ interface Context {
   readonly out: Violation[];
 }
 
+/** Whether a field may appear in a body of this mode. */
+function acceptsField(f: Field, mode: BodyMode, topLevel: boolean): boolean {
+  if (f.write === 'read-only') return false;
+  if (!topLevel || mode === 'replace' || mode === 'desired') return true;
+  if (mode === 'create') return f.write !== 'update-only';
+  return f.write === 'mutable' || f.write === 'update-only';
+}
+
+const modeIndex: Readonly<Record<BodyMode, number>> = { create: 0, update: 1, replace: 2, desired: 3 };
+
+/** The fields a body accepts, by the name it writes them under: a lookup and a list to walk. */
+interface Accepted {
+  readonly byName: ReadonlyMap<string, Field>;
+  readonly list: readonly (readonly [string, Field])[];
+}
+
+/** Per table, what a body accepts, one slot per mode, naming and level. */
+const acceptedByWay = derivedOnce((_fields: Fields): Accepted[] => []);
+
 /** A list item or map value is checked as its field, except that it may never be null. */
 const memberField = derivedOnce((f: Field): Field => ({ ...f, nullable: false }));
 
 const noRules: readonly Rule[] = [];
 
 type FieldTypeOf<T extends FieldType['type']> = Extract<FieldType, { type: T }>;
+
+function acceptedFields(fields: Fields, ctx: Context, topLevel: boolean): Accepted {
+  const slots = acceptedByWay(fields);
+  const way = modeIndex[ctx.mode] * 4 + (ctx.naming === 'write' ? 2 : 0) + (topLevel ? 1 : 0);
+  let accepted = slots[way];
+  if (accepted === undefined) {
+    const byName = new Map<string, Field>();
+    for (const { name, field: f, requestName } of namedFields(fields)) {
+      if (acceptsField(f, ctx.mode, topLevel)) byName.set(ctx.naming === 'write' ? requestName : name, f);
+    }
+    accepted = { byName, list: [...byName] };
+    slots[way] = accepted;
+  }
+  return accepted;
+}
 
 /** Validates `body` against `fields`; `rules` are the cross-field rules of that level. */
 export function validateBody(
@@ -62,68 +105,12 @@ function checkObject(
     });
     return;
   }
-  const accepted = acceptedFields(fields, ctx.mode, ctx.naming, topLevel);
-  const start = ctx.out.length;
-  if (checkMembersQuickly(accepted, body, path, ctx)) {
-    for (const rule of rules) {
-      for (const v of rule.check(body, ctx.naming)) ctx.out.push({ ...v, path: [...path, ...v.path] });
-    }
-    return;
-  }
-  ctx.out.length = start;
-  const valid = checkMembersInOrder(fields, accepted, body, path, ctx, topLevel);
-  // Cross-field rules only make sense once every member has the right type.
-  if (valid) {
-    for (const rule of rules) {
-      for (const v of rule.check(body, ctx.naming)) ctx.out.push({ ...v, path: [...path, ...v.path] });
-    }
-  }
-}
-
-/**
- * Checks the members in the body's own order, looking up only those it has: true when nothing is
- * wrong, which is the common case. Otherwise what it recorded is dropped and the body is checked
- * again by {@link checkMembersInOrder}, which reports the problems in the order users see them.
- */
-function checkMembersQuickly(
-  accepted: Accepted,
-  body: Readonly<Record<string, unknown>>,
-  path: Path,
-  ctx: Context,
-): boolean {
-  const before = ctx.out.length;
-  const keys = Object.keys(body);
-  let required = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    const f = accepted.byName.get(key);
-    if (f === undefined) return false;
-    const value = body[key];
-    if (value === undefined) continue;
-    if (f.required) required++;
-    checkValue(f, f.type, value, path, key, ctx);
-    if (ctx.out.length > before) return false;
-  }
-  return ctx.mode === 'update' || required === accepted.required;
-}
-
-/**
- * Unknown members first, in the body's order, then each accepted field in the table's order.
- * True when the fields' values (unknown members aside) are all right.
- */
-function checkMembersInOrder(
-  fields: Fields,
-  accepted: Accepted,
-  body: Readonly<Record<string, unknown>>,
-  path: Path,
-  ctx: Context,
-  topLevel: boolean,
-): boolean {
+  const accepted = acceptedFields(fields, ctx, topLevel);
   for (const key of Object.keys(body)) {
     if (!accepted.byName.has(key)) {
       ctx.out.push({
         path: [...path, key],
-        message: unknownFieldMessage(key, fields, ctx.mode, topLevel),
+        message: unknownFieldMessage(key, fields, ctx, topLevel),
         code: ErrorCode.unknownField,
       });
     }
@@ -147,7 +134,25 @@ function checkMembersInOrder(
     checkValue(f, f.type, value, path, key, ctx);
     if (ctx.out.length > before) valid = false;
   }
-  return valid;
+  // Cross-field rules only make sense once every member has the right type.
+  if (valid) {
+    for (const rule of rules) {
+      for (const v of rule.check(body, ctx.naming)) ctx.out.push({ ...v, path: [...path, ...v.path] });
+    }
+  }
+}
+
+function unknownFieldMessage(key: string, fields: Fields, ctx: Context, topLevel: boolean): string {
+  const f = namedFields(fields).find(({ name, field }) => name === key || field.writeAs === key)?.field;
+  if (f) {
+    if (f.write === 'read-only') return `${key} is read-only: the service computes it`;
+    if (topLevel && ctx.mode === 'update' && f.write === 'immutable') {
+      return `${key} cannot be changed after creation`;
+    }
+    if (topLevel && ctx.mode === 'create' && f.write === 'update-only')
+      return `${key} can only be set by an update`;
+  }
+  return `unknown field ${key}`;
 }
 
 /** Checks the value at `[...parent, key]`, recording what is wrong with it. */
