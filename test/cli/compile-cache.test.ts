@@ -4,7 +4,16 @@
  * missing, present, or damaged, and must not keep one when told not to.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +74,28 @@ describe('the compile cache', () => {
     expect(await validate('examples/account/', temp)).toEqual(first);
     for (const file of files) expect(readFileSync(file).equals(garbage)).toBe(false);
     expect(await validate('examples/account/', temp)).toEqual(first);
+  });
+
+  it('is neither read nor written in a directory others may write to (it is code that runs)', async () => {
+    mkdirSync(cacheDir());
+    chmodSync(cacheDir(), 0o777);
+    const first = await validate('examples/account/', temp);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^valid: /);
+    expect(cacheFiles()).toEqual([]);
+    // A cache planted there beforehand is not loaded: the command runs as without one.
+    const planted = await validate('examples/account/', mkdtempSync(join(temp, 'own-')));
+    expect(planted).toEqual(first);
+    const own = join(
+      temp,
+      readdirSync(temp).find((d) => d.startsWith('own-')) ?? '',
+      'acctsync-compile-cache',
+    );
+    for (const file of readdirSync(own)) writeFileSync(join(cacheDir(), file), Buffer.alloc(64, 7));
+    expect(await validate('examples/account/', temp)).toEqual(first);
+    expect(cacheFiles().every((f) => readFileSync(join(cacheDir(), f)).equals(Buffer.alloc(64, 7)))).toBe(
+      true,
+    );
   });
 
   it('is not kept with NODE_DISABLE_COMPILE_CACHE set', async () => {
