@@ -44,27 +44,50 @@ export class MoveLog {
    */
   readonly #removed = new Set<string>();
 
+  /**
+   * The kind of each key's live object as the step starts (every entry was synced): it is still
+   * there, under its key, when the sync plans.
+   */
+  #live = new Map<string, string>();
+
   /** A new step: its renames start from the keys the account has now. */
-  startStep(): void {
+  startStep(config: Config): void {
     this.renamed.clear();
     this.#changed.clear();
     this.#removed.clear();
+    this.#live = new Map(
+      Object.entries(config).flatMap(([section, s]) =>
+        Object.entries(s).map(([name, entry]) => [`${section}/${name}`, kindOf(section, entry)] as const),
+      ),
+    );
   }
 
-  /** `from` renamed to `to`, with a `moved:` entry when `explicit`. */
-  rename(from: string, to: string, explicit: boolean): void {
+  /**
+   * `from` renamed to `to` (an entry of `kind` now), with a `moved:` entry when `explicit` and the
+   * service can keep the object; returns whether the entry was written.
+   */
+  rename(from: string, to: string, explicit: boolean, kind: string): boolean {
     const earlier = this.renamed.get(from);
     this.renamed.delete(from);
+    const was = this.#live.get(from);
+    // A move keeps the object, which cannot change kind (a backend rewritten as another variant):
+    // `plan` refuses it, so the reviewer renames without one and the entry is a new object.
+    if (explicit && was !== undefined && was !== kind) return false;
     if (explicit) this.moves = [...this.moves.filter((m) => m.to !== to), { from, to }];
-    if (this.#removed.has(to)) return;
+    if (this.#removed.has(to)) return explicit;
+    // A move onto a key whose own object stays (its move away was dropped: the key has an entry
+    // again) is not made: the key keeps its object (docs/config.md "Renaming an entry"). Where a
+    // unique value proves the object, the key is handed over instead.
+    if (explicit && this.#live.has(to) && !(sectionOf(to) in provenBy)) return true;
     if (this.#changed.has(from)) {
       this.#changed.add(to);
-      if (!explicit) return;
+      if (!explicit) return false;
     }
     this.renamed.set(to, {
       before: earlier?.before ?? from,
       explicit: explicit && (earlier?.explicit ?? true),
     });
+    return explicit;
   }
 
   /** The object of `key` is gone or is another object now: nothing moves to it. */
@@ -121,6 +144,17 @@ const sshKeys = [0, 1, 2, 3].map((i) => {
 
 /** The leaf backends (tunnel groups, fixed responses) composite ones may point at, and the rest. */
 const leafTypes = ['tunnel_group', 'http_response'] as const;
+const backendTypes = [...leafTypes, 'weighted', 'failover'];
+
+/** An entry's kind: its section, or for a backend its variant (a kind of its own to the service). */
+function kindOf(section: string, entry: Entry | undefined): string {
+  if (section !== 'backends') return section;
+  return `${section}/${backendTypes.find((t) => entry !== undefined && t in entry) ?? ''}`;
+}
+
+function sectionOf(key: string): string {
+  return key.split('/')[0] ?? '';
+}
 
 function pickSome<T>(rng: Rng, items: readonly T[], max: number): T[] {
   const pool = [...items];
@@ -359,9 +393,13 @@ const rename: Change = (rng, config, log) => {
   s[to] = s[from] ?? {};
   delete s[from];
   renameReferences(config, section, from, to);
-  const explicit = !(section in provenBy) || rng.chance(0.3);
-  log.rename(`${section}/${from}`, `${section}/${to}`, explicit);
-  return `rename ${section}/${from} -> ${to}${explicit ? ' (moved:)' : ''}`;
+  const written = log.rename(
+    `${section}/${from}`,
+    `${section}/${to}`,
+    !(section in provenBy) || rng.chance(0.3),
+    kindOf(section, s[to]),
+  );
+  return `rename ${section}/${from} -> ${to}${written ? ' (moved:)' : ''}`;
 };
 
 /** A unique value handed from one object to another of the same claim space, or exchanged. */
@@ -417,7 +455,7 @@ const moveClaimToNew: Change = (rng, config, log) => {
   delete config[from.s]?.[from.n];
   renameReferences(config, from.s, from.n, undefined);
   // The same kind under a new name with the same unique value is the same object, renamed.
-  if (from.s === section) log.rename(`${from.s}/${from.n}`, `${section}/${to}`, false);
+  if (from.s === section) log.rename(`${from.s}/${from.n}`, `${section}/${to}`, false, section);
   else log.forget(`${from.s}/${from.n}`);
   return `move ${space.field} of ${from.s}/${from.n} to new ${section}/${to}`;
 };
@@ -530,7 +568,7 @@ const changes: Array<[Change, number]> = [
 
 /** One step: one to three changes, each a valid config; returns what they did. */
 export function step(rng: Rng, config: Config, log: MoveLog): string[] {
-  log.startStep();
+  log.startStep(config);
   const done: string[] = [];
   const total = changes.reduce((n, [, w]) => n + w, 0);
   const count = 1 + rng.int(3);
