@@ -70,6 +70,9 @@ export class MoveLog {
     const earlier = this.renamed.get(from);
     this.renamed.delete(from);
     const was = this.#live.get(from);
+    // An entry added in this step has no object to keep: the reviewer writes no move (an old one
+    // from this name, left from an earlier rename, would make two moves of one name).
+    if (explicit && was === undefined && earlier === undefined) return false;
     // A move keeps the object, which cannot change kind (a backend rewritten as another variant):
     // `plan` refuses it, so the reviewer renames without one and the entry is a new object.
     if (explicit && was !== undefined && was !== kind) return false;

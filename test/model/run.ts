@@ -7,6 +7,8 @@
 import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError } from '../../src/config/diagnostic.js';
+import { UserError } from '../../src/errors.js';
 import { startHarness } from '../apply/harness.js';
 import { createRng } from '../reliability/support/prng.js';
 import { configYaml, MoveLog, step, type Config } from './model.js';
@@ -90,6 +92,18 @@ function renamesLosingIds(
   return lost.length === 0 ? undefined : ['a rename did not keep the id:', ...lost].join('\n');
 }
 
+/** A thrown error with what it refused: a config's diagnostics, a plan's details. */
+function whatWasRefused(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const lines =
+    error instanceof ConfigError
+      ? error.diagnostics.map((d) => `${d.severity}: ${d.path}: ${d.message}`)
+      : error instanceof UserError
+        ? error.details
+        : [];
+  return [error.message, ...lines.map((l) => `  ${l}`)].join('\n');
+}
+
 /** Why one sync of `dir` did not converge, or what it left when it did. */
 async function syncOnce(
   h: Harness,
@@ -103,7 +117,7 @@ async function syncOnce(
     // `--force`, is tested in test/safety; here every step is a reviewed change.
     synced = await h.sync([dir], { parallelism, guards: { force: true } });
   } catch (error) {
-    return `sync threw: ${error instanceof Error ? error.message : String(error)}`;
+    return `sync threw: ${whatWasRefused(error)}`;
   }
   for (const op of synced.computed.plan.operations) applied(op.id);
   const failed = synced.result.operations.filter((r) => r.status !== 'done');
