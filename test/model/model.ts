@@ -50,8 +50,12 @@ export class MoveLog {
    */
   #live = new Map<string, string>();
 
+  /** The moves written in this step. */
+  #stepMoves: Move[] = [];
+
   /** A new step: its renames start from the keys the account has now. */
   startStep(config: Config): void {
+    this.#stepMoves = [];
     this.renamed.clear();
     this.#changed.clear();
     this.#removed.clear();
@@ -76,7 +80,16 @@ export class MoveLog {
     // A move keeps the object, which cannot change kind (a backend rewritten as another variant):
     // `plan` refuses it, so the reviewer renames without one and the entry is a new object.
     if (explicit && was !== undefined && was !== kind) return false;
-    if (explicit) this.moves = [...this.moves.filter((m) => m.to !== to), { from, to }];
+    // Back under its old key (`a -> b -> a`), or from a key whose object moved away in this step
+    // (a move of one name twice is refused): the reviewer writes no move.
+    if (explicit && (earlier?.before === to || this.#stepMoves.some((m) => m.from === from))) return false;
+    if (explicit) {
+      // A move left from an earlier step out of this name was made long ago: replaced, not doubled.
+      const stale = (m: Move) => m.to === to || (m.from === from && !this.#stepMoves.includes(m));
+      const move = { from, to };
+      this.moves = [...this.moves.filter((m) => !stale(m)), move];
+      this.#stepMoves.push(move);
+    }
     if (this.#removed.has(to)) return explicit;
     // A move onto a key whose own object stays (its move away was dropped: the key has an entry
     // again) is not made: the key keeps its object (docs/config.md "Renaming an entry"). Where a
