@@ -52,10 +52,13 @@ export class MoveLog {
 
   /** The moves written in this step. */
   #stepMoves: Move[] = [];
+  /** Keys renamed away in this step. */
+  readonly #left = new Set<string>();
 
   /** A new step: its renames start from the keys the account has now. */
   startStep(config: Config): void {
     this.#stepMoves = [];
+    this.#left.clear();
     this.renamed.clear();
     this.#changed.clear();
     this.#removed.clear();
@@ -74,6 +77,11 @@ export class MoveLog {
     const earlier = this.renamed.get(from);
     this.renamed.delete(from);
     const was = this.#live.get(from);
+    const fresh = earlier === undefined && this.#left.has(from);
+    this.#left.add(from);
+    // An entry added under a key whose object was renamed away earlier in this step is a new
+    // object: renaming it carries nothing.
+    if (fresh) return false;
     // An entry added in this step has no object to keep: the reviewer writes no move (an old one
     // from this name, left from an earlier rename, would make two moves of one name).
     if (explicit && was === undefined && earlier === undefined) return false;
