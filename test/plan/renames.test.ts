@@ -76,11 +76,15 @@ describe('two edges renamed along a chain in one change (b -> c, a -> b)', () =>
     `version: 1\nscope: renames\nhttps_edges:\n${Object.entries(entries)
       .map(([name, host]) => `  ${name}: { hostports: [${host}:443] }`)
       .join('\n')}\n`;
-
-  it('keeps each edge with its hostport: the new b is the old a, and c the old b', async () => {
+  /** Syncs edges a (one.example.com) and b (two.example.com); returns every id by key. */
+  const syncTwoEdges = async (): Promise<Map<string, string>> => {
     await account.write('account/main.yaml', edges({ a: 'one.example.com', b: 'two.example.com' }));
     await sync();
-    const ids = await idsByKey();
+    return idsByKey();
+  };
+
+  it('keeps each edge with its hostport: the new b is the old a, and c the old b', async () => {
+    const ids = await syncTwoEdges();
     await account.write('account/main.yaml', edges({ b: 'one.example.com', c: 'two.example.com' }));
     const plan = await planJson();
     expect(plan.operations.map((op) => [op.action, op.renamedFrom, op.key]).sort()).toEqual([
@@ -95,9 +99,7 @@ describe('two edges renamed along a chain in one change (b -> c, a -> b)', () =>
   });
 
   it('still swaps a value between two entries that both stay, keeping each id with its key', async () => {
-    await account.write('account/main.yaml', edges({ a: 'one.example.com', b: 'two.example.com' }));
-    await sync();
-    const ids = await idsByKey();
+    const ids = await syncTwoEdges();
     await account.write('account/main.yaml', edges({ a: 'two.example.com', b: 'one.example.com' }));
     const plan = await planJson();
     // Updates only (the hostports freed first, then set): no rename, create or delete.
