@@ -52,7 +52,7 @@ export class MinHeap<T> {
 }
 
 /** A cycle of a graph: all the ids that wait on one another, and one closed walk through them. */
-export interface Cycle {
+interface Cycle {
   /** The strongly connected component, in the order the walk completed it. */
   readonly members: readonly string[];
   /** A closed path along the edges, its first id repeated at the end (`a -> b -> a`). */
