@@ -3,7 +3,7 @@
  * --help` that command's help module, a command its own modules, and the error renderer only when
  * there is an error to render.
  */
-import { didYouMean } from '../config/suggest.js';
+import { didYouMean } from '../suggest.js';
 import { UsageError } from '../errors.js';
 import { commands } from './commands.js';
 import { usageLine, usageText } from './usage.js';
