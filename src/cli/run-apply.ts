@@ -9,7 +9,7 @@ import { renderResultJson, renderResultText } from '../apply/render-result.js';
 import type { Plan } from '../plan/types.js';
 import type { RunInputs, RunResult } from '../pipeline/run-once.js';
 import { PolicyRefusal } from '../policy/index.js';
-
+import { exitStatus } from './exit-codes.js';
 import { printPolicyAnnotations } from './policy.js';
 import { renderPlan, useColor } from './plan-output.js';
 
@@ -103,5 +103,5 @@ export function renderApplied(
 }
 
 function exitCodeOf(result: ApplyResult): number {
-  return result.status === 'succeeded' ? 0 : 1;
+  return result.status === 'succeeded' ? exitStatus.success : exitStatus.error;
 }

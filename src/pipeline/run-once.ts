@@ -19,14 +19,14 @@ import {
 import { checkSavedPlanCurrent } from '../apply/saved-plan.js';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
 import { fetchLiveState, type LiveState } from '../live/index.js';
-import { buildPlan, sensitiveValues, type Plan, type TokenFileView } from '../plan/index.js';
 import {
-  planFindings,
-  policyRefusal,
+  buildPlan,
+  sensitiveValues,
+  type Plan,
   type PolicyFinding,
-  type PolicyRefusal,
-  type PolicyRule,
-} from '../policy/index.js';
+  type TokenFileView,
+} from '../plan/index.js';
+import { planFindings, policyRefusal, type PolicyRefusal, type PolicyRule } from '../policy/index.js';
 import type { DesiredState } from '../resources/index.js';
 
 /** The desired state: config files to load, or one already in memory (tests, benchmarks). */

@@ -2,4 +2,4 @@
 export { loadPolicies, PolicyFileError } from './load.js';
 export { hasPolicyErrors, objectFindings } from './evaluate.js';
 export { planFindings, policyRefusal, PolicyRefusal } from './refusal.js';
-export type { PolicyFinding, PolicyRule } from './types.js';
+export type { PolicyRule } from './types.js';

@@ -1,9 +1,9 @@
 /** What a run does with the findings of `--policy` rules: one refusal, the same for every command. */
 import type { DesiredState } from '../resources/index.js';
 import { UserError } from '../errors.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan, PolicyFinding } from '../plan/index.js';
 import { changeFindings, hasPolicyErrors, objectFindings } from './evaluate.js';
-import type { PolicyFinding, PolicyRule } from './types.js';
+import type { PolicyRule } from './types.js';
 
 /** The findings of `rules` over a plan's desired state (in environment `env`) and its operations. */
 export function planFindings(
