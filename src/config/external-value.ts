@@ -19,8 +19,6 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 export interface ExternalContext {
   readonly env: NodeJS.ProcessEnv;
   readonly filesRoot: FilesRoot;
-  /** The variables the config's environments name for their accounts' URL and key. */
-  readonly accountVariables: ReadonlySet<string>;
 }
 
 type ExternalValue =
@@ -47,7 +45,7 @@ export function readExternal(
 }
 
 function readEnv(name: string, ctx: ExternalContext): ExternalValue {
-  const owner = guardedVariableOwner(name, ctx.accountVariables);
+  const owner = guardedVariableOwner(name);
   if (owner !== undefined) {
     return refused(
       `{env: ${name}} is refused: ${name} is a variable of ${owner}, which a config may not read`,

@@ -371,7 +371,7 @@ describe("{env:} cannot read acctsync's credentials or the CI's tokens", () => {
     );
   });
 
-  it('refuses the variable an environment names for its key, whatever it is called', async () => {
+  it('an environment may name only acctsync variables for its key, so {env:} cannot reach it under another name', async () => {
     await using account = await startCliAccount();
     const key = canary();
     await account.write(
@@ -379,7 +379,7 @@ describe("{env:} cannot read acctsync's credentials or the CI's tokens", () => {
       [
         'version: 1',
         'environments:',
-        '  prod: { api_key_env: PROD_KEY, api_url_env: PROD_URL }',
+        '  prod: { api_key_env: PROD_KEY, api_url_env: PROD_SVC_API_URL }',
         'ip_policies:',
         '  p: { description: { env: PROD_KEY } }',
         '',
@@ -387,7 +387,9 @@ describe("{env:} cannot read acctsync's credentials or the CI's tokens", () => {
     );
     const run = await account.acctsync(['validate', 'account', '--env', 'prod'], { PROD_KEY: key });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('{env: PROD_KEY} is refused: PROD_KEY is a variable of acctsync');
+    expect(run.stderr).toContain(
+      `account/envs.yaml:3:24: error: "PROD_KEY" is not one of acctsync's API key variables`,
+    );
     expect(run.stderr).not.toContain(key);
   });
 
