@@ -2,7 +2,7 @@
  * Runs a dependency graph of tasks with bounded concurrency. It knows nothing about the API: it
  * decides only what may start, and when the run stops.
  */
-import { IndexHeap } from './index-heap.js';
+import { findCycle, MinHeap } from '../graph.js';
 
 /** A node of the graph: an id and the ids that must succeed before it starts. */
 export interface Task {
@@ -31,7 +31,7 @@ export type TaskOutcome =
 /**
  * Checks that every dependency names a task of the graph and that the graph has no cycle, before
  * anything runs: a broken plan must fail before its first write, not halfway through.
- * Linear in tasks plus dependencies (an iterative depth-first walk: no recursion limit on long chains).
+ * Linear in tasks plus dependencies.
  * @throws {Error} naming the offending task
  */
 export function checkGraph(tasks: readonly Task[]): void {
@@ -43,35 +43,8 @@ export function checkGraph(tasks: readonly Task[]): void {
     if (missing !== undefined)
       throw new Error(`operation '${t.id}' depends on unknown operation '${missing}'`);
   }
-  const state = new Map<string, 'visiting' | 'visited'>();
-  // The path from the walk's root: ids, and how many dependencies of each were looked at.
-  const path: string[] = [];
-  const next: number[] = [];
-  for (const root of tasks) {
-    if (state.has(root.id)) continue;
-    state.set(root.id, 'visiting');
-    path.push(root.id);
-    next.push(0);
-    while (path.length > 0) {
-      const top = path.length - 1;
-      const deps = (byId.get(path[top] as string) as Task).dependsOn;
-      const i = next[top] as number;
-      if (i >= deps.length) {
-        state.set(path[top] as string, 'visited');
-        path.pop();
-        next.pop();
-        continue;
-      }
-      next[top] = i + 1;
-      const d = deps[i] as string;
-      const s = state.get(d);
-      if (s === 'visited') continue;
-      if (s === 'visiting') throw new Error(`the plan has a dependency cycle: ${[...path, d].join(' -> ')}`);
-      state.set(d, 'visiting');
-      path.push(d);
-      next.push(0);
-    }
-  }
+  const cycle = findCycle(byId.keys(), (id) => (byId.get(id) as Task).dependsOn);
+  if (cycle !== undefined) throw new Error(`the plan has a dependency cycle: ${cycle.path.join(' -> ')}`);
 }
 
 /** The graph as the scheduler walks it, by task index. */
@@ -81,7 +54,7 @@ interface IndexedGraph {
   /** dependants[i]: distinct tasks that wait for task i. */
   readonly dependants: readonly (readonly number[])[];
   /** Tasks waiting for nothing, by plan position. */
-  readonly ready: IndexHeap;
+  readonly ready: MinHeap<number>;
 }
 
 function indexGraph(tasks: readonly Task[]): IndexedGraph {
@@ -90,7 +63,7 @@ function indexGraph(tasks: readonly Task[]): IndexedGraph {
   for (let i = 0; i < n; i++) indexOf.set((tasks[i] as Task).id, i);
   const waiting = new Array<number>(n).fill(0);
   const dependants: number[][] = Array.from({ length: n }, () => []);
-  const ready = new IndexHeap();
+  const ready = new MinHeap<number>((a, b) => a < b);
   for (let i = 0; i < n; i++) {
     const deps = new Set((tasks[i] as Task).dependsOn);
     waiting[i] = deps.size;
@@ -163,7 +136,7 @@ export async function runSchedule<T extends Task>(
       if (finished) return;
       if (options.signal?.aborted) stopped = true;
       while (!stopped && running < options.parallelism && ready.size > 0) {
-        const i = ready.pop();
+        const i = ready.pop() as number;
         const task = tasks[i] as T;
         running++;
         void run(task).then(

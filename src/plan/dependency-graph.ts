@@ -2,7 +2,8 @@
  * The graph side of ordering: finding a cycle among operations' dependencies, and the one
  * deterministic topological order once there is none.
  */
-import { compare } from '../live/index.js';
+import { findCycle, MinHeap } from '../graph.js';
+import { compare } from '../compare.js';
 import type { Operation } from './types.js';
 
 /** What each operation waits for, by operation id. */
@@ -13,34 +14,8 @@ const actionRank = { adopt: 0, rename: 0, create: 1, update: 2, delete: 3 } as c
 /** The operations of one cycle of `deps` (a strongly connected component), or undefined. */
 export function firstCycle(ops: readonly Operation[], deps: Dependencies): Operation[] | undefined {
   const byId = new Map(ops.map((op) => [op.id, op]));
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  let found: string[] | undefined;
-  const visit = (id: string): void => {
-    index.set(id, index.size);
-    low.set(id, index.get(id) ?? 0);
-    stack.push(id);
-    onStack.add(id);
-    for (const next of deps.get(id) ?? []) {
-      if (found !== undefined) return;
-      if (!index.has(next)) {
-        visit(next);
-        low.set(id, Math.min(low.get(id) ?? 0, low.get(next) ?? 0));
-      } else if (onStack.has(next)) low.set(id, Math.min(low.get(id) ?? 0, index.get(next) ?? 0));
-    }
-    if (found !== undefined || low.get(id) !== index.get(id)) return;
-    const component: string[] = [];
-    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-      onStack.delete(top);
-      component.push(top);
-      if (top === id) break;
-    }
-    if (component.length > 1) found = component;
-  };
-  for (const op of ops) if (found === undefined && !index.has(op.id)) visit(op.id);
-  return found?.flatMap((id) => {
+  const cycle = findCycle(byId.keys(), (id) => deps.get(id) ?? []);
+  return cycle?.members.flatMap((id) => {
     const op = byId.get(id);
     return op === undefined ? [] : [op];
   });
@@ -70,7 +45,7 @@ export function topologicalOrder(ops: readonly Operation[], deps: Dependencies):
     }
   }
   const byId = new Map(ops.map((op) => [op.id, op]));
-  const ready = new ReadyHeap(before);
+  const ready = new MinHeap(before);
   for (const op of ops) if (waiting.get(op.id) === 0) ready.push(op);
   const ordered: Operation[] = [];
   for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
@@ -87,41 +62,4 @@ export function topologicalOrder(ops: readonly Operation[], deps: Dependencies):
     throw new Error(`dependency cycle among ${stuck.join(', ')}`);
   }
   return ordered;
-}
-
-/** A binary min-heap by `before`. */
-class ReadyHeap<T> {
-  readonly #items: T[] = [];
-  constructor(private readonly less: (a: T, b: T) => boolean) {}
-
-  push(item: T): void {
-    const a = this.#items;
-    a.push(item);
-    for (let i = a.length - 1; i > 0;) {
-      const parent = (i - 1) >> 1;
-      if (!this.less(a[i]!, a[parent]!)) break;
-      [a[i], a[parent]] = [a[parent]!, a[i]!];
-      i = parent;
-    }
-  }
-
-  pop(): T | undefined {
-    const a = this.#items;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length > 0 && last !== undefined) {
-      a[0] = last;
-      for (let i = 0; ;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && this.less(a[l]!, a[m]!)) m = l;
-        if (r < a.length && this.less(a[r]!, a[m]!)) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m]!, a[i]!];
-        i = m;
-      }
-    }
-    return top;
-  }
 }

@@ -162,9 +162,9 @@ describe('runSchedule', () => {
 });
 
 describe('checkGraph', () => {
-  it('names the path from the walk root into the cycle', () => {
+  it('names the cycle itself, not the path that led into it', () => {
     expect(() => checkGraph([t('r', 'a'), t('a', 'b'), t('b', 'a')])).toThrow(
-      'the plan has a dependency cycle: r -> a -> b -> a',
+      /^the plan has a dependency cycle: a -> b -> a$/,
     );
   });
 

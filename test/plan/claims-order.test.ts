@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
 import type { ClaimSides } from '../../src/plan/claims.js';
+import { runSchedule } from '../../src/apply/schedule.js';
 import { orderOperations } from '../../src/plan/order.js';
 import type { Operation } from '../../src/plan/types.js';
 
@@ -62,5 +63,31 @@ describe('orderOperations with a cycle of claims', () => {
         'update reserved_domains/b',
       ]);
     }
+  });
+
+  it("orders and runs a 50,000-long chain of claims (each domain takes the next one's name)", async () => {
+    const n = 50_000;
+    const key = (i: number): string => `reserved_domains/d${i}`;
+    const claims = new Map<string, ClaimSides>(
+      Array.from({ length: n }, (_, i) => [
+        `update ${key(i)}`,
+        { claims: i + 1 < n ? [`domain||d${i + 1}`] : [], releases: [`domain||d${i}`] },
+      ]),
+    );
+    const ops = Array.from({ length: n }, (_, i) => update(key(i)));
+    const ordered = orderOperations(ops, { desired: new Map(), live: [], deleteFirst: new Set(), claims });
+    expect(ordered.operations[0]?.id).toBe(`update ${key(n - 1)}`);
+    expect(ordered.operations[n - 1]?.dependsOn).toEqual([`update ${key(1)}`]);
+    const ran: string[] = [];
+    const outcomes = await runSchedule(
+      ordered.operations,
+      { parallelism: 8, continueOnError: false },
+      (op) => {
+        ran.push(op.id);
+        return Promise.resolve();
+      },
+    );
+    expect([...outcomes.values()].every((o) => o.status === 'done')).toBe(true);
+    expect(ran).toEqual(ordered.operations.map((op) => op.id));
   });
 });
