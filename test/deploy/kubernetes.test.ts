@@ -127,6 +127,14 @@ describe.each(renders)('kustomize build %s', (_name, dir) => {
     expect(container.env?.map((e) => e.name)).toContain(expanded);
   });
 
+  it('judges each plan by the policy rules, which come with the config', () => {
+    const container = daemonContainer(deploymentOf(objects));
+    const policies = watchArgs(container).values.policy ?? [];
+    expect(policies).toHaveLength(1);
+    const mount = container.volumeMounts?.find((m) => policies[0]!.startsWith(m.mountPath));
+    expect(mount?.readOnly).toBe(true);
+  });
+
   it('probes /healthz on the port the daemon listens on (the standby answers /readyz 503), and annotates it for scraping', () => {
     const deployment = deploymentOf(objects);
     const container = daemonContainer(deployment);
@@ -220,7 +228,10 @@ describe('per-environment overlays', () => {
     expect(spec?.initContainers).toBeUndefined();
     expect(spec?.containers.map((c) => c.name)).toEqual(['acctsync']);
     expect(spec?.volumes?.find((v) => v.name === 'config')?.configMap?.name).toBe('acctsync-config');
-    expect(watchArgs(daemonContainer(deploymentOf(objects))).positionals).toEqual(['/config']);
+    const { positionals, values } = watchArgs(daemonContainer(deploymentOf(objects)));
+    expect(positionals).toEqual(['/config']);
+    expect(values.policy).toEqual(['/policies']);
+    expect(spec?.volumes?.find((v) => v.name === 'policies')?.configMap?.name).toBe('acctsync-policies');
   });
 });
 
