@@ -57,10 +57,20 @@ function readAll(fd: number, limit: number): Buffer | undefined {
   }
 }
 
+/** A path inside the root that does not resolve: missing, or a link loop or a denied directory. */
+function whyUnresolved(absolute: string): RootFileRead {
+  try {
+    realpathSync(absolute);
+  } catch (err) {
+    if (isSystemError(err) && err.code !== 'ENOENT') return { ok: false, reason: 'unreadable', error: err };
+  }
+  return { ok: false, reason: 'missing' };
+}
+
 /** The content of `absolute` (a path as written, resolved), at most `limit` bytes, if the root allows it. */
 export function readFileInRoot(root: FilesRoot, absolute: string, limit: number): RootFileRead {
   const named = checkInRoot(root, absolute);
-  if (!named.ok) return named;
+  if (!named.ok) return named.reason === 'missing' ? whyUnresolved(absolute) : named;
   let fd: number;
   try {
     fd = openSync(named.real, openFlags);
