@@ -9,7 +9,7 @@ import type { Plan, TokenFileView } from '../plan/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { runOnce, type RunInputs, type RunResult } from './run-once.js';
 
-export { runOnce, type RunInputs, type RunResult } from './run-once.js';
+export { runOnce, type Planned, type RunInputs, type RunResult } from './run-once.js';
 
 interface PlanForOptions {
   readonly adopt?: boolean;

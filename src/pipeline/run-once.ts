@@ -99,7 +99,7 @@ export interface RunInputs {
 }
 
 /** What was planned, with what would refuse writing it. */
-interface Planned {
+export interface Planned {
   readonly desired: DesiredState;
   readonly live: LiveState;
   /** The plan to apply: the saved one for `apply plan.json` (equal to a fresh one), else a fresh one. */

@@ -11,7 +11,7 @@ import { ConfigError, renderDiagnostic, type Diagnostic } from '../config/index.
 import { UserError } from '../errors.js';
 import type { Hold } from '../lease/keeper.js';
 import type { Operation, Plan } from '../plan/index.js';
-import { runOnce, type RunInputs, type RunResult } from '../pipeline/index.js';
+import { runOnce, type Planned, type RunInputs, type RunResult } from '../pipeline/index.js';
 import { loadPolicies, PolicyFileError, PolicyRefusal } from '../policy/index.js';
 
 import type { DesiredState } from '../resources/index.js';
@@ -152,9 +152,10 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     const { log } = ctx;
     const stage: { now: Stage } = { now: 'load' };
     const reported = reportedApply(ctx);
+    const announce = announcer(settings, ctx);
     let run: RunResult;
     try {
-      run = await runOnce(runInputs(settings, ctx, stage, reported));
+      run = await runOnce(runInputs(settings, ctx, { stage, reported, announce }));
     } catch (err) {
       return failureOf(err, stage.now, ctx.signal, lastGood);
     }
@@ -169,11 +170,9 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       };
     if (run.status === 'stopped') return cutShort(run.when, run.planned, ctx.signal, run.reason);
     const { plan, desired } = run;
-    for (const f of run.policy.filter((x) => x.severity === 'warning'))
-      log.warn({ policy: f }, `policy rule ${f.rule} on ${f.object}: ${f.message}`);
     const planned = plan.operations.length;
     if (run.refusal instanceof PolicyRefusal && !observe) return refusedBy(run.refusal, planned);
-    if (run.status !== 'applied') ctx.progress.planned(await revisionOf(plan, desired, settings), planned);
+    await announce(run);
     const succeeded = (
       applied: ReconcileResult['applied'],
       drift: readonly DriftEvent[],
@@ -183,7 +182,6 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     };
     const seen = observedDrift(plan, log);
     if (planned === 0) return succeeded([], seen);
-    log.info({ summary: plan.summary, notes: plan.notes }, 'plan has changes');
     // With the config unchanged since the account last equalled it, every difference was made by
     // hand. Observing, the account never equals the config on purpose: every difference counts.
     const drifted = observe || lastGood?.fingerprint === plan.desiredFingerprint ? plan.operations : [];
@@ -205,6 +203,22 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
 
 type Stage = 'load' | 'lease' | 'plan' | 'apply';
 
+/** Tells what a reconcile planned (once, before any write): the rules' warnings, `/status`, the log. */
+type Announce = (planned: Planned) => Promise<void>;
+
+function announcer(settings: ReconcileSettings, { log, progress }: ReconcileContext): Announce {
+  let done = false;
+  return async ({ plan, desired, policy }) => {
+    if (done) return;
+    done = true;
+    for (const f of policy.filter((x) => x.severity === 'warning'))
+      log.warn({ policy: f }, `policy rule ${f.rule} on ${f.object}: ${f.message}`);
+    progress.planned(await revisionOf(plan, desired, settings), plan.operations.length);
+    if (plan.operations.length > 0)
+      log.info({ summary: plan.summary, notes: plan.notes }, 'plan has changes');
+  };
+}
+
 /** The lease could not be read or taken: the reconcile fails, the daemon tries again later. */
 class LeaseUnavailable extends Error {
   constructor(scope: string, cause: unknown) {
@@ -216,8 +230,7 @@ class LeaseUnavailable extends Error {
 function runInputs(
   settings: ReconcileSettings,
   ctx: ReconcileContext,
-  stage: { now: Stage },
-  reported: ReportedApply,
+  { stage, reported, announce }: { stage: { now: Stage }; reported: ReportedApply; announce: Announce },
 ): RunInputs {
   const observe = settings.mode === 'observe';
   // Observe mode never writes, so it holds no lease.
@@ -263,9 +276,9 @@ function runInputs(
             continueOnError: settings.continueOnError,
             tokenOutput: settings.tokenOutput,
             progress: () => reported.progress,
-            beforeApply: async ({ plan, desired }) => {
+            beforeApply: async (planned) => {
               stage.now = 'apply';
-              ctx.progress.planned(await revisionOf(plan, desired, settings), plan.operations.length);
+              await announce(planned);
             },
           },
         }),

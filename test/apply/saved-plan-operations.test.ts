@@ -42,6 +42,8 @@ interface Step {
   readonly policy: string;
   readonly description: string;
   readonly moved?: boolean;
+  /** The route's OIDC module, its client secret from `{env: OIDC_SECRET}`. */
+  readonly oidc?: boolean;
   readonly certificate?: boolean;
 }
 
@@ -64,10 +66,14 @@ function configYaml(step: Step): string {
     '      - match_type: path_prefix',
     '        match: /',
     '        backend: { backend: web }',
-    '        oidc:',
-    '          issuer: https://accounts.example.com',
-    '          client_id: app',
-    '          client_secret: { env: OIDC_SECRET }',
+    ...(step.oidc
+      ? [
+          '        oidc:',
+          '          issuer: https://accounts.example.com',
+          '          client_id: app',
+          '          client_secret: { env: OIDC_SECRET }',
+        ]
+      : []),
     ...(step.certificate
       ? [
           'tls_certificates:',
@@ -109,42 +115,52 @@ async function planThenApply(
 }
 
 const base: Step = { restriction: 'dashboard', policy: 'office', description: 'Office' };
+const withOidc: Step = { ...base, oidc: true };
 
-it('plan --out then apply PLANFILE: creates with a client secret from {env:}', async () => {
+it('plan --out then apply PLANFILE: creates', async () => {
   const saved = await planThenApply(base, 'first-secret', 'create');
-  const route = saved.operations.find((op) => op.key.startsWith('https_edges/site/routes/'));
-  expect(route?.action).toBe('create');
+  expect(saved.summary.create).toBe(5);
 });
 
-it('plan --out then apply PLANFILE: the client secret changed', async () => {
-  const saved = await planThenApply(base, 'second-secret', 'update');
-  expect(saved.operations.map((op) => op.key)).toEqual([
-    expect.stringMatching(/^https_edges\/site\/routes\//),
-  ]);
+it('plan --out then apply PLANFILE: a client secret from {env:} added to a route, then changed', async () => {
+  for (const secret of ['first-secret', 'second-secret']) {
+    const saved = await planThenApply(withOidc, secret, 'update');
+    expect(saved.operations.map((op) => op.key)).toEqual([
+      expect.stringMatching(/^https_edges\/site\/routes\//),
+    ]);
+  }
 });
 
 it('plan --out then apply PLANFILE: an update, a replace, a rename and a delete', async () => {
-  await planThenApply({ ...base, description: 'Head office' }, 'second-secret', 'update');
-  await planThenApply(
-    { ...base, description: 'Head office', restriction: 'api' },
-    'second-secret',
-    'replace',
-  );
-  const renamed = { restriction: 'api', policy: 'hq', description: 'Head office', moved: true };
+  const described = { ...withOidc, description: 'Head office' };
+  await planThenApply(described, 'second-secret', 'update');
+  await planThenApply({ ...described, restriction: 'api' }, 'second-secret', 'replace');
+  const renamed = { ...described, restriction: 'api', policy: 'hq', moved: true };
   await planThenApply(renamed, 'second-secret', 'rename');
   await planThenApply({ ...renamed, restriction: '' }, 'second-secret', 'delete');
 });
 
-it('plan --out then apply PLANFILE: a private key from {file:}, set, then adopted', async () => {
-  const step = { restriction: '', policy: 'hq', description: 'Head office', moved: true };
+it('plan --out then apply PLANFILE: adopting objects that hold secrets (a client secret, a private key)', async () => {
+  const step = { ...withOidc, restriction: '', policy: 'hq', description: 'Head office', moved: true };
   await planThenApply({ ...step, certificate: true }, 'second-secret', 'create');
-  // The certificate is left unmanaged (its marker removed by hand), then adopted back with --adopt.
-  const live = await h.client.listAll<{ id: string; metadata?: string }>(
-    '/tls_certificates',
-    'tls_certificates',
+  // The edge, its route and the certificate lose their markers (someone edited them by hand):
+  // --adopt takes them back, writing the secrets' hashes into new markers.
+  const unmark = (path: string) => h.client.patch(path, { metadata: '' });
+  type Listed = { id: string; routes?: { id: string }[] };
+  for (const edge of await h.client.listAll<Listed>('/edges/https', 'https_edges')) {
+    await unmark(`/edges/https/${edge.id}`);
+    for (const route of edge.routes ?? []) await unmark(`/edges/https/${edge.id}/routes/${route.id}`);
+  }
+  for (const certificate of await h.client.listAll<Listed>('/tls_certificates', 'tls_certificates'))
+    await unmark(`/tls_certificates/${certificate.id}`);
+  const saved = await planThenApply({ ...step, certificate: true }, 'second-secret', 'adopt', ['--adopt']);
+  expect(saved.operations.filter((op) => op.action === 'adopt').map((op) => op.key)).toEqual(
+    expect.arrayContaining([
+      'https_edges/site',
+      expect.stringMatching(/^https_edges\/site\/routes\//),
+      'tls_certificates/leaf',
+    ]),
   );
-  for (const record of live) await h.client.patch(`/tls_certificates/${record.id}`, { metadata: '' });
-  await planThenApply({ ...step, certificate: true }, 'second-secret', 'adopt', ['--adopt']);
 });
 
 it('two plans of the same inputs are the same bytes, secrets and new markers included', async () => {

@@ -1,6 +1,7 @@
 /**
  * The model-based suite (see model.ts): seeded random sequences of reviewed changes over every kind,
- * each step synced once and then planned, at parallelism 1 and 16. `npm test` runs two seeds of a
+ * each step synced once (every other one as `plan --out` + `apply plan.json`) and then planned, at
+ * parallelism 1 and 16. `npm test` runs two seeds of a
  * few dozen steps, renames among them (every renamed object keeps its id); `npm run test:soak` runs thousands (test/soak/model.test.ts). A failure prints
  * its seed: `RELIABILITY_SEED=<n>` replays it.
  */

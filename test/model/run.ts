@@ -1,6 +1,8 @@
 /**
  * Runs the model: one emulator per seed, a fresh config per step, each step synced once and then
- * planned. A step passes when the sync applies every operation, the emulator answered no 409, the
+ * planned. Every other step is synced as a reviewed plan is: `plan --out plan.json`, then
+ * `apply plan.json` (the saved file read back and applied only if a plan made now holds the same
+ * operations); the others as `sync`. Both go through `runOnce`, as the commands do. A step passes when the sync applies every operation, the emulator answered no 409, the
  * next plan is empty (live equals desired), and every object renamed keeps its id (its nested
  * items too), unless the step also changed what the service cannot change in place (a replace).
  */
@@ -8,7 +10,9 @@ import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/config/diagnostic.js';
+import { readSavedPlan } from '../../src/apply/saved-plan.js';
 import { UserError } from '../../src/errors.js';
+import { renderJson } from '../../src/plan/index.js';
 import { startHarness } from '../apply/harness.js';
 import { createRng } from '../reliability/support/prng.js';
 import { configYaml, MoveLog, step, type Config } from './model.js';
@@ -48,7 +52,9 @@ export async function runModel(seed: number, steps: number, parallelism: number)
       const yaml = configYaml('model', config, log.moves);
       await writeFile(join(dir, 'account.yaml'), yaml);
       h.requests.length = 0;
-      const synced = await syncOnce(h, dir, parallelism, (id) => count(operations, id.split(' ')[0] ?? id));
+      const synced = await syncOnce(h, dir, { parallelism, savedPlan: n % 2 === 0 }, (id) =>
+        count(operations, id.split(' ')[0] ?? id),
+      );
       const problem =
         typeof synced === 'string' ? synced : renamesLosingIds(log, ids, synced.ids, synced.replaced);
       if (typeof synced !== 'string') ids = synced.ids;
@@ -108,23 +114,29 @@ function whatWasRefused(error: unknown): string {
 async function syncOnce(
   h: Harness,
   dir: string,
-  parallelism: number,
+  how: { readonly parallelism: number; readonly savedPlan: boolean },
   applied: (operationId: string) => void,
 ): Promise<string | Synced> {
   let synced;
+  const command = how.savedPlan ? 'plan --out + apply plan.json' : 'sync';
   try {
     // A step may remove much of the account on purpose: the mass-delete guard, which asks for
     // `--force`, is tested in test/safety; here every step is a reviewed change.
-    synced = await h.sync([dir], { parallelism, guards: { force: true } });
+    const options = { parallelism: how.parallelism, guards: { force: true } };
+    if (how.savedPlan) {
+      const file = `${dir}-plan.json`;
+      await writeFile(file, renderJson((await h.plan([dir])).plan));
+      synced = await h.sync([dir], { ...options, saved: await readSavedPlan(file) });
+    } else synced = await h.sync([dir], options);
   } catch (error) {
-    return `sync threw: ${whatWasRefused(error)}`;
+    return `${command} threw: ${whatWasRefused(error)}`;
   }
   for (const op of synced.computed.plan.operations) applied(op.id);
   const failed = synced.result.operations.filter((r) => r.status !== 'done');
   const conflicts = h.requests.filter((r) => r.status === 409);
   if (failed.length > 0 || conflicts.length > 0) {
     return [
-      'sync did not apply cleanly:',
+      `${command} did not apply cleanly:`,
       ...failed.map((r) => `  ${r.id}: ${r.status} ${JSON.stringify(r.failure ?? {})}`),
       ...conflicts.map((r) => `  409 from ${r.method} ${r.path}`),
       'plan was:',

@@ -1,5 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { samplesOf } from './prometheus.js';
 import { policyFile, startReady, waitFor, type WatchedDaemon } from './daemon-harness.js';
@@ -30,10 +30,19 @@ describe('acctsync watch against the emulator', { timeout: 60_000 }, () => {
     await rename(`${target}.tmp`, target);
     await waitFor('the save to reach the account', async () => (await descriptions(d)).join() === 'saved');
     await waitFor('the change reconcile to be logged', () => d.reconciles().length === 2);
-    // A second reconcile would follow within a debounce (100 ms) of the last event: give it a few.
-    const settled = Date.now() + 500;
-    await waitFor('the burst to settle', () => Date.now() > settled);
-    expect(d.reconciles().filter((r) => r.trigger === 'change')).toHaveLength(1);
+    // A sentinel change after the save: the watcher reports events in order, so anything left of
+    // the save's burst comes before (or with) the sentinel's, which is waited for, not slept on.
+    await writeFile(join(d.configDir, 'README.md'), 'notes\n');
+    const changes = () => d.logs.filter((e) => e.msg === 'config changed');
+    const sentinel = (e: (typeof d.logs)[number]) =>
+      Array.isArray(e.paths) && e.paths.some((p) => String(p).endsWith('README.md'));
+    await waitFor('the sentinel change to be seen', () => changes().some(sentinel));
+    await waitFor('its reconcile to be logged', () => d.reconciles().length === 3);
+    expect(changes().map((e) => [...new Set((e.paths as string[]).map((p) => basename(p)))])).toEqual([
+      ['policies.yaml'],
+      ['README.md'],
+    ]);
+    expect(d.reconciles().filter((r) => r.trigger === 'change')).toHaveLength(2);
     expect(d.requests('PATCH', '/ip_policies')).toBe(1);
   });
 

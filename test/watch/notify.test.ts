@@ -59,11 +59,22 @@ describe('watch --notify', { timeout: 90_000 }, () => {
     await waitFor('two failed reconciles', () => count('failed') >= 2, 40_000);
     d.emulator.setFaults({});
     await waitFor('the second recovery', () => events().length === 5, 20_000);
-    // Give a duplicate the time of two more intervals to show up.
-    const settled = Date.now() + 2500;
-    await waitFor('a few more resyncs', () => Date.now() > settled);
+    // Two more resyncs, then a sentinel: a failure now is notified after anything those resyncs
+    // queued (one worker posts in order), so a duplicate would show before it, not after a sleep.
+    const resyncs = d.reconciles().length;
+    await waitFor('two more resyncs', () => d.reconciles().length >= resyncs + 2, 20_000);
+    d.emulator.setFaults({ error500: 1 });
+    await waitFor('the sentinel failure notification', () => events().length >= 6, 20_000);
+    d.emulator.setFaults({});
 
-    expect(events()).toEqual(['drift_reverted', 'config_invalid', 'recovered', 'apply_failed', 'recovered']);
+    expect(events()).toEqual([
+      'drift_reverted',
+      'config_invalid',
+      'recovered',
+      'apply_failed',
+      'recovered',
+      'apply_failed',
+    ]);
     const [drift, invalid, , failed] = receiver.bodies.map((b) => JSON.parse(b) as Record<string, unknown>);
     expect(drift).toMatchObject({
       mode: 'reconcile',
