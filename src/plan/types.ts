@@ -50,6 +50,7 @@ export const reasonCodes = [
   'replace_because_token_not_captured',
   'delete_because_removed_from_config',
   'delete_because_duplicate',
+  'delete_because_added_outside',
 ] as const;
 export type ReasonCode = (typeof reasonCodes)[number];
 

@@ -12,8 +12,7 @@ import { deleteRequest, objectParts } from '../requests.js';
 import type { Operation } from '../types.js';
 
 export function orphanDeletes(orphans: readonly Orphan[]): Operation[] {
-  return orphans.map(({ live: l, reason, reasonCode }) => {
-    const key = l.marker?.key ?? l.id;
+  return orphans.map(({ live: l, key, reason, reasonCode }) => {
     const d = descriptorOf(l.kind);
     return {
       id: `delete ${key}#${l.id}`,
