@@ -25,6 +25,8 @@ export function orphanDeletes(orphans: readonly Orphan[]): Operation[] {
       dependsOn: [],
       reason,
       reason_code: reasonCode,
+      // A managed object left the config; a duplicate or an item added by hand came from outside.
+      cause: reasonCode === 'delete_because_removed_from_config' ? 'config' : 'drift',
       requests: [deleteRequest(objectParts(d, l.id, pathParent(d, l).liveParentId))],
     };
   });
