@@ -185,3 +185,32 @@ describe('watch tells drift from the config change (cause)', { timeout: 60_000 }
     });
   });
 });
+
+describe('watch removes items added by hand to a managed nested collection', { timeout: 60_000 }, () => {
+  it('deletes a 0.0.0.0/0 rule added to a managed IP policy and reports it as drift', async (context) => {
+    const file = [
+      'version: 1',
+      'scope: watch-test',
+      'ip_policies:',
+      '  office:',
+      '    description: office',
+      '    rules:',
+      '      - { cidr: 10.0.0.0/8, action: allow }',
+      '',
+    ].join('\n');
+    const d = await startReady(context, { files: { 'policies.yaml': file }, interval: '1s' });
+    const [policy] = await d.policies();
+    await d.api.post('/ip_policy_rules', { ip_policy_id: policy?.id, cidr: '0.0.0.0/0', action: 'allow' });
+    const event = await waitFor('the drift event', () => driftEvents(d)[0], 20_000);
+    expect(event.drift).toEqual({
+      kind: 'ip_policies',
+      key: 'ip_policies/office/rules/0.0.0.0/0',
+      action: 'delete',
+      changes: [],
+      reverted: true,
+      cause: 'drift',
+    });
+    const rules = await d.api.listAll<{ cidr: string }>('/ip_policy_rules', 'ip_policy_rules');
+    expect(rules.map((r) => r.cidr)).toEqual(['10.0.0.0/8']);
+  });
+});
