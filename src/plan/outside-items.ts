@@ -8,7 +8,7 @@ import { descriptorOf, naturalName, nestedCollections, type DesiredObject } from
 import type { LiveObject } from '../live/index.js';
 
 /** An unmarked nested item of a managed object, under the key an entry for it would have. */
-export interface OutsideItem {
+interface OutsideItem {
   readonly live: LiveObject;
   readonly key: string;
 }
