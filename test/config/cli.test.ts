@@ -84,4 +84,20 @@ describe('acctsync validate', () => {
     expect(fits.stderr).toBe('');
     expect(fits.status).toBe(0);
   });
+  it("takes a nested collection in ignore: (an IP policy's rules), and suggests it for a near miss", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acctsync-validate-'));
+    const file = join(dir, 'account.yaml');
+    const config = (ignored: string) =>
+      `version: 1\nscope: prod\nip_policies:\n  office:\n    ignore: [${ignored}]\n    rules:\n      - { cidr: 10.0.0.0/8, action: allow }\n`;
+    writeFileSync(file, config('rules'));
+    const taken = validate([file]);
+    expect(taken.stderr).toBe('');
+    expect(taken.status).toBe(0);
+    writeFileSync(file, config('rule'));
+    const missed = validate([file]);
+    expect(missed.stderr).toContain('error: IP policy has no field rule');
+    expect(missed.stderr).toContain('did you mean rules?');
+    expect(missed.status).toBe(1);
+    rmSync(dir, { recursive: true, force: true });
+  });
 });
