@@ -9,6 +9,7 @@ import { findCycles, resolveReferences, uniqueObjects, type UncheckedReference }
 import { checkScopes, filesScope, type ScopeSetting } from './scopes.js';
 import type { FileFinding } from './source.js';
 import { markedMetadata } from '../resources/ownership/marked-metadata.js';
+import { writtenPlaceholder } from '../resources/ownership/marker.js';
 
 export interface CheckedObjects {
   /** The objects, each key once. */
@@ -67,7 +68,7 @@ function checkMetadataWithMarker(
   for (const o of declared) {
     if (!('metadata' in o.descriptor.fields) || typeof o.values.metadata !== 'string') continue;
     // A live object's sticky protection is unknown offline: only `protect: true` as written counts.
-    const state = { protect: o.protect === true };
+    const state = { protect: o.protect === true, written: writtenPlaceholder };
     const marked = markedMetadata(o.descriptor, o.key, resolved.get(o) ?? o.values, scope, state);
     if (marked.tooLong === undefined || !marked.userFits) continue;
     out.push({

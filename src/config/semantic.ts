@@ -4,7 +4,7 @@
  * emulator answers with) plus the warnings only the loader gives.
  */
 import { parseCidr } from '../resources/formats/index.js';
-import { ignoredPathProblem, validateBody, type FieldPath } from '../resources/index.js';
+import { ignoredPathProblem, nestedCollections, validateBody, type FieldPath } from '../resources/index.js';
 import type { DeclaredObject } from './objects.js';
 import type { FileFinding } from './source.js';
 import { didYouMean } from '../suggest.js';
@@ -36,9 +36,15 @@ export function checkObject(o: DeclaredObject): FileFinding[] {
 
 /** `ignore:` paths the kind does not have, with the name it probably meant. */
 function ignoredPaths(o: DeclaredObject, ignore: readonly string[]): FileFinding[] {
+  // A nested collection (`rules`) is named whole: its items added elsewhere are then kept.
+  const collections = nestedCollections(o.descriptor.kind).map((c) => c.member);
   return ignore.flatMap((written, i) => {
-    const problem = ignoredPathProblem(o.fields, written.split('.'));
-    if (problem === undefined) return [];
+    if (collections.includes(written)) return [];
+    const found = ignoredPathProblem(o.fields, written.split('.'));
+    if (found === undefined) return [];
+    const problem = found.at.includes('.')
+      ? found
+      : { ...found, candidates: [...found.candidates, ...collections] };
     const hint = didYouMean(problem.at.split('.').at(-1) ?? '', problem.candidates);
     return [
       {

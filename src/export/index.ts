@@ -8,6 +8,7 @@ import type { ApiClient } from '../api/index.js';
 import { configLayout, pinMember, type MapLayout } from '../config/layout.js';
 import { readLiveState, type LiveObject, type LiveState } from '../live/index.js';
 import { markedMetadata } from '../resources/ownership/marked-metadata.js';
+import { writtenPlaceholder } from '../resources/ownership/marker.js';
 import { naturalName, type KindDescriptor } from '../resources/index.js';
 import { UserError } from '../errors.js';
 import { exportableMaps } from './maps.js';
@@ -133,6 +134,7 @@ function itemCandidates(d: KindDescriptor, item: LiveObject): string[] {
 function markerRoom(d: KindDescriptor, object: LiveObject, key: string, scope: string): string[] {
   const { tooLong } = markedMetadata(d, key, { ...object.record, metadata: object.userMetadata }, scope, {
     protect: object.marker?.protect === true,
+    written: writtenPlaceholder,
   });
   return tooLong === undefined ? [] : [`${key} (${object.id}): ${tooLong} before adopting`];
 }

@@ -20,6 +20,7 @@ import { findReplacements } from './steps/replacements.js';
 import { summarize } from './steps/summary.js';
 import { tokenCapture, type TokenFileView } from './steps/token-capture.js';
 import type { Plan } from './types.js';
+import { WrittenStates } from './written-state.js';
 
 interface BuildOptions {
   readonly scope: string;
@@ -89,9 +90,10 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const replacements = findReplacements(paired, capture.recaptured, hash);
   if (options.adopt) refuseAdoptLookalikes(matching, replacements.resolve, hash);
   const fingerprints = lazyFingerprints(desired, live, scope);
-  const metadata = new MetadataWriter(scope, hash, fingerprints.live);
-  const written = matching.matches.filter((m) => m.desired.observe !== true);
-  const objects = objectOperations(written, { replacements, capture, metadata });
+  const written = new WrittenStates(paired);
+  const metadata = new MetadataWriter(scope, hash, fingerprints.live, written);
+  const managed = matching.matches.filter((m) => m.desired.observe !== true);
+  const objects = objectOperations(managed, { replacements, capture, metadata, written });
   const deletes = options.noDelete ? [] : orphanDeletes(matching.orphans);
   const planned = foldCascades([...objects.operations, ...deletes], live.objects);
   checkProtection(planned, live.objects, {

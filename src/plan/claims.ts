@@ -62,6 +62,7 @@ function interimOf(
     interim: true,
     reason: `first releases the ${name} another object claims; \`${op.id}\` sets the rest`,
     reason_code: 'update_because_release_before_claim',
+    ...(op.cause === undefined ? {} : { cause: op.cause }),
     requests: [releaseRequest(d, path, changes)],
   };
   return interimOp;

@@ -19,6 +19,7 @@ import type { LiveObject, LiveState } from '../live/index.js';
 import { indexLive, markerSlot, Pairing, type LiveIndex, type RenameCause } from './pairing.js';
 import { desiredParentId } from './parents.js';
 import { pairObserved } from './observed.js';
+import { itemsAddedOutside } from './outside-items.js';
 import { handOverKeys, pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
 
 export interface Match {
@@ -41,11 +42,14 @@ export function isPaired(m: Match): m is Paired {
   return m.live !== undefined;
 }
 
-/** A marked live object no desired object claims. */
+/** A live object to delete: marked by this scope and claimed by no entry, or added outside acctsync. */
 export interface Orphan {
   readonly live: LiveObject;
+  /** The key its delete shows: its marker's, or for an item added outside, the one an entry would have. */
+  readonly key: string;
   readonly reason: string;
-  readonly reasonCode: 'delete_because_removed_from_config' | 'delete_because_duplicate';
+  readonly reasonCode:
+    'delete_because_removed_from_config' | 'delete_because_duplicate' | 'delete_because_added_outside';
 }
 
 export interface Matching {
@@ -182,23 +186,34 @@ function pairByNaturalKey(
   return notes;
 }
 
-/** This scope's marked objects no desired object took, by key then id. */
-function orphansOf(index: LiveIndex, pairing: Pairing): Orphan[] {
+/**
+ * This scope's marked objects no desired object took, and the unmarked items added to the nested
+ * collections of the objects it writes, by key then id.
+ */
+function orphansOf(index: LiveIndex, pairing: Pairing, sorted: readonly DesiredObject[]): Orphan[] {
   const orphans: Orphan[] = [];
   for (const group of index.byMarker.values()) {
     for (const l of group) {
       if (pairing.claimed.has(l)) continue;
+      const key = l.marker?.key ?? l.id;
       const duplicate = group.some((other) => pairing.claimed.has(other));
       orphans.push(
         duplicate
-          ? { live: l, reason: 'a duplicate of the managed object', reasonCode: 'delete_because_duplicate' }
-          : { live: l, reason: 'left the config', reasonCode: 'delete_because_removed_from_config' },
+          ? {
+              live: l,
+              key,
+              reason: 'a duplicate of the managed object',
+              reasonCode: 'delete_because_duplicate',
+            }
+          : { live: l, key, reason: 'left the config', reasonCode: 'delete_because_removed_from_config' },
       );
     }
   }
-  return orphans.sort(
-    (a, b) => compare(a.live.marker?.key ?? '', b.live.marker?.key ?? '') || compare(a.live.id, b.live.id),
-  );
+  const parents = new Map([...pairing.found].map(([o, l]) => [l.id, o]));
+  const unclaimed = index.unmarked.filter((l) => !pairing.claimed.has(l));
+  for (const { live, key } of itemsAddedOutside(unclaimed, parents, new Set(sorted.map((o) => o.key))))
+    orphans.push({ live, key, reason: 'added outside acctsync', reasonCode: 'delete_because_added_outside' });
+  return orphans.sort((a, b) => compare(a.key, b.key) || compare(a.live.id, b.live.id));
 }
 
 function matchOf(o: DesiredObject, pairing: Pairing, scope: string): Match {
@@ -240,7 +255,7 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
   const notes = pairByNaturalKey(sorted, index, pairing, options.adopt);
   return {
     matches: sorted.map((o) => matchOf(o, pairing, options.scope)),
-    orphans: orphansOf(index, pairing),
+    orphans: orphansOf(index, pairing, sorted),
     notes: [...moveNotes, ...notes],
     unmanaged: index.unmarked.filter((l) => !pairing.claimed.has(l)),
   };

@@ -128,9 +128,24 @@ function dependencies(
   return { deps: sets.deps, blocked };
 }
 
+/** The keys of each desired object's nested items, at any depth, by the object's key. */
+function nestedKeys(desired: ReadonlyMap<string, DesiredObject>): (key: string) => readonly string[] {
+  const children = new Map<string, string[]>();
+  for (const o of desired.values()) {
+    if (o.parentKey === undefined) continue;
+    const list = children.get(o.parentKey);
+    if (list === undefined) children.set(o.parentKey, [o.key]);
+    else list.push(o.key);
+  }
+  const below = (key: string): string[] => (children.get(key) ?? []).flatMap((k) => [k, ...below(k)]);
+  return below;
+}
+
 /**
- * A create or update waits for the creation of what it references and of its parent; a replace
- * that deletes first waits for that delete.
+ * A create or update waits for the creation of what it references and of its parent; a
+ * reference waits for the whole creation, the referenced object's nested items included (a
+ * restriction switched to a new IP policy only once its rules exist); a replace that deletes
+ * first waits for that delete.
  */
 function needWhatIsReferenced(
   ops: readonly Operation[],
@@ -138,13 +153,21 @@ function needWhatIsReferenced(
   deleteFirstKeys: ReadonlySet<string>,
   sets: DependencySets,
 ): void {
+  const below = nestedKeys(ctx.desired);
   for (const op of ops) {
     if (op.action === 'delete' || op.interim === true) continue;
     const o = ctx.desired.get(op.key);
     if (o === undefined) continue;
     const refs = findReferences(descriptorOf(o.kind).fields, o.fields).map((r) => r.ref);
-    if (o.parentKey !== undefined) refs.push(o.parentKey);
-    for (const ref of refs) if (isObjectKey(ref)) sets.need(op, `create ${ref}`);
+    const ancestors = new Set<string>();
+    for (let p = o.parentKey; p !== undefined; p = ctx.desired.get(p)?.parentKey) ancestors.add(p);
+    for (const ref of refs) {
+      if (!isObjectKey(ref)) continue;
+      sets.need(op, `create ${ref}`);
+      // An item's link to its own parent (a rule's policy) is not a reference to wait on siblings for.
+      if (!ancestors.has(ref)) for (const item of below(ref)) sets.need(op, `create ${item}`);
+    }
+    if (o.parentKey !== undefined) sets.need(op, `create ${o.parentKey}`);
     if (op.action === 'create' && op.replaces !== undefined && deleteFirstKeys.has(op.key)) {
       sets.need(op, ops.find((d) => d.action === 'delete' && d.replaces === op.key)?.id);
     }

@@ -5,7 +5,7 @@
  */
 import { refSchema, requestSchema, requestsSchema } from './request-schema.js';
 import { syncRefusalSchema } from './sync-refusal-schema.js';
-import { operationActions, reasonCodes } from './types.js';
+import { changeCauses, operationActions, reasonCodes } from './types.js';
 
 const summarySchema = {
   type: 'object',
@@ -89,6 +89,11 @@ const operationSchema = {
     reason_code: {
       description: 'Why, for machines. Codes are only ever added.',
       enum: [...reasonCodes],
+    },
+    cause: {
+      description:
+        'On updates, both halves of a replace and deletes: `config` (the config changed since acctsync last wrote the object), `drift` (the live object changed outside acctsync since), or `both`.',
+      enum: [...changeCauses],
     },
     requests: requestsSchema,
     cascade: {

@@ -7,7 +7,7 @@ import { inert } from '../inert.js';
 import { descriptorOf, type KindName } from '../resources/index.js';
 import { countCascaded, describeCascade } from './cascade.js';
 import { changeTree, namesOfIds, treeLines } from './render-tree.js';
-import type { Cascade, CascadedObject, FieldChange, Operation, Plan } from './types.js';
+import type { Cascade, CascadedObject, ChangeCause, FieldChange, Operation, Plan } from './types.js';
 
 /** One line of the plan as a reader sees it: a replace's two operations are one entry. */
 export interface Entry {
@@ -26,7 +26,16 @@ export interface Entry {
   /** What the service deletes with the object. */
   readonly cascade?: Cascade;
   readonly destructive: boolean;
+  readonly cause?: ChangeCause;
 }
+
+/** Whether the entry puts back a change made outside acctsync (alone or with the config's). */
+export function isDrift(e: Entry): boolean {
+  return e.cause === 'drift' || e.cause === 'both';
+}
+
+/** The heading drift is shown under, before the config's changes. */
+export const driftHeading = 'Changed outside acctsync';
 
 /**
  * How an entry is named in headers: its key, or for a rename the key before and the new name
@@ -40,7 +49,8 @@ export function shownKey(e: Entry): string {
 
 /** Why, for the header line: the reason and what goes with a delete (`left the config, with 8 HTTPS edge routes`). */
 export function whyOf(e: Entry): string | undefined {
-  const why = `${e.reason ?? ''}${describeCascade(e.cascade)}`.replace(/^, /, '');
+  const both = e.cause === 'both' ? ', the config changed too' : '';
+  const why = `${e.reason ?? ''}${describeCascade(e.cascade)}${both}`.replace(/^, /, '');
   return why === '' ? undefined : why;
 }
 
@@ -112,6 +122,7 @@ function planOrderEntries(plan: Plan): Entry[] {
         ...(op.reason === undefined ? {} : { reason: inert(op.reason) }),
         ...(old?.cascade === undefined ? {} : { cascade: old.cascade }),
         destructive: true,
+        ...(op.cause === undefined ? {} : { cause: op.cause }),
       });
       continue;
     }
@@ -134,6 +145,7 @@ function entryOf(op: Operation, title: string): Entry {
     ...(op.reason === undefined ? {} : { reason: inert(op.reason) }),
     ...(op.cascade === undefined ? {} : { cascade: op.cascade }),
     destructive: op.action === 'delete',
+    ...(op.cause === undefined ? {} : { cause: op.cause }),
   };
 }
 

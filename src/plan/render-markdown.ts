@@ -9,7 +9,9 @@ import { codeSpan, fenceFor, htmlText, markdownText } from './markdown-text.js';
 import { policyMarkdown } from './render-policy.js';
 import {
   bodyOf,
+  driftHeading,
   entriesOf,
+  isDrift,
   observedLines,
   shownKey,
   summaryLine,
@@ -43,9 +45,14 @@ function diffLines(e: Entry, body: readonly string[]): string[] {
   return [`${sign} ${headOf(e)}`, ...shown.map((line) => `${sign}     ${line}`)];
 }
 
-function folded(e: Entry, body: readonly string[]): string {
+/** An entry's header and whole body as diff lines. */
+function wholeLines(e: Entry, body: readonly string[]): string[] {
   const sign = signOf(e);
-  const lines = [`${sign} ${headOf(e)}`, ...body.map((line) => `${sign}     ${line}`)];
+  return [`${sign} ${headOf(e)}`, ...body.map((line) => `${sign}     ${line}`)];
+}
+
+function folded(e: Entry, body: readonly string[]): string {
+  const lines = wholeLines(e, body);
   const fence = fenceFor(lines);
   return [
     `<details><summary><code>${htmlText(`${e.symbol} ${shownKey(e)}`)}</code> (${e.title})</summary>`,
@@ -68,6 +75,32 @@ function notListed(rest: readonly Entry[]): string[] {
 }
 
 const fullPlanHint = 'Run `acctsync plan --out plan.json` (or `--output json`) for the full plan.';
+
+/**
+ * Drift in a section of its own before the config's changes, at most `budget` characters: past
+ * it, whole lines are left out with a note.
+ */
+function driftSection(
+  drift: readonly Entry[],
+  bodies: ReadonlyMap<Entry, readonly string[]>,
+  budget: number,
+): string[] {
+  if (drift.length === 0) return [];
+  const lines = drift.flatMap((e) => wholeLines(e, bodies.get(e) ?? []));
+  const kept: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    if (size + line.length + 1 > budget) break;
+    kept.push(line);
+    size += line.length + 1;
+  }
+  const fence = fenceFor(kept);
+  const cut =
+    kept.length < lines.length
+      ? [`_Truncated: ${lines.length - kept.length} of ${lines.length} lines left out. ${fullPlanHint}_`, '']
+      : [];
+  return [`#### ${driftHeading}`, '', `${fence}diff`, ...kept, fence, '', ...cut];
+}
 
 export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
   // Destructive changes first, each group by kind then name.
@@ -112,13 +145,16 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
       fenceFor(observed),
       '',
     );
-  if (entries.length === 0) return `${head.join('\n')}\n`;
+  const drift = entries.filter(isDrift);
+  head.push(...driftSection(drift, bodies, limit / 4));
+  const config = entries.filter((e) => !isDrift(e));
+  if (config.length === 0) return `${head.join('\n')}\n`;
 
-  const body = entries.flatMap((e) => diffLines(e, bodies.get(e) ?? []));
+  const body = config.flatMap((e) => diffLines(e, bodies.get(e) ?? []));
   const fence = fenceFor(body);
-  const open = ['#### All changes', '', `${fence}diff`];
+  const open = [drift.length > 0 ? '#### Changes from the config' : '#### All changes', '', `${fence}diff`];
   const close = [fence, ''];
-  const large = entries.filter((e) => (bodies.get(e) ?? []).length > foldLines);
+  const large = config.filter((e) => (bodies.get(e) ?? []).length > foldLines);
   const details = large.map((e) => folded(e, bodies.get(e) ?? []));
   const full = [...head, ...open, ...body, ...close, ...details].join('\n');
   if (full.length <= limit) return full;

@@ -6,7 +6,9 @@ import { inert } from '../inert.js';
 import { policyText } from './render-policy.js';
 import {
   bodyOf,
+  driftHeading,
   entriesOf,
+  isDrift,
   observedLines,
   shownKey,
   summaryLine,
@@ -28,14 +30,24 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const lines: string[] = [`acctsync plan for scope ${inert(plan.scope)}`, ''];
   const entries = entriesOf(plan);
   const body = bodyOf(plan);
-  for (const e of entries) {
+  const show = (e: Entry): void => {
     const where = e.liveId === undefined ? e.title : `${e.title} ${e.liveId}`;
     const reason = whyOf(e);
     const why = reason === undefined ? '' : `  (${reason})`;
     lines.push(`${paint(colors[e.symbol], e.symbol.padStart(3))} ${bold(shownKey(e))}  ${where}${why}`);
     for (const line of body(e)) lines.push(`      ${line}`);
+  };
+  // Drift first, under its own heading: a reviewer tells it from the config's change.
+  const drift = entries.filter(isDrift);
+  const config = entries.filter((e) => !isDrift(e));
+  if (drift.length > 0) {
+    lines.push(`${driftHeading} (the plan puts it back):`);
+    drift.forEach(show);
+    lines.push('');
+    if (config.length > 0) lines.push('Changes from the config:');
   }
-  if (entries.length > 0) lines.push('');
+  config.forEach(show);
+  if (config.length > 0) lines.push('');
   const observed = observedLines(plan).map(inert);
   if (observed.length > 0) lines.push(...observed, '');
   for (const note of plan.notes) lines.push(`Note: ${inert(note)}`);

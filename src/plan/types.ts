@@ -49,8 +49,16 @@ export const reasonCodes = [
   'replace_because_token_not_captured',
   'delete_because_removed_from_config',
   'delete_because_duplicate',
+  'delete_because_added_outside',
 ] as const;
 export type ReasonCode = (typeof reasonCodes)[number];
+
+/**
+ * Why an update, replace or delete is in the plan: the config changed since acctsync last wrote
+ * the object, the live object changed outside acctsync since then (drift), or both.
+ */
+export const changeCauses = ['config', 'drift', 'both'] as const;
+export type ChangeCause = (typeof changeCauses)[number];
 
 export interface Operation {
   /** Unique within the plan and stable across identical plans: `<action> <key>` (`delete <key>#<id>` for deletes). */
@@ -86,6 +94,8 @@ export interface Operation {
   /** Why the operation exists when it is not obvious ("ca_pem changed", "left the config"). */
   readonly reason?: string;
   readonly reason_code: ReasonCode;
+  /** On updates, both halves of a replace, and deletes: the config's change, drift, or both. */
+  readonly cause?: ChangeCause;
   /**
    * What the applier sends, in order: the reviewed operation as HTTP requests. A create's first
    * request is its POST; every other request addresses the object (or one of its modules).

@@ -13,6 +13,7 @@ export { formatExpectations, pemFormats, standardPemLabels } from './format-expe
 export * from './shape.js';
 export * from './walk.js';
 export { ignoredPathProblem, withoutPaths } from './ignored.js';
+export { nestedCollections } from './nested.js';
 export * from './references.js';
 export * from './state.js';
 export { tunnelSessionCommands, type TunnelSessionCommand } from './kinds/sessions.js';

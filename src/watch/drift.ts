@@ -4,7 +4,7 @@
  * whether the daemon put the object back.
  */
 import type { ApplyResult } from '../apply/index.js';
-import type { ObservedObject, Operation } from '../plan/types.js';
+import type { ChangeCause, ObservedObject, Operation } from '../plan/types.js';
 import { descriptorOf, type KindName } from '../resources/index.js';
 
 /** One field of a drifted object: `old` is the live value, `new` the desired one (absent when unset). */
@@ -26,6 +26,11 @@ export interface DriftEvent {
   readonly changes: readonly DriftChange[];
   /** Every operation on the object succeeded: the object equals the desired state again. */
   readonly reverted: boolean;
+  /**
+   * `drift` (changed outside acctsync), `both` (and in the config), or in observe mode `config`
+   * (only the config changed); absent where nothing tells (an object created in observe mode).
+   */
+  readonly cause?: ChangeCause;
 }
 
 /** The config's name for a kind (descriptor `config.key`), the API's for kinds the config does not hold. */
@@ -36,10 +41,26 @@ export function configKindOf(kind: KindName): string {
 const fieldName = (path: readonly (string | number)[]): string => path.map(String).join('.');
 
 /**
- * The drift events of a plan's operations, one per object (both steps of a replace make one).
- * `applied` is the applier's result when the plan was applied, absent when it was only observed.
+ * The cause of an object's drift: its operations' (the plan's `cause`); with the config as it was
+ * when the account last equalled it, whatever differs was changed outside acctsync, even where the
+ * marker holds no fingerprint yet or the object is gone (a create).
  */
-export function driftEventsOf(operations: readonly Operation[], applied?: ApplyResult): DriftEvent[] {
+function causeOf(ops: readonly Operation[], configUnchanged: boolean): ChangeCause | undefined {
+  const cause = ops.find((op) => op.cause !== undefined)?.cause;
+  if (cause === 'drift' || cause === 'both') return cause;
+  return configUnchanged ? 'drift' : cause;
+}
+
+/**
+ * The drift events of a plan's operations, one per object (both steps of a replace make one).
+ * `applied` is the applier's result when the plan was applied, absent when it was only observed;
+ * `configUnchanged`, whether the config is the one the account last equalled.
+ */
+export function driftEventsOf(
+  operations: readonly Operation[],
+  configUnchanged: boolean,
+  applied?: ApplyResult,
+): DriftEvent[] {
   const done = new Set(applied?.operations.filter((op) => op.status === 'done').map((op) => op.id));
   const byObject = new Map<string, Operation[]>();
   for (const op of operations) {
@@ -49,6 +70,7 @@ export function driftEventsOf(operations: readonly Operation[], applied?: ApplyR
   return [...byObject.values()].map((ops) => {
     const first = ops[0] as Operation;
     const replaced = ops.some((op) => op.replaces !== undefined);
+    const cause = causeOf(ops, configUnchanged);
     return {
       kind: configKindOf(first.kind),
       key: first.replaces ?? first.key,
@@ -61,6 +83,7 @@ export function driftEventsOf(operations: readonly Operation[], applied?: ApplyR
         })),
       ),
       reverted: ops.every((op) => done.has(op.id)),
+      ...(cause === undefined ? {} : { cause }),
     };
   });
 }

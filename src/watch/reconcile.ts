@@ -115,13 +115,13 @@ async function revisionOf(
 
 /** Reports (and logs) the drift among `drifted`, with what the apply, if any, reverted. */
 function driftReporter(
-  drifted: readonly Operation[],
+  drifted: { readonly operations: readonly Operation[]; readonly configUnchanged: boolean },
   log: Logger,
   observe: boolean,
   observed: readonly DriftEvent[],
 ): (applied?: ApplyResult) => DriftEvent[] {
   return (applied) => {
-    const events = driftEventsOf(drifted, applied);
+    const events = driftEventsOf(drifted.operations, drifted.configUnchanged, applied);
     for (const event of events)
       log.warn(
         { drift: event },
@@ -183,8 +183,16 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     const seen = observedDrift(plan, log);
     if (planned === 0) return succeeded([], seen);
     // With the config unchanged since the account last equalled it, every difference was made by
-    // hand. Observing, the account never equals the config on purpose: every difference counts.
-    const drifted = observe || lastGood?.fingerprint === plan.desiredFingerprint ? plan.operations : [];
+    // hand; with a new config, what the plan says was changed outside acctsync (its `cause`).
+    // Observing, the account never equals the config on purpose: every difference counts.
+    const configUnchanged = lastGood?.fingerprint === plan.desiredFingerprint;
+    const drifted = {
+      operations:
+        observe || configUnchanged
+          ? plan.operations
+          : plan.operations.filter((op) => op.cause === 'drift' || op.cause === 'both'),
+      configUnchanged,
+    };
     const reportDrift = driftReporter(drifted, log, observe, seen);
     if (observe) {
       if (run.guardRefusal !== undefined)

@@ -75,13 +75,29 @@ describe('acctsync validate', () => {
     const full = validate([file]);
     expect(full.stdout).toBe('');
     expect(full.stderr).toContain(
-      'error: metadata is 4165 bytes with the ownership marker (69 of them), over the 4096-byte limit: shorten it by 69',
+      'error: metadata is 4194 bytes with the ownership marker (98 of them), over the 4096-byte limit: shorten it by 98',
     );
     expect(full.stderr).toContain('ownership marker (scope prod, key reserved_domains/site)');
     expect(full.status).toBe(1);
-    writeFileSync(file, config(4027));
+    writeFileSync(file, config(3998));
     const fits = validate([file]);
     expect(fits.stderr).toBe('');
     expect(fits.status).toBe(0);
+  });
+  it("takes a nested collection in ignore: (an IP policy's rules), and suggests it for a near miss", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acctsync-validate-'));
+    const file = join(dir, 'account.yaml');
+    const config = (ignored: string) =>
+      `version: 1\nscope: prod\nip_policies:\n  office:\n    ignore: [${ignored}]\n    rules:\n      - { cidr: 10.0.0.0/8, action: allow }\n`;
+    writeFileSync(file, config('rules'));
+    const taken = validate([file]);
+    expect(taken.stderr).toBe('');
+    expect(taken.status).toBe(0);
+    writeFileSync(file, config('rule'));
+    const missed = validate([file]);
+    expect(missed.stderr).toContain('error: IP policy has no field rule');
+    expect(missed.stderr).toContain('did you mean rules?');
+    expect(missed.status).toBe(1);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

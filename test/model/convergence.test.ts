@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { suiteSeed } from '../reliability/support/prng.js';
-import { runModel } from './run.js';
+import { runModel, runSteps } from './run.js';
 
 const seed = suiteSeed('model');
 
@@ -27,4 +27,29 @@ describe('every reviewed change converges in one sync (model)', () => {
     },
     120_000,
   );
+});
+
+/** An IP policy with rules, referenced by a restriction and a TLS edge, under the key `name`. */
+const referencedPolicy = (name: string) => `version: 1
+scope: model
+ip_policies:
+  ${name}:
+    rules:
+      - { cidr: 10.0.0.0/8, action: allow }
+      - { cidr: 192.168.0.0/16, action: deny }
+ip_restrictions:
+  r0: { type: dashboard, ip_policies: [${name}] }
+tls_edges:
+  e0:
+    hostports: ['e0.example.com:443']
+    ip_restriction: { ip_policies: [${name}] }
+`;
+
+describe('reference switches wait for the whole creation (model step)', () => {
+  it('a key renamed without moved: switches its referrers only after the new policy and its rules exist', async () => {
+    // Each step's plan is checked: no operation referencing an object the plan creates may start
+    // before the creates of that object's nested items.
+    const failure = await runSteps([referencedPolicy('p0'), referencedPolicy('p1')], 16);
+    expect(failure).toBeUndefined();
+  }, 60_000);
 });

@@ -13,6 +13,8 @@ import { ConfigError } from '../../src/config/diagnostic.js';
 import { readSavedPlan } from '../../src/apply/saved-plan.js';
 import { UserError } from '../../src/errors.js';
 import { renderJson } from '../../src/plan/index.js';
+import type { Plan } from '../../src/plan/types.js';
+import { descriptorOf, findReferences, type DesiredState } from '../../src/resources/index.js';
 import { startHarness } from '../apply/harness.js';
 import { createRng } from '../reliability/support/prng.js';
 import { configYaml, MoveLog, step, type Config } from './model.js';
@@ -64,6 +66,26 @@ export async function runModel(seed: number, steps: number, parallelism: number)
       }
     }
     return { operations, changes: changeCounts };
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * Syncs each config in turn with the model's checks (one sync converges, renames keep their ids
+ * is the random run's own): the first step that fails, or undefined.
+ */
+export async function runSteps(configs: readonly string[], parallelism: number): Promise<string | undefined> {
+  const h = await startHarness();
+  const dir = await mkdtemp(join(tmpdir(), 'acctsync-model-'));
+  try {
+    for (const [n, yaml] of configs.entries()) {
+      await writeFile(join(dir, 'account.yaml'), yaml);
+      h.requests.length = 0;
+      const synced = await syncOnce(h, dir, { parallelism, savedPlan: n % 2 === 1 }, () => undefined);
+      if (typeof synced === 'string') return `step ${n + 1}: ${synced}`;
+    }
+    return undefined;
   } finally {
     await h.close();
   }
@@ -132,6 +154,9 @@ async function syncOnce(
     return `${command} threw: ${whatWasRefused(error)}`;
   }
   for (const op of synced.computed.plan.operations) applied(op.id);
+  const early = switchesBeforeCompletion(synced.computed.plan, synced.computed.desired);
+  if (early.length > 0)
+    return ['a reference switch does not wait for the whole creation:', ...early].join('\n');
   const failed = synced.result.operations.filter((r) => r.status !== 'done');
   const conflicts = h.requests.filter((r) => r.status === 409);
   if (failed.length > 0 || conflicts.length > 0) {
@@ -156,4 +181,29 @@ async function syncOnce(
   );
   const replaced = new Set(synced.computed.plan.operations.flatMap((op) => op.replaces ?? []));
   return { ids, replaced };
+}
+
+/**
+ * Operations that make an object reference one this plan creates without waiting for the creates
+ * of that object's nested items (a restriction switched to a new policy before its rules exist).
+ */
+function switchesBeforeCompletion(plan: Plan, desired: DesiredState): string[] {
+  const ids = new Set(plan.operations.map((op) => op.id));
+  const byKey = new Map(desired.objects.map((o) => [o.key, o]));
+  const under = (key: string): string[] =>
+    desired.objects.filter((o) => o.parentKey === key).flatMap((o) => [o.key, ...under(o.key)]);
+  const early: string[] = [];
+  for (const op of plan.operations) {
+    const o = op.action === 'delete' ? undefined : byKey.get(op.key);
+    if (o === undefined) continue;
+    const ancestors: string[] = [];
+    for (let p = o.parentKey; p !== undefined; p = byKey.get(p)?.parentKey) ancestors.push(p);
+    for (const { ref } of findReferences(descriptorOf(o.kind).fields, o.fields)) {
+      if (!ids.has(`create ${ref}`) || ancestors.includes(ref)) continue;
+      for (const item of under(ref))
+        if (ids.has(`create ${item}`) && !op.dependsOn.includes(`create ${item}`))
+          early.push(`  ${op.id} does not wait for create ${item}`);
+    }
+  }
+  return early;
 }

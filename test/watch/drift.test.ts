@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { samplesOf } from './prometheus.js';
 import {
   policyFile,
@@ -120,5 +122,95 @@ describe('watch reports drift field by field', { timeout: 60_000 }, () => {
       ready: true,
       lastError: { reconcile: failed.reconcile, status: 'failed', reason: expect.any(String) as string },
     });
+  });
+});
+
+/** A webhook receiver answering 200, keeping each body. */
+async function startReceiver(
+  context: TestContext,
+): Promise<{ url: string; bodies: Record<string, unknown>[] }> {
+  const bodies: Record<string, unknown>[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      bodies.push(JSON.parse(body) as Record<string, unknown>);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  context.onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies };
+}
+
+describe('watch tells drift from the config change (cause)', { timeout: 60_000 }, () => {
+  it('reports a hand edit made beside a config edit as drift, and one on an object the config also changed as both', async (context) => {
+    const receiver = await startReceiver(context);
+    // No interval reconcile in between: each step is one reconcile, triggered by the config edit.
+    const d = await startReady(context, {
+      files: { 'policies.yaml': policyFile('one', 'two') },
+      interval: '1h',
+      args: ['--notify', receiver.url],
+    });
+    const idOf = async (description: string) =>
+      (await d.policies()).find((p) => p.description === description)?.id ?? '';
+
+    await d.api.patch(`/ip_policies/${await idOf('one')}`, { description: 'one, by hand' });
+    await d.writeConfig('policies.yaml', policyFile('one', 'two, reviewed'));
+    const first = await waitFor('the drift event', () => driftEvents(d)[0], 20_000);
+    expect(first.drift).toEqual({
+      kind: 'ip_policies',
+      key: 'ip_policies/p0',
+      action: 'update',
+      changes: [{ field: 'description', old: 'one, by hand', new: 'one' }],
+      reverted: true,
+      cause: 'drift',
+    });
+    const notified = await waitFor('the drift notification', () =>
+      receiver.bodies.find((b) => b.event === 'drift_reverted'),
+    );
+    expect(notified.objects).toEqual([first.drift]);
+    // The config's own change is applied, not reported as drift.
+    expect(driftEvents(d).map((e) => (e.drift as { key: string }).key)).toEqual(['ip_policies/p0']);
+    expect((await d.policies()).map((p) => p.description).sort()).toEqual(['one', 'two, reviewed']);
+
+    await d.api.patch(`/ip_policies/${await idOf('one')}`, { description: 'one, by hand again' });
+    await d.writeConfig('policies.yaml', policyFile('one, reviewed', 'two, reviewed'));
+    const second = await waitFor('the second drift event', () => driftEvents(d)[1], 20_000);
+    expect(second.drift).toMatchObject({
+      key: 'ip_policies/p0',
+      changes: [{ field: 'description', old: 'one, by hand again', new: 'one, reviewed' }],
+      reverted: true,
+      cause: 'both',
+    });
+  });
+});
+
+describe('watch removes items added by hand to a managed nested collection', { timeout: 60_000 }, () => {
+  it('deletes a 0.0.0.0/0 rule added to a managed IP policy and reports it as drift', async (context) => {
+    const file = [
+      'version: 1',
+      'scope: watch-test',
+      'ip_policies:',
+      '  office:',
+      '    description: office',
+      '    rules:',
+      '      - { cidr: 10.0.0.0/8, action: allow }',
+      '',
+    ].join('\n');
+    const d = await startReady(context, { files: { 'policies.yaml': file }, interval: '1s' });
+    const [policy] = await d.policies();
+    await d.api.post('/ip_policy_rules', { ip_policy_id: policy?.id, cidr: '0.0.0.0/0', action: 'allow' });
+    const event = await waitFor('the drift event', () => driftEvents(d)[0], 20_000);
+    expect(event.drift).toEqual({
+      kind: 'ip_policies',
+      key: 'ip_policies/office/rules/0.0.0.0/0',
+      action: 'delete',
+      changes: [],
+      reverted: true,
+      cause: 'drift',
+    });
+    const rules = await d.api.listAll<{ cidr: string }>('/ip_policy_rules', 'ip_policy_rules');
+    expect(rules.map((r) => r.cidr)).toEqual(['10.0.0.0/8']);
   });
 });

@@ -12,8 +12,7 @@ import { deleteRequest, objectParts } from '../requests.js';
 import type { Operation } from '../types.js';
 
 export function orphanDeletes(orphans: readonly Orphan[]): Operation[] {
-  return orphans.map(({ live: l, reason, reasonCode }) => {
-    const key = l.marker?.key ?? l.id;
+  return orphans.map(({ live: l, key, reason, reasonCode }) => {
     const d = descriptorOf(l.kind);
     return {
       id: `delete ${key}#${l.id}`,
@@ -26,6 +25,8 @@ export function orphanDeletes(orphans: readonly Orphan[]): Operation[] {
       dependsOn: [],
       reason,
       reason_code: reasonCode,
+      // A managed object left the config; a duplicate or an item added by hand came from outside.
+      cause: reasonCode === 'delete_because_removed_from_config' ? 'config' : 'drift',
       requests: [deleteRequest(objectParts(d, l.id, pathParent(d, l).liveParentId))],
     };
   });

@@ -2,9 +2,11 @@
 import type { MetadataWriter } from './ownership-metadata.js';
 import type { Replacements } from './replacements.js';
 import type { TokenCapture } from './token-capture.js';
+import type { WrittenStates } from '../written-state.js';
 
 export interface OperationContext {
   readonly replacements: Replacements;
   readonly capture: TokenCapture;
   readonly metadata: MetadataWriter;
+  readonly written: WrittenStates;
 }

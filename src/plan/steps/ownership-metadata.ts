@@ -6,21 +6,30 @@ import { UserError } from '../../errors.js';
 import { descriptorOf, type DesiredObject } from '../../resources/index.js';
 import { markedMetadata, type MarkedMetadata } from '../../resources/ownership/marked-metadata.js';
 import type { OwnershipMarker, SecretHasher } from '../../resources/ownership/marker.js';
+import type { WrittenStates } from '../written-state.js';
 
 export class MetadataWriter {
   readonly #scope: string;
   readonly #hash: SecretHasher;
   readonly #saltInput: () => string;
+  readonly #written: WrittenStates;
   readonly #tooLong: string[] = [];
 
-  /** `saltInput`: what a new object's salt is derived from besides scope and key (the live fingerprint). */
-  constructor(scope: string, hash: SecretHasher, saltInput: () => string) {
+  /**
+   * `saltInput`: what a new object's salt is derived from besides scope and key (the live
+   * fingerprint); `written`: the fingerprints of the states the plan writes.
+   */
+  constructor(scope: string, hash: SecretHasher, saltInput: () => string, written: WrittenStates) {
     this.#scope = scope;
     this.#hash = hash;
     this.#saltInput = saltInput;
+    this.#written = written;
   }
 
-  /** The metadata to write; `upgrade` rehashes every secret, else matching stored hashes are kept. */
+  /**
+   * The metadata to write; `upgrade` rehashes every secret and fingerprints the state written,
+   * else matching stored hashes and the live fingerprint are kept (the object is not written).
+   */
   marked(o: DesiredObject, liveMarker: OwnershipMarker | undefined, upgrade: boolean): MarkedMetadata {
     return markedMetadata(descriptorOf(o.kind), o.key, o.fields, this.#scope, {
       salt: liveMarker?.salt,
@@ -29,6 +38,7 @@ export class MetadataWriter {
       protect: o.protect ?? liveMarker?.protect === true,
       hash: this.#hash,
       kept: upgrade ? undefined : liveMarker?.hashes,
+      written: upgrade ? this.#written.desired(o) : liveMarker?.written,
     });
   }
 

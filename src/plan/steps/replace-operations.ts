@@ -52,6 +52,7 @@ export function replaceOperations(m: Paired, ctx: OperationContext): [Operation,
   const own = (ctx.replacements.changes.get(m) ?? []).map(changeMasker(d, o, live));
   const why = replaceReason(d, own, ctx.capture.recaptured.has(o.key));
   const parent = o.parentKey === undefined ? {} : { parentKey: o.parentKey };
+  const cause = ctx.written.causeOf(m);
   const create: Operation = {
     id: `create ${o.key}`,
     action: 'create',
@@ -63,6 +64,7 @@ export function replaceOperations(m: Paired, ctx: OperationContext): [Operation,
     dependsOn: [],
     replaces: o.key,
     ...why,
+    cause,
     requests: creation(d, o, ctx.metadata.final(o, live.marker), ctx.replacements.resolve),
   };
   const livePath = objectParts(d, live.id, pathParent(d, live).liveParentId);
@@ -78,6 +80,7 @@ export function replaceOperations(m: Paired, ctx: OperationContext): [Operation,
     dependsOn: [],
     replaces: o.key,
     ...why,
+    cause,
     requests: [deleteRequest(livePath)],
   };
   return [create, remove];

@@ -78,6 +78,7 @@ export function updateOperation(m: Paired, ctx: OperationContext): Operation | u
     unchanged: unchangedOf(d, o, live, ctx.replacements.resolve),
     dependsOn: [],
     ...updateReason(d, m, own.length > 0),
+    ...(action === 'update' ? { cause: ctx.written.causeOf(m) } : {}),
     requests,
   };
 }

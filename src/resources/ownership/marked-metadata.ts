@@ -48,6 +48,8 @@ interface MarkerState {
    * format is then not rewritten on its own (the planner passes them unless the object is written).
    */
   readonly kept?: Readonly<Record<string, string>> | undefined;
+  /** The fingerprint of the state written (`writtenFingerprint`), or the live marker's when the object is not written. */
+  readonly written?: string | undefined;
 }
 
 /** The metadata to write for the object `key` with desired `fields`. */
@@ -68,6 +70,7 @@ export function markedMetadata(
       ? {}
       : { salt, hashes: writeOnlyHashes(salt, secrets, state.hash ?? hashSecret, state.kept) }),
     ...(state.protect ? { protect: true as const } : {}),
+    ...(state.written === undefined ? {} : { written: state.written }),
   };
   const user = typeof fields.metadata === 'string' ? fields.metadata : '';
   const value = formatMetadata(user, marker);

@@ -24,6 +24,11 @@ export interface OwnershipMarker {
   readonly hashes?: Readonly<Record<string, string>>;
   /** `protect: true` was synced: no plan deletes or replaces the object (docs/apply.md "Protection"). */
   readonly protect?: true;
+  /**
+   * Fingerprint of the object's state as acctsync last wrote it (`writtenFingerprint`): tells a
+   * change of the config from one made outside acctsync since (docs/plan-output.md, `cause`).
+   */
+  readonly written?: string;
 }
 
 interface ParsedMetadata {
@@ -46,6 +51,7 @@ function asMarker(value: unknown): OwnershipMarker | undefined {
     ...(typeof value.salt === 'string' ? { salt: value.salt } : {}),
     ...(hashes ? { hashes } : {}),
     ...(value.protect === true ? { protect: true as const } : {}),
+    ...(typeof value.written === 'string' ? { written: value.written } : {}),
   };
 }
 
@@ -91,6 +97,17 @@ export function formatMetadata(user: string, marker: OwnershipMarker): string {
 export function derivedSalt(...parts: readonly string[]): string {
   return createHash('sha256').update(parts.join('\0')).digest().subarray(0, 12).toString('base64url');
 }
+
+/** 96 bits: enough to tell states apart, small beside the user's metadata. */
+const writtenLength = 16;
+
+/** The marker's `written` fingerprint of an object's state, given in its canonical JSON. */
+export function writtenFingerprint(canonicalState: string): string {
+  return createHash('sha256').update(canonicalState).digest('base64url').slice(0, writtenLength);
+}
+
+/** Stands for a `written` fingerprint where only the metadata's size matters (offline checks). */
+export const writtenPlaceholder = '-'.repeat(writtenLength);
 
 /**
  * scrypt's cost for the stored comparison value of a secret (docs/apply.md): N = 2^14, r = 8,
