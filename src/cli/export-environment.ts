@@ -12,6 +12,7 @@ import { overlayDiff, renderOverlay, type OverlayExport } from '../export/overla
 import { loadConfig } from '../config/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type ConnectionFlags } from './connection.js';
+import { variableLines } from './export-variables.js';
 
 interface ExportEnvironmentRequest {
   readonly paths: readonly string[];
@@ -32,9 +33,7 @@ function summary(overlay: OverlayExport, environment: string, where: string): st
   const lines = [
     `acctsync: wrote the overlay of ${environment} to ${where}: ${count(overlay.patch)} patched, ${count(overlay.drop)} dropped, ${count(overlay.additions)} added`,
   ];
-  const variables = new Set(overlay.placeholders.map((p) => p.variable)).size;
-  if (variables > 0)
-    lines.push(`acctsync: set ${variables} secret variable(s) before a sync (listed at the top of the file)`);
+  lines.push(...variableLines(overlay.placeholders.map((p) => p.variable)));
   if (overlay.unmanaged > 0)
     lines.push(
       `acctsync: left out ${overlay.unmanaged} object(s) this scope does not manage (acctsync export writes them for adoption)`,
@@ -65,6 +64,7 @@ export async function exportEnvironment(request: ExportEnvironmentRequest): Prom
     flags: request.flags,
     env: process.env,
     deadline: true,
+    accountCommand: 'export',
     ...(config.environment === undefined ? {} : { environment: config.environment }),
   });
   let overlay: OverlayExport;

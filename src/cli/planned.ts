@@ -74,7 +74,10 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
   let lease: ScopeLease | undefined;
   try {
     if (request.lease)
-      lease = await holdScope(connection, config.desired.scope, request.lease.command, request.lease.flags);
+      lease = await holdScope(connection, config.desired.scope, request.lease.command, request.lease.flags, {
+        paths: request.paths,
+        environment: config.environment?.name,
+      });
     const computed = await planFor(config.desired, connection.client, {
       adopt: request.adopt,
       noDelete: request.noDelete,

@@ -21,18 +21,30 @@ export interface ExternalContext {
   readonly filesRoot: FilesRoot;
   /** The variables the config's environments name for their accounts' URL and key. */
   readonly accountVariables: ReadonlySet<string>;
+  /**
+   * A variable not set or a file not there is a value left unchecked, not an error (`validate`
+   * runs where the secrets are not: a pull request's first check).
+   */
+  readonly uncheckedUnavailable?: boolean;
 }
 
 type ExternalValue =
   | { readonly ok: true; readonly value: string; readonly subject: string }
-  | { readonly ok: false; readonly message: string; readonly hint?: string }
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly hint?: string;
+      /** The source as written (`{env: NAME}`), when what it names is just not there. */
+      readonly unavailable?: string;
+    }
   /** Not an `{env}` or `{file}` source: the schema pass reports it. */
   | { readonly ok: 'malformed' };
 
-const refused = (message: string, hint?: string): ExternalValue => ({
+const refused = (message: string, hint?: string, unavailable?: string): ExternalValue => ({
   ok: false,
   message,
   ...(hint === undefined ? {} : { hint }),
+  ...(unavailable === undefined ? {} : { unavailable }),
 });
 
 /** The text of an `{env}` or `{file}` source written in the YAML file at `yamlFile`. */
@@ -56,7 +68,11 @@ function readEnv(name: string, ctx: ExternalContext): ExternalValue {
   }
   const value = ctx.env[name];
   if (value === undefined) {
-    return refused(`environment variable ${name} is not set`, `export ${name} before running acctsync`);
+    return refused(
+      `environment variable ${name} is not set`,
+      `export ${name} before running acctsync`,
+      `{env: ${name}}`,
+    );
   }
   return { ok: true, value, subject: `the value of env ${name}` };
 }
@@ -86,6 +102,7 @@ function readFile(written: string, yamlFile: string, root: FilesRoot): ExternalV
     return refused(
       `file ${written} does not exist (looked for ${file})`,
       'paths are relative to this YAML file',
+      `{file: ${written}}`,
     );
   }
   const text = utf8Text(bytes);

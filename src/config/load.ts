@@ -36,6 +36,8 @@ export type LoadResult =
       readonly environment?: EnvironmentSettings;
       /** Every environment the config declares, in declaration order. */
       readonly environments: readonly string[];
+      /** With `uncheckedUnavailable`: the `{env}`/`{file}` values not there, left unchecked. */
+      readonly unchecked: readonly string[];
     }
   | {
       readonly ok: false;
@@ -57,6 +59,12 @@ interface LoadOptions {
   readonly cwd?: string;
   /** The environment to load, for a config that declares environments. */
   readonly environment?: string;
+  /**
+   * An `{env}` variable not set or a `{file}` not there is left unchecked (listed in `unchecked`)
+   * instead of an error: what `validate` needs where the secrets are not. The state such a load
+   * returns holds the sources in place of those values: never plan or apply it.
+   */
+  readonly uncheckedUnavailable?: boolean;
 }
 
 /**
@@ -114,7 +122,12 @@ async function loadRevision(
   const { objects, scopes } = declareObjects(
     sources,
     layers,
-    { env, filesRoot: root, accountVariables },
+    {
+      env,
+      filesRoot: root,
+      accountVariables,
+      ...(options.uncheckedUnavailable === true ? { uncheckedUnavailable: true } : {}),
+    },
     report,
   );
   const checked = checkAcrossObjects(objects, scopes, reader.unread, report);
@@ -147,6 +160,7 @@ async function loadRevision(
     secretSpans,
     ...(layers.settings === undefined ? {} : { environment: layers.settings }),
     environments: layers.environments,
+    unchecked: [...report.unchecked],
   };
 }
 

@@ -261,6 +261,7 @@ function resolveWritten(
     env: ctx.env,
     filesRoot: ctx.filesRoot,
     accountVariables: ctx.accountVariables,
+    ...(ctx.uncheckedUnavailable === undefined ? {} : { uncheckedUnavailable: ctx.uncheckedUnavailable }),
     values: ctx.values,
     findings: ctx.findings,
     place: writtenAt,
