@@ -24,6 +24,8 @@ import { filesScope, scopeSetting, type ScopeSetting } from './scopes.js';
 import { guardSettings } from './guards.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
 import { withoutWithheld, type Withheld } from './withheld.js';
+import { isPlainObject } from '../plain-object.js';
+import { resolve } from 'node:path';
 
 export type LoadResult =
   | {
@@ -85,6 +87,15 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   }
 }
 
+/**
+ * A `--policy` rules file (`rules:` at its top, docs/traffic-policy.md) met below a config
+ * directory: `validate .` at a repository's root reads policies/ beside account/, and such a file
+ * is not config. Named on its own, it is read as config and its problems are shown.
+ */
+function isPolicyRules(source: SourceFile): boolean {
+  return isPlainObject(source.value) && Array.isArray(source.value.rules);
+}
+
 /** Reads of a config whose files keep being swapped, before the last one is taken as it is. */
 const maxRevisionReads = 5;
 
@@ -102,7 +113,8 @@ async function loadRevision(
   report.add(missingFiles(paths, files, missing));
   report.add(refusedLinks(refused, root));
   const reader = new SourceReader(report);
-  const read = await reader.read(files);
+  const given = new Set((paths.length > 0 ? paths : defaultPaths(cwd)).map((p) => resolve(cwd, p)));
+  const read = (await reader.read(files)).filter((s) => given.has(s.absolute) || !isPolicyRules(s));
   const layers = await environmentLayers(read, options.environment, cwd, reader.read, report.addFileFindings);
   if (layers.needsEnvironment) {
     return {

@@ -108,6 +108,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     formatVersion: 2,
     createdAt: (options.now ?? new Date()).toISOString(),
     scope,
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
     configPaths: options.configPaths,
     get desiredFingerprint() {
       return fingerprints.desired();

@@ -15,7 +15,14 @@ import {
   newObjectPin,
 } from '../resources/index.js';
 import { compare, type LiveObject, type LiveState } from '../live/index.js';
-import { indexLive, markerSlot, Pairing, type LiveIndex, type RenameCause } from './pairing.js';
+import {
+  indexLive,
+  markerSlot,
+  Pairing,
+  type AdoptedBy,
+  type LiveIndex,
+  type RenameCause,
+} from './pairing.js';
 import { pairObserved } from './observed.js';
 import { handOverKeys, pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
 
@@ -26,7 +33,7 @@ export interface Match {
   /** The live object is unmarked and taken over. */
   readonly adopted: boolean;
   /** Why an adopted object is this one: its `id:` pin, or its natural key. */
-  readonly adoptedBy?: 'pin' | 'natural key';
+  readonly adoptedBy?: AdoptedBy;
   /** The key the live object's marker holds, when this entry takes it over under another key. */
   readonly renamedFrom?: string;
   readonly renamedBy?: RenameCause;
@@ -178,7 +185,7 @@ function pairByNaturalKey(
         `${o.key}: not adopted: ${candidates.length} unmanaged ${d.titlePlural} have the same ${by} (${candidates.map((c) => c.id).join(', ')})`,
       );
     } else {
-      pairing.pair(o, only, 'natural key');
+      pairing.pair(o, only, d.naturalKey ? 'natural key' : 'description');
     }
   }
   return notes;
