@@ -65,6 +65,8 @@ export interface Matching {
 interface MatchOptions {
   readonly scope: string;
   readonly adopt: boolean;
+  /** The environment planned, for a config that declares environments: ids are per account. */
+  readonly environment?: string | undefined;
 }
 
 /** The parent id a desired object's natural key is scoped by, once its parent is matched. */
@@ -102,6 +104,13 @@ function pinProblem(
   return undefined;
 }
 
+/** What is wrong with a pin no live object has: in an environment, most likely another account's id. */
+function missingPin(o: DesiredObject, pin: string, options: MatchOptions): string {
+  const missing = `no ${descriptorOf(o.kind).title} with id ${pin} exists`;
+  if (options.environment === undefined) return missing;
+  return `${missing} in ${options.environment}'s account: it may be another environment's id (the account it was exported from)`;
+}
+
 /** @throws {UserError} listing every pin that cannot be paired */
 function pairByPin(
   sorted: readonly DesiredObject[],
@@ -113,10 +122,7 @@ function pairByPin(
   for (const o of sorted) {
     if (pairing.found.has(o) || o.pin === undefined || o.pin === newObjectPin) continue;
     const l = index.byId.get(o.pin);
-    const problem =
-      l === undefined
-        ? `no ${descriptorOf(o.kind).title} with id ${o.pin} exists`
-        : pinProblem(o, l, pairing, options);
+    const problem = l === undefined ? missingPin(o, o.pin, options) : pinProblem(o, l, pairing, options);
     if (l === undefined || problem !== undefined) {
       pinErrors.push(`${o.key}: ${problem}`);
       continue;
@@ -128,7 +134,9 @@ function pairByPin(
     throw new UserError('the config pins ids that cannot be paired', {
       details: [
         ...pinErrors,
-        'Fix or remove the `id:` members (export the account again to see its ids); nothing was changed.',
+        options.environment === undefined
+          ? 'Fix or remove the `id:` members (export the account again to see its ids); nothing was changed.'
+          : `Ids are per account, and the base is read by every environment: keep each \`id:\` in the overlay of the environment whose account has it, or remove it (docs/environments.md, "From one exported account"); nothing was changed.`,
       ],
     });
   }
