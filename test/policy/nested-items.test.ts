@@ -52,9 +52,13 @@ it('object.rules and object.routes hold the nested items, so a rule judges the l
   await account.write('policies/rules.yaml', rules);
   const run = await account.acctsync(['validate', 'account', '--policy', 'policies']);
   expect(run.code, run.stderr).toBe(1);
-  expect(run.stderr).toMatch(/account\/a\.yaml:8:3: error: policy rule no-open-rules: a policy never allows the whole internet \(at ip_policies\/open\)/);
+  expect(run.stderr).toMatch(
+    /account\/a\.yaml:8:3: error: policy rule no-open-rules: a policy never allows the whole internet \(at ip_policies\/open\)/,
+  );
   expect(run.stderr).not.toMatch(/a\.yaml:4:3: error/);
-  expect(run.stderr).toMatch(/account\/a\.yaml:16:3: warning: policy rule routes-authenticate: every route authenticates \(at https_edges\/web\)/);
+  expect(run.stderr).toMatch(
+    /account\/a\.yaml:16:3: warning: policy rule routes-authenticate: every route authenticates \(at https_edges\/web\)/,
+  );
 });
 
 it('an unknown kind lists the kinds, the nested ones included', async () => {
