@@ -16,6 +16,7 @@ import type { ExternalContext } from './external-value.js';
 import { declaredObjects, type DeclareContext, type DeclaredObject } from './objects.js';
 import { conflictFinding, missingTargets, overlayOnlySections } from './overlay-findings.js';
 import { checkStructure } from './schema-check.js';
+import { schemaCommentFindings } from './schema-comment.js';
 import { expandRevision } from './revision.js';
 import { literalSecrets, withoutSecretFound, type SecretSpans } from './secret-spans.js';
 import { checkObject } from './semantic.js';
@@ -207,7 +208,10 @@ function refusedLinks(refused: readonly RefusedLink[], root: FilesRoot): Diagnos
 
 /** Each file on its own: its structure, and no overlay sections in a base file. */
 function checkFiles(sources: readonly SourceFile[], base: readonly SourceFile[], report: LoadReport): void {
-  for (const source of sources) report.addFindings(source, checkStructure(source.value));
+  for (const source of sources) {
+    report.addFindings(source, checkStructure(source.value));
+    report.addPlaced(source.file, schemaCommentFindings(source));
+  }
   for (const source of base) report.addFileFindings(overlayOnlySections(source));
 }
 
