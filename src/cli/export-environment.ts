@@ -75,7 +75,7 @@ export async function exportEnvironment(request: ExportEnvironmentRequest): Prom
         `export --env ${environment}: the account has no object scope ${config.desired.scope} manages, so its overlay would drop the whole base`,
         {
           details: [
-            `Sync it first (acctsync sync --env ${environment}), or take it over with acctsync export and sync --adopt.`,
+            `Sync it first (acctsync sync${paths.map((p) => ` ${p}`).join('')} --env ${environment}), or take it over with acctsync export and sync --adopt.`,
           ],
         },
       );
