@@ -5,6 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { environmentBase } from '../config/environment-base.js';
+import type { DesiredObject } from '../resources/index.js';
 import { UsageError, UserError } from '../errors.js';
 import { inertLines } from '../inert.js';
 import { exportAccount } from '../export/index.js';
@@ -41,6 +42,17 @@ function summary(overlay: OverlayExport, environment: string, where: string): st
   return lines.join('\n');
 }
 
+/**
+ * The config's observed entries pinned by id, by that id: no marker names what they read, and an
+ * entry of the overlay referring to one must use the config's name for it, or it would not load.
+ */
+function observedNames(objects: readonly DesiredObject[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const o of objects)
+    if (o.observe === true && o.parentKey === undefined && o.pin !== undefined) out.set(o.pin, o.name);
+  return out;
+}
+
 export async function exportEnvironment(request: ExportEnvironmentRequest): Promise<number> {
   const { paths, environment } = request;
   const config = await loadConfig({ paths, env: process.env, environment });
@@ -69,7 +81,11 @@ export async function exportEnvironment(request: ExportEnvironmentRequest): Prom
   });
   let overlay: OverlayExport;
   try {
-    const live = await exportAccount({ client: connection.client, scope: config.desired.scope });
+    const live = await exportAccount({
+      client: connection.client,
+      scope: config.desired.scope,
+      knownNames: observedNames(config.desired.objects),
+    });
     if (base.entries.size > 0 && !live.maps.some((m) => m.entries.some((e) => e.managed))) {
       throw new UserError(
         `export --env ${environment}: the account has no object scope ${config.desired.scope} manages, so its overlay would drop the whole base`,
