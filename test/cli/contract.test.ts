@@ -205,7 +205,7 @@ describe('usage errors say what to do', () => {
     expect(run.stdout).toContain('SVC_API_URL');
     expect(run.stdout).toContain('SVC_API_KEY');
     expect(run.stdout).toMatch(
-      /^  2 +changes present \(only plan and sync --dry-run with --detailed-exitcode\)$/m,
+      /^ {2}2 +changes present \(only plan and sync --dry-run with --detailed-exitcode\)$/m,
     );
   });
 
