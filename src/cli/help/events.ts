@@ -1,7 +1,7 @@
 /** What `acctsync events --help` prints, and the flags it parses: loaded without the command. */
 import { defineHelp } from '../command.js';
 import { environmentOptions } from '../environment.js';
-import { connectionOptions } from '../shared-flags.js';
+import { accountConnectionOptions } from '../shared-flags.js';
 
 export const help = defineHelp({
   name: 'events',
@@ -22,6 +22,6 @@ or the variable the environment --env names in the config at PATH).`,
       help: 'text (default) or json (one JSON object per line)',
     },
     ...environmentOptions,
-    ...connectionOptions,
+    ...accountConnectionOptions,
   },
 });

@@ -2,7 +2,7 @@
 import { defineHelp } from '../command.js';
 import { exportableMaps } from '../../export/maps.js';
 import { environmentOptions } from '../environment.js';
-import { connectionOptions, deadlineOptions } from '../shared-flags.js';
+import { accountConnectionOptions, deadlineOptions } from '../shared-flags.js';
 
 export const help = defineHelp({
   name: 'export',
@@ -39,7 +39,7 @@ returns as {env: ...} placeholders, each with a comment naming the variable to s
       default: false,
       help: 'replace files in --out that acctsync export did not write (refused otherwise)',
     },
-    ...connectionOptions,
+    ...accountConnectionOptions,
     ...deadlineOptions,
   },
 });

@@ -1,7 +1,7 @@
 /** What `acctsync forget --help` prints, and the flags it parses: loaded without the command. */
 import { defineHelp } from '../command.js';
 import { environmentOptions } from '../environment.js';
-import { connectionOptions, deadlineOptions, leaseOptions } from '../shared-flags.js';
+import { accountConnectionOptions, deadlineOptions, leaseOptions } from '../shared-flags.js';
 
 export const help = defineHelp({
   name: 'forget',
@@ -16,7 +16,7 @@ a name) that is no file or directory there is a KEY.`,
     ...environmentOptions,
     scope: { type: 'string', value: 'S', help: "ownership scope (default: the config's scope)" },
     ...leaseOptions,
-    ...connectionOptions,
+    ...accountConnectionOptions,
     ...deadlineOptions,
   },
 });

@@ -2,7 +2,7 @@
 import { defineHelp } from '../command.js';
 import { restartAfterUpdateSeconds } from '../../sessions/restart-delay.js';
 import { environmentOptions } from '../environment.js';
-import { connectionOptions, deadlineOptions } from '../shared-flags.js';
+import { accountConnectionOptions, deadlineOptions } from '../shared-flags.js';
 
 export const synopsis =
   'acctsync sessions <list | show ID | restart ID | stop ID | update ID> [PATH...] [--env NAME] [--output table|json]';
@@ -21,7 +21,7 @@ PATH is the config (default account/ or acctsync.yaml) whose environment --env n
   flags: {
     output: { type: 'string', default: 'table', value: 'F', help: 'table (default) or json' },
     ...environmentOptions,
-    ...connectionOptions,
+    ...accountConnectionOptions,
     ...deadlineOptions,
   },
 });

@@ -1,7 +1,7 @@
 /** What `acctsync unlock --help` prints, and the flags it parses: loaded without the command. */
 import { defineHelp } from '../command.js';
 import { environmentOptions } from '../environment.js';
-import { connectionOptions, deadlineOptions } from '../shared-flags.js';
+import { accountConnectionOptions, deadlineOptions } from '../shared-flags.js';
 
 export const help = defineHelp({
   name: 'unlock',
@@ -11,5 +11,5 @@ next writer takes the scope at once instead of waiting for the lease to expire. 
 the holder is gone: one still running stops starting operations at its next renewal, but what it
 has in flight still reaches the account. See docs/lease.md. The account is the one the environment
 --env names in the config at PATH (default account/ or acctsync.yaml), else SVC_API_URL's.`,
-  flags: { ...environmentOptions, ...connectionOptions, ...deadlineOptions },
+  flags: { ...environmentOptions, ...accountConnectionOptions, ...deadlineOptions },
 });
