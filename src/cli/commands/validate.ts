@@ -5,7 +5,7 @@ import { defineCommand } from '../command.js';
 import { help } from '../help/validate.js';
 import { printConfigWarnings } from '../config-report.js';
 import { environmentName } from '../environment.js';
-import { useFilesRoot } from '../files-root.js';
+import { filesRootFrom } from '../files-root.js';
 import { policiesFrom, policyDiagnostic } from '../policy.js';
 import { objectFindings, type PolicyRule } from '../../policy/index.js';
 
@@ -37,10 +37,11 @@ function merged(results: ReadonlyArray<[string | undefined, readonly Diagnostic[
 async function loadEach(
   paths: string[],
   named: string | undefined,
+  filesRoot: readonly string[],
 ): Promise<Array<[string | undefined, LoadResult]>> {
   // Where validate runs (a pull request's first check) the secrets are not: those it cannot read
   // are named, not errors; plan, sync, apply and watch still refuse them.
-  const options = { uncheckedUnavailable: true } as const;
+  const options = { uncheckedUnavailable: true, filesRoot } as const;
   const first = await loadDesiredState(
     paths,
     named === undefined ? options : { ...options, environment: named },
@@ -79,9 +80,11 @@ export const command = defineCommand({
   ...help,
 
   async run(values, positionals) {
-    useFilesRoot(values, process.env);
     const policies = await policiesFrom(values);
-    const results = withPolicy(await loadEach(positionals, environmentName(values, process.env)), policies);
+    const results = withPolicy(
+      await loadEach(positionals, environmentName(values, process.env), filesRootFrom(values)),
+      policies,
+    );
     const secretSpans = Object.assign(
       {},
       ...results.map(([, r]) => r.secretSpans),
