@@ -56,6 +56,12 @@ export interface ConnectionSettings {
    * seconds (a daemon's key rotates under it). Without it the file is read again only after a 401.
    */
   readonly onKeyRotated?: (cause: KeyRotationCause) => void;
+  /**
+   * An account command (unlock, forget, export, events, sessions): with no account configured it
+   * refuses instead of asking the embedded emulator, which runs only when `--api-url embedded`
+   * names it. Only plan, sync and watch fall back to it, for a first run with no account at all.
+   */
+  readonly accountCommand?: string;
 }
 
 /**
@@ -138,6 +144,8 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
         ],
       });
     }
+    if (settings.accountCommand !== undefined)
+      refuseNoAccount(settings.accountCommand, urlVariable, keyVariable, empty);
     refuseSilentEmulator(env, urlVariable, keyVariable, empty);
     for (const note of emptyNotes(empty)) announce(`acctsync: ${note}`);
   }
@@ -178,6 +186,25 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
       await client.close();
     },
   };
+}
+
+/** An account command names the account it acts on: the emulator only on purpose. */
+function refuseNoAccount(
+  command: string,
+  urlVariable: string,
+  keyVariable: string,
+  empty: readonly string[],
+): never {
+  throw new UserError(
+    `${command}: no account configured: neither ${urlVariable} nor ${keyVariable} has a value`,
+    {
+      details: [
+        ...emptyNotes(empty),
+        `Set ${urlVariable} to the API address and ${keyVariable} (or --api-key-file) to its key. Nothing was changed.`,
+        `To act on the embedded emulator's local account instead, pass --api-url ${embeddedUrl}.`,
+      ],
+    },
+  );
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { environmentBase } from '../config/environment-base.js';
+import type { DesiredObject } from '../resources/index.js';
 import { UsageError, UserError } from '../errors.js';
 import { inertLines } from '../inert.js';
 import { exportAccount } from '../export/index.js';
@@ -12,6 +13,7 @@ import { overlayDiff, renderOverlay, type OverlayExport } from '../export/overla
 import { loadConfig } from '../config/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type ConnectionFlags } from './connection.js';
+import { variableLines } from './export-variables.js';
 
 interface ExportEnvironmentRequest {
   readonly paths: readonly string[];
@@ -32,14 +34,23 @@ function summary(overlay: OverlayExport, environment: string, where: string): st
   const lines = [
     `acctsync: wrote the overlay of ${environment} to ${where}: ${count(overlay.patch)} patched, ${count(overlay.drop)} dropped, ${count(overlay.additions)} added`,
   ];
-  const variables = new Set(overlay.placeholders.map((p) => p.variable)).size;
-  if (variables > 0)
-    lines.push(`acctsync: set ${variables} secret variable(s) before a sync (listed at the top of the file)`);
+  lines.push(...variableLines(overlay.placeholders.map((p) => p.variable)));
   if (overlay.unmanaged > 0)
     lines.push(
       `acctsync: left out ${overlay.unmanaged} object(s) this scope does not manage (acctsync export writes them for adoption)`,
     );
   return lines.join('\n');
+}
+
+/**
+ * The config's observed entries pinned by id, by that id: no marker names what they read, and an
+ * entry of the overlay referring to one must use the config's name for it, or it would not load.
+ */
+function observedNames(objects: readonly DesiredObject[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const o of objects)
+    if (o.observe === true && o.parentKey === undefined && o.pin !== undefined) out.set(o.pin, o.name);
+  return out;
 }
 
 export async function exportEnvironment(request: ExportEnvironmentRequest): Promise<number> {
@@ -65,17 +76,22 @@ export async function exportEnvironment(request: ExportEnvironmentRequest): Prom
     flags: request.flags,
     env: process.env,
     deadline: true,
+    accountCommand: 'export',
     ...(config.environment === undefined ? {} : { environment: config.environment }),
   });
   let overlay: OverlayExport;
   try {
-    const live = await exportAccount({ client: connection.client, scope: config.desired.scope });
+    const live = await exportAccount({
+      client: connection.client,
+      scope: config.desired.scope,
+      knownNames: observedNames(config.desired.objects),
+    });
     if (base.entries.size > 0 && !live.maps.some((m) => m.entries.some((e) => e.managed))) {
       throw new UserError(
         `export --env ${environment}: the account has no object scope ${config.desired.scope} manages, so its overlay would drop the whole base`,
         {
           details: [
-            `Sync it first (acctsync sync --env ${environment}), or take it over with acctsync export and sync --adopt.`,
+            `Sync it first (acctsync sync${paths.map((p) => ` ${p}`).join('')} --env ${environment}), or take it over with acctsync export and sync --adopt.`,
           ],
         },
       );

@@ -7,6 +7,10 @@ import { LeaseKeeper } from '../lease/keeper.js';
 import { defaultLeaseTtlMs } from '../lease/default-ttl.js';
 import { ScopeLease } from '../lease/lease.js';
 import { formatDuration, parseDuration } from '../duration.js';
+import { expiryOf } from '../lease/acquire.js';
+import { describeHolder } from '../lease/holder.js';
+import { inert } from '../inert.js';
+import { targetArguments, type AccountTarget } from './account.js';
 import type { Connection } from './connection.js';
 
 /** Below this a renewal (every third of it) would not survive a slow answer. */
@@ -36,7 +40,8 @@ export function leaseFlagsFrom(command: string, values: LeaseValues): LeaseFlags
 
 /**
  * Takes `scope`'s lease on the connection's account for `acctsync <command>`. None for the
- * embedded emulator: it is this process's own account, which no other process reaches.
+ * embedded emulator: it is this process's own account, which no other process reaches. `target`
+ * is how the user named the account, so that the `unlock` the refusal suggests reaches it too.
  * @throws {LeaseHeldError} naming the holder when the lock timeout passes
  */
 export async function holdScope(
@@ -44,9 +49,18 @@ export async function holdScope(
   scope: string,
   command: string,
   flags: LeaseFlags,
+  target: AccountTarget = { paths: [] },
 ): Promise<ScopeLease | undefined> {
   if (connection.embedded) return undefined;
-  return ScopeLease.acquire(connection.client, scope, { command: `acctsync ${command}`, ...flags });
+  return ScopeLease.acquire(connection.client, scope, {
+    command: `acctsync ${command}`,
+    ...flags,
+    unlock: `acctsync unlock ${scope}${targetArguments(target)}`,
+    onWait: (holder, until) =>
+      process.stderr.write(
+        `acctsync: scope ${inert(scope)} is held by ${inert(describeHolder(holder))} (its lease expires at ${expiryOf(holder)} unless renewed); waiting for it until ${until.toISOString().replace(/\.\d+Z$/, 'Z')} (--lock-timeout)\n`,
+      ),
+  });
 }
 
 /**

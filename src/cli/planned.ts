@@ -60,6 +60,8 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
     lease: request.lease !== undefined,
   });
   let connection: Connection | undefined;
+  // How the user named the account, for the `unlock` a held scope's refusal suggests.
+  let environment: string | undefined;
   let earlySettled = early === undefined;
   let lease: ScopeLease | undefined;
   const leaseRequest = request.lease;
@@ -77,6 +79,7 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
       async account(loaded) {
         if (loaded !== undefined) printConfigWarnings(loaded.warnings, loaded.secretSpans, request.env);
         earlySettled = true;
+        environment = loaded?.environment?.name;
         // The early read went to the default account: a config naming its own discards it.
         let taken: Awaited<ReturnType<EarlyRead['take']>>;
         if (loaded?.environment === undefined) taken = await early?.take();
@@ -95,7 +98,10 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
         : {
             lease: async (_client, scope) => {
               if (connection !== undefined)
-                lease = await holdScope(connection, scope, leaseRequest.command, leaseRequest.flags);
+                lease = await holdScope(connection, scope, leaseRequest.command, leaseRequest.flags, {
+                  paths: request.paths,
+                  environment,
+                });
               return { held: true, signal: lease?.signal };
             },
           }),

@@ -29,6 +29,19 @@ export const connectionOptions = {
 } as const satisfies FlagTable;
 
 /**
+ * The connection options of the commands that act on an account as it is (export, forget, unlock,
+ * events, sessions): no account configured is an error there, and the emulator is asked for by name.
+ */
+export const accountConnectionOptions = {
+  ...connectionOptions,
+  'api-url': {
+    type: 'string',
+    value: 'URL',
+    help: "API address (default: SVC_API_URL, or the environment's variable), or 'embedded' for\nthe local emulator's account; with none, the command refuses",
+  },
+} as const satisfies FlagTable;
+
+/**
  * The overall budget of a one-shot command (plan, sync, apply, export, ...): every request, retry
  * and rate-limit wait stops there. Not for `watch`, whose client lives as long as the daemon.
  */

@@ -46,6 +46,11 @@ export interface Finding {
   readonly atKey?: boolean;
   /** Point at this character of the string value at `path` (a token of a CEL expression). */
   readonly offset?: number;
+  /**
+   * Not a problem but a value this load could not check (an `{env}` variable not set, a `{file}`
+   * not there), when the load was asked to go on without it: named here, `{env: NAME}`.
+   */
+  readonly unchecked?: string;
 }
 
 /** `backends.app.weighted.backends["a.b"]`-style dotted path for messages. */

@@ -19,18 +19,30 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 export interface ExternalContext {
   readonly env: NodeJS.ProcessEnv;
   readonly filesRoot: FilesRoot;
+  /**
+   * A variable not set or a file not there is a value left unchecked, not an error (`validate`
+   * runs where the secrets are not: a pull request's first check).
+   */
+  readonly uncheckedUnavailable?: boolean;
 }
 
 type ExternalValue =
   | { readonly ok: true; readonly value: string; readonly subject: string }
-  | { readonly ok: false; readonly message: string; readonly hint?: string }
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly hint?: string;
+      /** The source as written (`{env: NAME}`), when what it names is just not there. */
+      readonly unavailable?: string;
+    }
   /** Not an `{env}` or `{file}` source: the schema pass reports it. */
   | { readonly ok: 'malformed' };
 
-const refused = (message: string, hint?: string): ExternalValue => ({
+const refused = (message: string, hint?: string, unavailable?: string): ExternalValue => ({
   ok: false,
   message,
   ...(hint === undefined ? {} : { hint }),
+  ...(unavailable === undefined ? {} : { unavailable }),
 });
 
 /** The text of an `{env}` or `{file}` source written in the YAML file at `yamlFile`. */
@@ -54,7 +66,11 @@ function readEnv(name: string, ctx: ExternalContext): ExternalValue {
   }
   const value = ctx.env[name];
   if (value === undefined) {
-    return refused(`environment variable ${name} is not set`, `export ${name} before running acctsync`);
+    return refused(
+      `environment variable ${name} is not set`,
+      `export ${name} before running acctsync`,
+      `{env: ${name}}`,
+    );
   }
   return { ok: true, value, subject: `the value of env ${name}` };
 }
@@ -92,6 +108,7 @@ function fileRefused(
       return refused(
         `file ${written} does not exist (looked for ${file})`,
         'paths are relative to this YAML file',
+        `{file: ${written}}`,
       );
     case 'changed':
       return refused(

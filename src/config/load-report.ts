@@ -26,6 +26,8 @@ function diagnostic(file: string, f: PlacedFinding): Diagnostic {
 
 export class LoadReport {
   readonly diagnostics: Diagnostic[] = [];
+  /** The values left unchecked (`{env: NAME}`), each once, in the order met. */
+  readonly unchecked = new Set<string>();
   /** Paths already reported per file: later passes do not repeat a problem there or below it. */
   private readonly reported = new Map<SourceFile, DocPath[]>();
 
@@ -42,6 +44,12 @@ export class LoadReport {
     const seen = this.reported.get(source) ?? [];
     this.reported.set(source, seen);
     for (const f of findings) {
+      if (f.unchecked !== undefined) {
+        // What a later pass finds in the value it could not read is no finding either.
+        seen.push(f.path);
+        this.unchecked.add(f.unchecked);
+        continue;
+      }
       const isError = (f.severity ?? 'error') === 'error';
       if (isError && seen.some((p) => isUnder(f.path, p))) continue;
       if (isError) seen.push(f.path);

@@ -16,6 +16,7 @@ import type { ExternalContext } from './external-value.js';
 import { declaredObjects, type DeclareContext, type DeclaredObject } from './objects.js';
 import { conflictFinding, missingTargets, overlayOnlySections } from './overlay-findings.js';
 import { checkStructure } from './schema-check.js';
+import { schemaCommentFindings } from './schema-comment.js';
 import { expandRevision } from './revision.js';
 import { literalSecrets, withoutSecretFound, type SecretSpans } from './secret-spans.js';
 import { checkObject } from './semantic.js';
@@ -24,6 +25,8 @@ import { filesScope, scopeSetting, type ScopeSetting } from './scopes.js';
 import { guardSettings } from './guards.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
 import { withoutWithheld, type Withheld } from './withheld.js';
+import { isPlainObject } from '../plain-object.js';
+import { resolve } from 'node:path';
 
 export type LoadResult =
   | {
@@ -36,6 +39,8 @@ export type LoadResult =
       readonly environment?: EnvironmentSettings;
       /** Every environment the config declares, in declaration order. */
       readonly environments: readonly string[];
+      /** With `uncheckedUnavailable`: the `{env}`/`{file}` values not there, left unchecked. */
+      readonly unchecked: readonly string[];
     }
   | {
       readonly ok: false;
@@ -57,6 +62,12 @@ interface LoadOptions {
   readonly cwd?: string;
   /** The environment to load, for a config that declares environments. */
   readonly environment?: string;
+  /**
+   * An `{env}` variable not set or a `{file}` not there is left unchecked (listed in `unchecked`)
+   * instead of an error: what `validate` needs where the secrets are not. The state such a load
+   * returns holds the sources in place of those values: never plan or apply it.
+   */
+  readonly uncheckedUnavailable?: boolean;
   /** `--files-root`: directories `{file}` values and symlinks may also read below. */
   readonly filesRoot?: readonly string[];
 }
@@ -79,6 +90,15 @@ export async function loadDesiredState(paths: string[], options: LoadOptions = {
   }
 }
 
+/**
+ * A `--policy` rules file (`rules:` at its top, docs/traffic-policy.md) met below a config
+ * directory: `validate .` at a repository's root reads policies/ beside account/, and such a file
+ * is not config. Named on its own, it is read as config and its problems are shown.
+ */
+function isPolicyRules(source: SourceFile): boolean {
+  return isPlainObject(source.value) && Array.isArray(source.value.rules);
+}
+
 /** Reads of a config whose files keep being swapped, before the last one is taken as it is. */
 const maxRevisionReads = 5;
 
@@ -96,7 +116,8 @@ async function loadRevision(
   report.add(missingFiles(paths, files, missing));
   report.add(refusedLinks(refused, root));
   const reader = new SourceReader(report);
-  const read = await reader.read(files);
+  const given = new Set((paths.length > 0 ? paths : defaultPaths(cwd)).map((p) => resolve(cwd, p)));
+  const read = (await reader.read(files)).filter((s) => given.has(s.absolute) || !isPolicyRules(s));
   const layers = await environmentLayers(read, options.environment, cwd, reader.read, report.addFileFindings);
   if (layers.needsEnvironment) {
     return {
@@ -110,7 +131,16 @@ async function loadRevision(
   }
   const sources = [...layers.base, ...layers.overlays];
   checkFiles(sources, layers.base, report);
-  const { objects, scopes } = declareObjects(sources, layers, { env, filesRoot: root }, report);
+  const { objects, scopes } = declareObjects(
+    sources,
+    layers,
+    {
+      env,
+      filesRoot: root,
+      ...(options.uncheckedUnavailable === true ? { uncheckedUnavailable: true } : {}),
+    },
+    report,
+  );
   const checked = checkAcrossObjects(objects, scopes, reader.unread, report);
   const moves = declaredMoves(sources, checked, report);
   // From every declared object, duplicates too: a duplicate's secret is in its file all the same.
@@ -141,6 +171,7 @@ async function loadRevision(
     secretSpans,
     ...(layers.settings === undefined ? {} : { environment: layers.settings }),
     environments: layers.environments,
+    unchecked: [...report.unchecked],
   };
 }
 
@@ -175,7 +206,10 @@ function refusedLinks(refused: readonly RefusedLink[], root: FilesRoot): Diagnos
 
 /** Each file on its own: its structure, and no overlay sections in a base file. */
 function checkFiles(sources: readonly SourceFile[], base: readonly SourceFile[], report: LoadReport): void {
-  for (const source of sources) report.addFindings(source, checkStructure(source.value));
+  for (const source of sources) {
+    report.addFindings(source, checkStructure(source.value));
+    report.addPlaced(source.file, schemaCommentFindings(source));
+  }
   for (const source of base) report.addFileFindings(overlayOnlySections(source));
 }
 

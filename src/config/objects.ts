@@ -260,6 +260,7 @@ function resolveWritten(
   const sourceContext: SourceContext = {
     env: ctx.env,
     filesRoot: ctx.filesRoot,
+    ...(ctx.uncheckedUnavailable === undefined ? {} : { uncheckedUnavailable: ctx.uncheckedUnavailable }),
     values: ctx.values,
     findings: ctx.findings,
     place: writtenAt,

@@ -51,7 +51,10 @@ function ignoredPaths(o: DeclaredObject, ignore: readonly string[]): FileFinding
         source: o.source,
         path: [...o.entryPath, 'ignore', i],
         message: `${o.descriptor.title} has no field ${problem.at}`,
-        hint: hint ?? `ignore takes the kind's fields: ${problem.candidates.join(', ')}`,
+        hint:
+          problem.leaf !== undefined
+            ? `${problem.leaf} holds no fields of its own: write ignore: [${problem.leaf}] to leave it whole to others`
+            : (hint ?? `ignore takes the kind's fields: ${problem.candidates.join(', ')}`),
       },
     ];
   });

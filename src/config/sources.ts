@@ -146,7 +146,13 @@ function readWithheld(
   const read = readExternal(source, place.source.absolute, ctx);
   if (read.ok === 'malformed') return source;
   if (!read.ok) {
-    ctx.findings.push({ ...place, message: read.message, ...(read.hint ? { hint: read.hint } : {}) });
+    const unchecked = ctx.uncheckedUnavailable === true ? read.unavailable : undefined;
+    ctx.findings.push({
+      ...place,
+      message: read.message,
+      ...(read.hint ? { hint: read.hint } : {}),
+      ...(unchecked === undefined ? {} : { unchecked }),
+    });
     return source;
   }
   (ctx.withheld ??= new Map()).set(pathKey(path), {

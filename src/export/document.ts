@@ -23,12 +23,15 @@ type SchemaReference = string;
 /** The file holding everything when the export is not split, and the index file when it is. */
 const singleFileName = 'acctsync.yaml';
 
+/** The words every file an export writes opens with: how a later export knows it may replace the file. */
+export const exportedMarker = ' Exported by acctsync export.';
+
 function header(
   placeholders: readonly DocumentPlaceholder[],
   otherScopes: AccountExport['otherScopes'],
 ): string {
   const lines = [
-    ' Exported by acctsync export. Take it over with: acctsync sync --adopt --dry-run, then acctsync sync --adopt.',
+    `${exportedMarker} Take it over with: acctsync sync --adopt --dry-run, then acctsync sync --adopt.`,
   ];
   lines.push(...placeholderNotes(placeholders));
   if (otherScopes.length > 0) {

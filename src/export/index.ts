@@ -16,7 +16,7 @@ import { NameAllocator, nameCandidates, slugify } from './names.js';
 import type { AccountExport, ExportedEntry, ExportedMap } from './types.js';
 import { configValues, type Placeholder, type ValueContext } from './values.js';
 
-export { renderExport, type OutputFile } from './document.js';
+export { exportedMarker, renderExport, type OutputFile } from './document.js';
 export type { AccountExport } from './types.js';
 
 type Path = readonly (string | number)[];
@@ -27,6 +27,11 @@ interface ExportOptions {
   readonly scope: string;
   /** Config maps to export (`ip_policies`, `backends`); every map when absent or empty. */
   readonly maps?: readonly string[];
+  /**
+   * Names the config already gives objects no marker names (observed entries pinned by `id:`), by
+   * live id: references to them are written with the config's name.
+   */
+  readonly knownNames?: ReadonlyMap<string, string>;
 }
 
 function selectMaps(keys: readonly string[] | undefined): MapLayout[] {
@@ -100,14 +105,19 @@ function childrenOf(d: KindDescriptor, parent: LiveObject, selected: Selected): 
 }
 
 /** Names every top-level object: marker names first (so a managed object keeps its key), then the rest in id order. */
-function assignNames(maps: readonly MapLayout[], selected: Selected, scope: string): Map<string, string> {
+function assignNames(
+  maps: readonly MapLayout[],
+  selected: Selected,
+  scope: string,
+  known: ReadonlyMap<string, string> = new Map(),
+): Map<string, string> {
   const names = new Map<string, string>();
   for (const map of maps) {
     const allocator = new NameAllocator();
     const members = map.kinds.flatMap((d) => (selected.records.get(d) ?? []).map((o) => ({ d, o })));
     members.sort((a, b) => compare(a.o.id, b.o.id));
     const rest = members.filter(({ o }) => {
-      const name = o.marker?.scope === scope ? markedName(map, o.marker) : undefined;
+      const name = (o.marker?.scope === scope ? markedName(map, o.marker) : undefined) ?? known.get(o.id);
       if (name === undefined || !allocator.reserve(name)) return true;
       names.set(o.id, name);
       return false;
@@ -152,7 +162,7 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
     kinds.map((d) => d.kind),
   );
   const selected = selectRecords(maps, live, options.scope);
-  const names = assignNames(maps, selected, options.scope);
+  const names = assignNames(maps, selected, options.scope, options.knownNames);
   const placeholders: Placeholder[] = [];
   const warnings: string[] = [];
 

@@ -12,7 +12,7 @@ import type { BaseEntry } from '../config/environment-base.js';
 import { configLayout, entryMembers, pinMember, type MapLayout } from '../config/layout.js';
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson, canonicalValues } from '../plan/canonical.js';
-import type { Field, Fields } from '../resources/index.js';
+import { withoutPaths, type Field, type Fields } from '../resources/index.js';
 import { inert } from '../inert.js';
 import { commentPlaceholders, placeholderNotes } from './document.js';
 import { inertYaml } from './inert-yaml.js';
@@ -146,6 +146,14 @@ function mergePatch(map: MapLayout, base: Plain, live: Plain, path: readonly str
   return patch;
 }
 
+/** An entry's `ignore:` paths, split into fields. */
+function ignoredPaths(entry: Plain): string[][] {
+  const ignore = entry.ignore;
+  return Array.isArray(ignore)
+    ? ignore.filter((p): p is string => typeof p === 'string').map((p) => p.split('.'))
+    : [];
+}
+
 function add<T>(into: Record<string, Record<string, T>>, map: string, name: string, value: T): void {
   (into[map] ??= {})[name] = value;
 }
@@ -175,12 +183,20 @@ export function overlayDiff(base: ReadonlyMap<string, BaseEntry>, live: AccountE
         );
         continue;
       }
-      const changes = mergePatch(map, written.value, withoutPins(map, entry.values));
+      // Fields the base leaves to others (`ignore:`) differ per account by design: never patched.
+      const ignored = ignoredPaths(written.value);
+      const changes = mergePatch(
+        map,
+        withoutPaths(written.value, ignored),
+        withoutPaths(withoutPins(map, entry.values), ignored),
+      );
       if (Object.keys(changes).length > 0) add(patch, map.key, entry.name, changes);
     }
   }
   const exportedMaps = new Set(live.maps.map((m) => m.key));
   for (const [key, entry] of base) {
+    // An observed entry is read, never managed: no scope's export sees it as its own.
+    if (entry.value.observe === true) continue;
     if (exportedMaps.has(entry.map) && !seen.has(key)) (drop[entry.map] ??= []).push(entry.name);
   }
   return { patch, drop, additions, placeholders, unmanaged };

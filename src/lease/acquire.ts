@@ -73,15 +73,21 @@ export async function tryAcquire(
   );
 }
 
+/** When `holder`'s lease expires unless renewed, to the second. */
+export function expiryOf(holder: LeaseRecord): string {
+  return holder.expiresAt.replace(/\.\d+Z$/, 'Z');
+}
+
 /** Another process holds the scope: `sync` and its kin refuse to write. */
 export class LeaseHeldError extends UserError {
   readonly holder: LeaseRecord;
 
-  constructor(scope: string, holder: LeaseRecord) {
+  /** `unlock` is the command that breaks this lease as the user runs it (with its config and `--env`). */
+  constructor(scope: string, holder: LeaseRecord, unlock = `acctsync unlock ${scope}`) {
     super(`scope ${scope} is held by ${describeHolder(holder)}`, {
       details: [
-        `Nothing was changed. Its lease expires at ${holder.expiresAt.replace(/\.\d+Z$/, 'Z')} unless renewed:`,
-        `wait for it with --lock-timeout DURATION, or, if that process is gone, break it with: acctsync unlock ${scope}`,
+        `Nothing was changed. Its lease expires at ${expiryOf(holder)} unless renewed:`,
+        `wait for it with --lock-timeout DURATION, or, if that process is gone, break it with: ${unlock}`,
       ],
     });
     this.holder = holder;

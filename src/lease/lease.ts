@@ -18,6 +18,15 @@ export interface LeaseSettings {
   readonly ttlMs: number;
 }
 
+/** How {@link ScopeLease.acquire} waits, and what it says while it does. */
+interface AcquireSettings extends LeaseSettings {
+  readonly timeoutMs: number;
+  /** The command that breaks the lease, as the user would run it; named when the wait is over. */
+  readonly unlock?: string;
+  /** Told once, when the scope is held and the wait starts: who holds it and until when it waits. */
+  readonly onWait?: (holder: LeaseRecord, until: Date) => void;
+}
+
 /** The holder lost its lease while running: it stopped starting operations. */
 export class LeaseLostError extends UserError {}
 
@@ -58,18 +67,17 @@ export class ScopeLease {
    * Takes `scope`'s lease, waiting up to `timeoutMs` for its holder to let go.
    * @throws {LeaseHeldError} naming the holder when the wait is over
    */
-  static async acquire(
-    client: ApiClient,
-    scope: string,
-    settings: LeaseSettings & { readonly timeoutMs: number },
-  ): Promise<ScopeLease> {
+  static async acquire(client: ApiClient, scope: string, settings: AcquireSettings): Promise<ScopeLease> {
     const until = Date.now() + settings.timeoutMs;
     const holder = thisHolder(settings.command);
+    let told = false;
     for (;;) {
       const attempt = await ScopeLease.tryAcquire(client, scope, settings, holder);
       if (attempt instanceof ScopeLease) return attempt;
       const left = until - Date.now();
-      if (left <= 0) throw new LeaseHeldError(scope, attempt.heldBy);
+      if (left <= 0) throw new LeaseHeldError(scope, attempt.heldBy, settings.unlock);
+      if (!told) settings.onWait?.(attempt.heldBy, new Date(until));
+      told = true;
       await sleep(Math.min(left, retryDelay(attempt.heldBy, settings.ttlMs / 3)));
     }
   }

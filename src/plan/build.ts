@@ -78,7 +78,11 @@ function lazyFingerprints(desired: DesiredState, live: LiveState, scope: string)
  */
 export function buildPlan(desired: DesiredState, live: LiveState, options: BuildOptions): Plan {
   const { scope } = options;
-  const matching = matchObjects(desired, live, { scope, adopt: options.adopt });
+  const matching = matchObjects(desired, live, {
+    scope,
+    adopt: options.adopt,
+    environment: options.environment,
+  });
   const paired = matching.matches.filter(isPaired);
   const observed = paired.filter((m) => m.desired.observe === true);
   const desiredByKey = new Map(desired.objects.map((o) => [o.key, o]));
@@ -111,6 +115,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     formatVersion: 2,
     createdAt: options.now.toISOString(),
     scope,
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
     configPaths: options.configPaths,
     get desiredFingerprint() {
       return fingerprints.desired();

@@ -16,7 +16,14 @@ import {
 } from '../resources/index.js';
 import { compare } from '../compare.js';
 import type { LiveObject, LiveState } from '../live/index.js';
-import { indexLive, markerSlot, Pairing, type LiveIndex, type RenameCause } from './pairing.js';
+import {
+  indexLive,
+  markerSlot,
+  Pairing,
+  type AdoptedBy,
+  type LiveIndex,
+  type RenameCause,
+} from './pairing.js';
 import { desiredParentId } from './parents.js';
 import { pairObserved } from './observed.js';
 import { itemsAddedOutside } from './outside-items.js';
@@ -29,7 +36,7 @@ export interface Match {
   /** The live object is unmarked and taken over. */
   readonly adopted: boolean;
   /** Why an adopted object is this one: its `id:` pin, or its natural key. */
-  readonly adoptedBy?: 'pin' | 'natural key';
+  readonly adoptedBy?: AdoptedBy;
   /** The key the live object's marker holds, when this entry takes it over under another key. */
   readonly renamedFrom?: string;
   readonly renamedBy?: RenameCause;
@@ -64,6 +71,8 @@ export interface Matching {
 interface MatchOptions {
   readonly scope: string;
   readonly adopt: boolean;
+  /** The environment planned, for a config that declares environments: ids are per account. */
+  readonly environment?: string | undefined;
 }
 
 /** The parent id a desired object's natural key is scoped by, once its parent is matched. */
@@ -97,6 +106,13 @@ function pinProblem(
   return undefined;
 }
 
+/** What is wrong with a pin no live object has: in an environment, most likely another account's id. */
+function missingPin(o: DesiredObject, pin: string, options: MatchOptions): string {
+  const missing = `no ${descriptorOf(o.kind).title} with id ${pin} exists`;
+  if (options.environment === undefined) return missing;
+  return `${missing} in ${options.environment}'s account: it may be another environment's id (the account it was exported from)`;
+}
+
 /** @throws {UserError} listing every pin that cannot be paired */
 function pairByPin(
   sorted: readonly DesiredObject[],
@@ -108,10 +124,7 @@ function pairByPin(
   for (const o of sorted) {
     if (pairing.found.has(o) || o.pin === undefined || o.pin === newObjectPin) continue;
     const l = index.byId.get(o.pin);
-    const problem =
-      l === undefined
-        ? `no ${descriptorOf(o.kind).title} with id ${o.pin} exists`
-        : pinProblem(o, l, pairing, options);
+    const problem = l === undefined ? missingPin(o, o.pin, options) : pinProblem(o, l, pairing, options);
     if (l === undefined || problem !== undefined) {
       pinErrors.push(`${o.key}: ${problem}`);
       continue;
@@ -123,7 +136,9 @@ function pairByPin(
     throw new UserError('the config pins ids that cannot be paired', {
       details: [
         ...pinErrors,
-        'Fix or remove the `id:` members (export the account again to see its ids); nothing was changed.',
+        options.environment === undefined
+          ? 'Fix or remove the `id:` members (export the account again to see its ids); nothing was changed.'
+          : `Ids are per account, and the base is read by every environment: keep each \`id:\` in the overlay of the environment whose account has it, or remove it (docs/environments.md, "From one exported account"); nothing was changed.`,
       ],
     });
   }
@@ -180,7 +195,7 @@ function pairByNaturalKey(
         `${o.key}: not adopted: ${candidates.length} unmanaged ${d.titlePlural} have the same ${by} (${candidates.map((c) => c.id).join(', ')})`,
       );
     } else {
-      pairing.pair(o, only, 'natural key');
+      pairing.pair(o, only, d.naturalKey ? 'natural key' : 'description');
     }
   }
   return notes;

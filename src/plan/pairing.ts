@@ -34,16 +34,19 @@ export function indexLive(live: LiveState, scope: string): LiveIndex {
 }
 
 /** The pairs found so far, each live object taken at most once. */
+/** How an unmanaged object was taken over: its `id:` pin, its natural key, or (for a kind without one) its description. */
+export type AdoptedBy = 'pin' | 'natural key' | 'description';
+
 export class Pairing {
   readonly found = new Map<DesiredObject, LiveObject>();
   readonly claimed = new Set<LiveObject>();
   /** Live ids by desired key: what a child's parent reference resolves to. */
   readonly matchedIds = new Map<string, string>();
-  readonly adopted = new Map<DesiredObject, 'pin' | 'natural key'>();
+  readonly adopted = new Map<DesiredObject, AdoptedBy>();
   readonly pinnedBy = new Map<LiveObject, string>();
   readonly renamedBy = new Map<DesiredObject, RenameCause>();
 
-  pair(o: DesiredObject, l: LiveObject, adoptedBy?: 'pin' | 'natural key'): void {
+  pair(o: DesiredObject, l: LiveObject, adoptedBy?: AdoptedBy): void {
     this.found.set(o, l);
     this.claimed.add(l);
     this.matchedIds.set(o.key, l.id);

@@ -228,6 +228,11 @@ export function planSchema(): Record<string, unknown> {
       formatVersion: { const: 2 },
       createdAt: { type: 'string', format: 'date-time' },
       scope: { type: 'string', minLength: 1 },
+      environment: {
+        description: 'The environment the plan is for; present when the config declares environments.',
+        type: 'string',
+        minLength: 1,
+      },
       configPaths: {
         type: 'array',
         items: { type: 'string' },

@@ -109,7 +109,9 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
   const bodyLines = bodyOf(plan);
   const bodies = new Map(entries.map((e) => [e, bodyLines(e)]));
   const head: string[] = [
-    `### acctsync plan: scope ${codeSpan(inert(plan.scope))}`,
+    plan.environment === undefined
+      ? `### acctsync plan: scope ${codeSpan(inert(plan.scope))}`
+      : `### acctsync plan: environment ${codeSpan(inert(plan.environment))}, scope ${codeSpan(inert(plan.scope))}`,
     '',
     ...policyMarkdown(plan.policy),
     `**${summaryLine(plan)}**`,

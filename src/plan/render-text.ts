@@ -27,7 +27,8 @@ const colors: Record<Entry['symbol'], number> = { '+': 32, '~': 33, '-': 31, '-/
 export function renderText(plan: Plan, options: TextOptions): string {
   const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
   const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[0m` : text);
-  const lines: string[] = [`acctsync plan for scope ${inert(plan.scope)}`, ''];
+  const environment = plan.environment === undefined ? '' : ` (environment ${inert(plan.environment)})`;
+  const lines: string[] = [`acctsync plan for scope ${inert(plan.scope)}${environment}`, ''];
   const entries = entriesOf(plan);
   const body = bodyOf(plan);
   const show = (e: Entry): void => {

@@ -40,6 +40,7 @@ export const reasonCodes = [
   'update_because_release_before_claim',
   'adopt_by_pin',
   'adopt_by_natural_key',
+  'adopt_by_description',
   'rename_because_moved',
   'rename_because_same_unique_value',
   'rename_because_parent_renamed',
@@ -209,6 +210,8 @@ export interface Plan {
   readonly formatVersion: 2;
   readonly createdAt: string;
   readonly scope: string;
+  /** The environment the plan is for, when the config declares environments: every rendering names it. */
+  readonly environment?: string;
   /** The config paths the plan was computed from, as given. */
   readonly configPaths: readonly string[];
   /** Hash of the desired state (sensitive values folded in as salted hashes, never in clear). */

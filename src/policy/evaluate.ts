@@ -4,7 +4,7 @@
  * while evaluating it, such as a member the object does not have).
  */
 import type { Operation, Plan } from '../plan/index.js';
-import type { DesiredObject, DesiredState } from '../resources/index.js';
+import { descriptorOf, type DesiredObject, type DesiredState } from '../resources/index.js';
 import { celValue } from './environment.js';
 import type { PolicyFinding } from '../plan/index.js';
 import type { PolicyRule } from './types.js';
@@ -43,6 +43,36 @@ function brokenBecause(rule: PolicyRule, variables: Readonly<Record<string, unkn
   }
 }
 
+/**
+ * The object as written: its fields, and its nested items under the member the config writes them
+ * in (`rules` of an IP policy, `routes` of an HTTPS edge), each as its own fields, in file order.
+ */
+function asWritten(
+  o: DesiredObject,
+  children: ReadonlyMap<string, readonly DesiredObject[]>,
+): Record<string, unknown> {
+  const value = masked(o);
+  for (const child of children.get(o.key) ?? []) {
+    const member = descriptorOf(child.kind).config?.nestedIn?.member;
+    if (member === undefined) continue;
+    const items = (value[member] ??= []) as unknown[];
+    if (Array.isArray(items)) items.push(masked(child));
+  }
+  return value;
+}
+
+/** Nested items by their parent's key. */
+function childrenByParent(state: DesiredState): Map<string, DesiredObject[]> {
+  const out = new Map<string, DesiredObject[]>();
+  for (const o of state.objects) {
+    if (o.parentKey === undefined || descriptorOf(o.kind).config?.nestedIn === undefined) continue;
+    const list = out.get(o.parentKey) ?? [];
+    list.push(o);
+    out.set(o.parentKey, list);
+  }
+  return out;
+}
+
 /** Findings of the `object` rules over every desired object. */
 export function objectFindings(
   rules: readonly PolicyRule[],
@@ -50,9 +80,12 @@ export function objectFindings(
   env: string,
 ): PolicyFinding[] {
   const out: PolicyFinding[] = [];
-  for (const rule of rules.filter((r) => r.on === 'object')) {
+  const objectRules = rules.filter((r) => r.on === 'object');
+  if (objectRules.length === 0) return out;
+  const children = childrenByParent(state);
+  for (const rule of objectRules) {
     for (const o of state.objects.filter((x) => applies(rule, x.kind))) {
-      const variables = { object: celValue(masked(o)), kind: o.kind, name: o.name, env };
+      const variables = { object: celValue(asWritten(o, children)), kind: o.kind, name: o.name, env };
       const message = brokenBecause(rule, variables);
       if (message === undefined) continue;
       out.push({ rule: rule.name, severity: rule.severity, object: o.key, message, location: o.source });

@@ -74,7 +74,11 @@ function kindsOf(r: FileReport, rule: Record<string, unknown>, path: DocPath): s
   }
   kinds.forEach((k, i) => {
     if (typeof k !== 'string' || !known.includes(k)) {
-      r.error([...path, 'kinds', i], `unknown kind ${String(k)}`, didYouMean(String(k), known));
+      r.error(
+        [...path, 'kinds', i],
+        `unknown kind ${String(k)}`,
+        didYouMean(String(k), known) ?? `the kinds are ${known.join(', ')}`,
+      );
     }
   });
   return kinds.filter((k): k is string => typeof k === 'string');

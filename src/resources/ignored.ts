@@ -13,14 +13,21 @@ import { nestedFields } from './walk.js';
 export function ignoredPathProblem(
   fields: Fields,
   path: FieldPath,
-): { readonly at: string; readonly candidates: readonly string[] } | undefined {
+):
+  | {
+      readonly at: string;
+      readonly candidates: readonly string[];
+      /** The path's last field, when the path goes on below a field that holds no fields (a string). */
+      readonly leaf?: string;
+    }
+  | undefined {
   let level: Fields | undefined = fields;
   for (const [i, name] of path.entries()) {
     const f: Field | undefined =
       level !== undefined && Object.hasOwn(level, name) ? level[String(name)] : undefined;
-    if (level === undefined || f === undefined) {
-      return { at: path.slice(0, i + 1).join('.'), candidates: Object.keys(level ?? {}) };
-    }
+    if (level === undefined)
+      return { at: path.slice(0, i + 1).join('.'), candidates: [], leaf: path.slice(0, i).join('.') };
+    if (f === undefined) return { at: path.slice(0, i + 1).join('.'), candidates: Object.keys(level) };
     level = i < path.length - 1 ? nestedFields(f.type) : undefined;
   }
   return undefined;

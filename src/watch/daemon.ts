@@ -28,6 +28,8 @@ interface DaemonOptions {
   readonly listen?: { readonly host: string; readonly port: number };
   /** The API's origin, shown on `/status`. */
   readonly api?: string;
+  /** The environment the daemon keeps, shown on `/status` (null there for a config without environments). */
+  readonly environment?: string | undefined;
 }
 
 /** A running daemon. */
@@ -49,6 +51,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { log, metrics } = options;
   let config: ConfigRevision | undefined;
   const readiness = new ReadinessState(options.mode, () => ({
+    environment: options.environment ?? null,
     ...(options.api === undefined ? {} : { api: options.api }),
     ...(config === undefined ? {} : { config }),
     ...(loop.running === undefined ? {} : { running: loop.running }),

@@ -40,6 +40,8 @@ interface Readiness {
 
 /** What `/status` shows of the daemon as it is now, besides finished reconciles. */
 interface LiveStatus {
+  /** The environment the daemon keeps; null for a config without environments. */
+  readonly environment?: string | null;
   /** The API's origin. */
   readonly api?: string;
   /** The config the last plan was made from. */

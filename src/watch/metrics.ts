@@ -103,7 +103,9 @@ export class WatchMetrics {
     registers: [this.#registry],
   });
 
-  constructor(mode: WatchMode = 'reconcile') {
+  /** `environment`, for a config that declares environments, labels every series (`environment="production"`). */
+  constructor(mode: WatchMode = 'reconcile', environment?: string) {
+    if (environment !== undefined) this.#registry.setDefaultLabels({ environment });
     // Labels exist from the start so that rate() and alerts see zeros, not missing series.
     for (const result of statuses) this.#reconciles.inc({ result }, 0);
     for (const kind of configKinds())

@@ -13,6 +13,8 @@ export interface Notification {
   readonly text: string;
   readonly at: string;
   readonly mode: WatchMode;
+  /** The environment the daemon keeps, for a config that declares environments; the text names it too. */
+  readonly environment?: string;
   readonly reconcile: string;
   /** The reconcile's status and one-line reason, for failures. */
   readonly status?: string;
@@ -33,15 +35,21 @@ export function isStateChange(event: NotificationType): boolean {
 const objectList = (objects: readonly DriftEvent[]): string =>
   objects.map((o) => `${o.key} (${o.changes.map((c) => c.field).join(', ') || o.action})`).join('; ');
 
+/** How a notification's text opens: `acctsync:`, or `acctsync (production):` for an environment. */
+export function speaker(environment: string | undefined): string {
+  return environment === undefined ? 'acctsync:' : `acctsync (${environment}):`;
+}
+
 /** The `text` of a drift notification. */
 export function driftText(
   event: 'drift_found' | 'drift_reverted',
   objects: readonly DriftEvent[],
   mode: WatchMode,
+  environment?: string,
 ): string {
   if (event === 'drift_reverted')
-    return `acctsync: reverted ${objects.length} object(s) changed outside the config: ${objectList(objects)}`;
-  return `acctsync: ${objects.length} object(s) differ from the config${mode === 'observe' ? ' (observe mode: not reverted)' : ''}: ${objectList(objects)}`;
+    return `${speaker(environment)} reverted ${objects.length} object(s) changed outside the config: ${objectList(objects)}`;
+  return `${speaker(environment)} ${objects.length} object(s) differ from the config${mode === 'observe' ? ' (observe mode: not reverted)' : ''}: ${objectList(objects)}`;
 }
 
 /**
@@ -56,5 +64,5 @@ export function mergeNotifications(older: Notification, newer: Notification): No
   const byObject = new Map<string, DriftEvent>();
   for (const o of [...(older.objects ?? []), ...(newer.objects ?? [])]) byObject.set(`${o.kind}/${o.key}`, o);
   const objects = [...byObject.values()];
-  return { ...newer, objects, text: driftText('drift_reverted', objects, newer.mode) };
+  return { ...newer, objects, text: driftText('drift_reverted', objects, newer.mode, newer.environment) };
 }

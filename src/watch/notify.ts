@@ -13,13 +13,15 @@ import { UsageError } from '../errors.js';
 import type { BackoffPolicy, Random } from './backoff.js';
 import type { DriftEvent } from './drift.js';
 import type { ReconcileRecord } from './loop.js';
-import { driftText, type Notification } from './notification.js';
+import { driftText, speaker, type Notification } from './notification.js';
 import type { WatchMode } from './types.js';
 import { WebhookQueue, type DeliveryObserver } from './webhook-queue.js';
 
 interface NotifierOptions {
   readonly urls: readonly string[];
   readonly mode: WatchMode;
+  /** The environment the daemon keeps: every notification names it. */
+  readonly environment?: string;
   readonly log: Logger;
   /** Per-request limit; default 5 s. */
   readonly timeoutMs?: number;
@@ -125,9 +127,11 @@ export class Notifier {
     const { result } = record;
     // Waiting for another holder of the scope is the normal state of a second replica.
     if (result.status === 'standby') return [];
+    const { environment } = this.#options;
     const base = {
       at: new Date(record.startedAt.getTime() + record.durationMs).toISOString(),
       mode: this.#options.mode,
+      ...(environment === undefined ? {} : { environment }),
       reconcile: record.id,
     };
     const out: Notification[] = [];
@@ -141,7 +145,7 @@ export class Notifier {
       out.push({
         ...base,
         event: 'drift_reverted',
-        text: driftText('drift_reverted', reverted, this.#options.mode),
+        text: driftText('drift_reverted', reverted, this.#options.mode, environment),
         objects: reverted,
       });
     const standing = drift.filter((o) => !o.reverted);
@@ -150,7 +154,7 @@ export class Notifier {
       out.push({
         ...base,
         event: 'drift_found',
-        text: driftText('drift_found', standing, this.#options.mode),
+        text: driftText('drift_found', standing, this.#options.mode, environment),
         objects: standing,
       });
     this.#driftSent = standing.length > 0 ? driftKey : undefined;
@@ -160,7 +164,7 @@ export class Notifier {
         out.push({
           ...base,
           event: 'recovered',
-          text: 'acctsync: reconciling again after failures',
+          text: `${speaker(environment)} reconciling again after failures`,
         });
       this.#failureSent = undefined;
       return out;
@@ -173,7 +177,7 @@ export class Notifier {
       out.push({
         ...base,
         event,
-        text: `acctsync: ${event === 'config_invalid' ? 'the config is invalid' : `reconcile ${result.status}`}: ${reason}`,
+        text: `${speaker(environment)} ${event === 'config_invalid' ? 'the config is invalid' : `reconcile ${result.status}`}: ${reason}`,
         status: result.status,
         reason,
         failures: record.failures,

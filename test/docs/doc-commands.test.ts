@@ -8,7 +8,8 @@
  * `npm ci`: a git work tree holding a copy of `examples/`, and `config/` a copy of
  * `examples/environments/` (the environments config the docs call `config/`). `acctsync`, and
  * `npx acctsync` / `npx --no-install acctsync` (the local install of a clone), run the built CLI;
- * `npm ci` is taken as done (the suite runs in the clone it installed), and any other npm command
+ * `npm ci` and `npm run build` are taken as done (the suite runs in the clone it installed and
+ * built), and any other npm command
  * fails. The README runs as on a developer's machine with no variables set: the embedded emulator.
  * docs/ run against an account (SVC_API_URL/SVC_API_KEY) holding objects made by hand, none managed
  * yet, and production's account (PRODUCTION_SVC_*) synced from config/.
@@ -41,6 +42,7 @@ const shims: Record<string, string> = {
   npm: [
     '#!/bin/sh',
     '[ "$*" = ci ] && exit 0',
+    '[ "$*" = "run build" ] && exit 0',
     'echo "npm $*: not run by the doc test; mark the block <!-- not-run: why -->" >&2',
     'exit 127',
     '',

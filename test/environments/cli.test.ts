@@ -355,6 +355,8 @@ describe(
       expect(run.stderr).toContain(
         'export --env staging: the account has no object scope web manages, so its overlay would drop the whole base',
       );
+      // The command it suggests reaches the same account as printed: the config path and --env.
+      expect(run.stderr).toContain('Sync it first (acctsync sync config --env staging)');
       expect(existsSync(join(dir, 'staging.yaml'))).toBe(false);
     });
   },

@@ -266,7 +266,11 @@ describe('acctsync export (CLI)', () => {
     const out = join(dir, 'stale');
     const { mkdir } = await import('node:fs/promises');
     await mkdir(out);
-    await writeFile(join(out, 'reserved_addrs.yaml'), 'version: 1\nreserved_addrs: {}\n');
+    // As an earlier export wrote it: an export replaces or removes only its own files.
+    await writeFile(
+      join(out, 'reserved_addrs.yaml'),
+      '# Exported by acctsync export. Take it over with: acctsync sync --adopt\nversion: 1\nreserved_addrs: {}\n',
+    );
     await using empty = await startAccount();
     const result = await runCli(['export', '--out', out], empty);
     expect(result.code).toBe(0);

@@ -219,7 +219,7 @@ describe('the other writing commands', () => {
     });
     const empty = await configDir('version: 1\nscope: watch-test\n');
     for (const args of [
-      ['forget', 'ip_policies/p0', '--config', empty],
+      ['forget', empty, 'ip_policies/p0'],
       ['apply', join(dir, 'plan.json')],
     ]) {
       const result = await runCli(args, { cwd: dir, env: on.env });

@@ -4,6 +4,10 @@
  * the other account alone.
  */
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import type { TestAccount } from '../support/account.js';
@@ -84,5 +88,48 @@ describe('acctsync watch --env', { timeout: 60_000 }, () => {
     expect(daemon.stderr()).toMatch(/production/);
     expect(daemon.stderr()).not.toMatch(/at .*\.js:\d+/);
     expect([await policyCount(staging), await policyCount(production)]).toEqual([0, 0]);
+  });
+
+  it('names its environment on /status, in every metric and in every notification', async () => {
+    const bodies: Array<{ event: string; text: string; environment?: string }> = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        bodies.push(JSON.parse(body) as (typeof bodies)[number]);
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const daemon = watch(['--env', 'production', '--notify', hook]);
+    try {
+      await waitFor(
+        `the first reconcile (stderr: ${daemon.stderr()})`,
+        () => daemon.logs.find((e) => e.status === 'success'),
+        30_000,
+      );
+      const url = daemon.logs.find((e) => typeof e.url === 'string')?.url as string;
+      const status = (await (await fetch(`${url}/status`)).json()) as { environment: unknown };
+      expect(status.environment).toBe('production');
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      const series = metrics.split('\n').filter((l) => l.startsWith('acctsync_'));
+      expect(series.length).toBeGreaterThan(10);
+      expect(series.filter((l) => !l.includes('environment="production"'))).toEqual([]);
+
+      appendFileSync(join(dir, 'config/production/network.yaml'), 'ip_policies: [not, a, map]\n');
+      const invalid = await waitFor(
+        'a config_invalid notification',
+        () => bodies.find((b) => b.event === 'config_invalid'),
+        30_000,
+      );
+      expect(invalid.environment).toBe('production');
+      expect(invalid.text).toMatch(/^acctsync \(production\): the config is invalid: /);
+    } finally {
+      daemon.child.kill('SIGTERM');
+      receiver.close();
+    }
+    expect(await daemon.exited).toBe(0);
   });
 });

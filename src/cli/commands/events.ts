@@ -8,7 +8,7 @@ import { UserError } from '../../errors.js';
 import { inert, inertQuoted } from '../../inert.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/events.js';
-import { openConnection } from '../connection.js';
+import { openAccount } from '../account.js';
 
 const deliveriesPath = '/_emulator/deliveries';
 const pollMs = 1000;
@@ -35,7 +35,7 @@ async function readDeliveries(client: ApiClient, url: string): Promise<Delivery[
     throw new UserError(`acctsync events works only with the acctsync emulator; ${url} is not one`, {
       details: [
         'The platform API cannot read event deliveries back. Test subscriptions locally against the',
-        'emulator: leave SVC_API_URL unset (embedded) or point --api-url at a running emulator.',
+        'emulator: --api-url embedded, or point --api-url at a running emulator.',
       ],
       cause: err,
     });
@@ -60,12 +60,12 @@ const identity = (d: Delivery): string => `${d.event.event_id} ${d.subscription_
 export const command = defineCommand({
   ...help,
 
-  async run(values) {
+  async run(values, paths) {
     if (values.output !== 'text' && values.output !== 'json') {
       throw new UserError(`events: --output must be text or json, not ${values.output}`);
     }
     const json = values.output === 'json';
-    const connection = await openConnection({ flags: values, env: process.env });
+    const { connection } = await openAccount('events', values, paths, { deadline: false });
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     process.once('SIGINT', onSignal);

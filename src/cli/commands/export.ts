@@ -1,17 +1,25 @@
 /** `acctsync export`: write the live account as desired-state YAML, to stdout, a file or a directory. */
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { configScope } from '../../config/environment-account.js';
 import { schemaFileUrl } from '../../config/schema.js';
-import { isSystemError, systemUserError } from '../../errors.js';
-import { exportAccount, renderExport, type AccountExport, type OutputFile } from '../../export/index.js';
+import { isSystemError, systemUserError, UserError } from '../../errors.js';
+import {
+  exportAccount,
+  exportedMarker,
+  renderExport,
+  type AccountExport,
+  type OutputFile,
+} from '../../export/index.js';
 import { UsageError } from '../../errors.js';
-import { inertLines } from '../../inert.js';
+import { inert, inertLines } from '../../inert.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/export.js';
-import { openConnection } from '../connection.js';
+import { openAccount } from '../account.js';
 import { environmentName } from '../environment.js';
 import { exportEnvironment } from '../export-environment.js';
+import { variableLines } from '../export-variables.js';
 
 /** A path names a single file when it ends in .yaml/.yml or is an existing file; otherwise a directory. */
 async function isFilePath(path: string): Promise<boolean> {
@@ -23,18 +31,56 @@ async function isFilePath(path: string): Promise<boolean> {
   }
 }
 
+/** What is at `path` now: nothing, a file an export wrote (its header says so), or another file. */
+async function occupant(path: string): Promise<'none' | 'exported' | 'other'> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if (isSystemError(err) && err.code === 'ENOENT') return 'none';
+    throw err;
+  }
+  return text.includes(exportedMarker) ? 'exported' : 'other';
+}
+
+/**
+ * Refuses, before writing anything, to replace or remove a file the export did not write (a
+ * hand-written acctsync.yaml with its environments and moves), unless `--force`.
+ */
+async function refuseForeign(paths: readonly string[], force: boolean): Promise<void> {
+  if (force) return;
+  const foreign: string[] = [];
+  for (const path of paths) if ((await occupant(path)) === 'other') foreign.push(path);
+  if (foreign.length === 0) return;
+  throw new UserError(
+    `export: refusing to overwrite ${foreign.map(inert).join(', ')}: not written by acctsync export`,
+    {
+      details: [
+        'Nothing was written. Export into another directory or file and compare, or pass --force to replace it.',
+      ],
+    },
+  );
+}
+
 /**
  * Writes the split files and removes the file of every exported kind that is now empty, so a
  * re-export into the same directory never leaves behind objects the account no longer has.
  */
-async function writeDirectory(dir: string, files: readonly OutputFile[], exp: AccountExport): Promise<void> {
+async function writeDirectory(
+  dir: string,
+  files: readonly OutputFile[],
+  exp: AccountExport,
+  force: boolean,
+): Promise<void> {
+  const written = new Set(files.map((f) => f.name));
+  const stale = exp.maps.map((m) => `${m.key}.yaml`).filter((name) => !written.has(name));
+  await refuseForeign(
+    [...files.map((f) => join(dir, f.name)), ...stale.map((name) => join(dir, name))],
+    force,
+  );
   await mkdir(dir, { recursive: true });
   for (const file of files) await writeFile(join(dir, file.name), file.text);
-  const written = new Set(files.map((f) => f.name));
-  for (const map of exp.maps) {
-    const name = `${map.key}.yaml`;
-    if (!written.has(name)) await rm(join(dir, name), { force: true });
-  }
+  for (const name of stale) await rm(join(dir, name), { force: true });
 }
 
 /** The installed schema file, relative to the directory the YAML is written to. */
@@ -43,28 +89,38 @@ function schemaReference(dir: string): string {
 }
 
 /** Writes the export to `out`, a file or a directory; returns where it went, for the summary. */
-async function writeExport(out: string, exp: AccountExport): Promise<string> {
+async function writeExport(out: string, exp: AccountExport, force: boolean): Promise<string> {
   try {
     if (await isFilePath(out)) {
       const [file] = renderExport(exp, false, schemaReference(dirname(resolve(out))));
+      await refuseForeign([out], force);
       await writeFile(out, file?.text ?? '');
       return out;
     }
-    await writeDirectory(out, renderExport(exp, true, schemaReference(resolve(out))), exp);
-    return `${out}/`;
+    await writeDirectory(out, renderExport(exp, true, schemaReference(resolve(out))), exp, force);
+    return `${out.replace(/\/+$/, '')}/`;
   } catch (err) {
     throw isSystemError(err) ? systemUserError(`write the export to ${out}`, err) : err;
   }
 }
 
+/**
+ * The scope of the config the export belongs to: the one at PATH, else the one already in the
+ * output directory or file, else the default config's. Re-exporting never changes a config's scope.
+ */
+async function scopeOfConfig(paths: readonly string[], out: string | undefined): Promise<string | undefined> {
+  if (paths.length > 0) return configScope(paths);
+  if (out !== undefined) {
+    const there = await configScope([out]).catch(() => undefined);
+    if (there !== undefined) return there;
+  }
+  return configScope([]).catch(() => undefined);
+}
+
 function summary(exp: AccountExport, where: string): string {
   const objects = exp.maps.reduce((n, m) => n + m.entries.length, 0);
   const lines = [`acctsync: exported ${objects} object(s) to ${where}`];
-  const variables = [...new Set(exp.placeholders.map((p) => p.variable))];
-  if (variables.length > 0)
-    lines.push(
-      `acctsync: set ${variables.length} secret variable(s) before a sync (listed at the top of the YAML)`,
-    );
+  lines.push(...variableLines(exp.placeholders.map((p) => p.variable)));
   if (exp.otherScopes.length > 0)
     lines.push(`acctsync: left out ${exp.otherScopes.length} object(s) managed by another scope`);
   lines.push(...exp.warnings.map((w) => `acctsync: warning: ${w}`));
@@ -84,17 +140,13 @@ export const command = defineCommand({
       }
       return exportEnvironment({ paths: positionals, environment, flags: values, out: values.out });
     }
-    if (positionals.length > 0) {
-      throw new UsageError(`export: a config path (${positionals[0]}) goes with --env NAME`, {
-        details: ['Plain export reads the account only: write where with --out.'],
-      });
-    }
-    const connection = await openConnection({ flags: values, env: process.env, deadline: true });
+    const scope = values.scope ?? (await scopeOfConfig(positionals, values.out)) ?? 'default';
+    const { connection } = await openAccount('export', values, positionals);
     let exp: AccountExport;
     try {
       exp = await exportAccount({
         client: connection.client,
-        scope: values.scope ?? 'default',
+        scope,
         maps: values.kind ?? [],
       });
     } finally {
@@ -109,7 +161,7 @@ export const command = defineCommand({
       );
       process.stderr.write(`${inertLines(summary(exp, 'stdout'))}\n`);
     } else {
-      process.stderr.write(`${inertLines(summary(exp, await writeExport(out, exp)))}\n`);
+      process.stderr.write(`${inertLines(summary(exp, await writeExport(out, exp, values.force)))}\n`);
     }
     return 0;
   },

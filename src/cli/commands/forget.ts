@@ -4,7 +4,9 @@
  * metadata stays), so no later plan of this scope deletes, updates or replaces it.
  */
 
-import { ConfigError, loadDesiredState } from '../../config/index.js';
+import { existsSync } from 'node:fs';
+import { loadConfig } from '../../config/index.js';
+import { configLayout } from '../../config/layout.js';
 import { UsageError, UserError } from '../../errors.js';
 import { inert } from '../../inert.js';
 import { indexChildren, cascadeOf } from '../../plan/cascade.js';
@@ -13,27 +15,53 @@ import { aTitle, descriptorOf, objectPath } from '../../resources/index.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/forget.js';
 import { openConnection } from '../connection.js';
+import { environmentName } from '../environment.js';
+import { printConfigWarnings } from '../config-report.js';
 import { holdScope, leaseFlagsFrom, withLease } from '../lease-flags.js';
+
+const maps = new Set(configLayout.map((m) => m.key));
+
+/** `ip_policies/office`, and no file or directory of that name: a key, not a config path. */
+function isKey(argument: string): boolean {
+  const [map, ...name] = argument.split('/');
+  return map !== undefined && maps.has(map) && name.join('/') !== '' && !existsSync(argument);
+}
 
 export const command = defineCommand({
   ...help,
 
-  async run(values, keys) {
+  async run(values, positionals) {
+    const keys = positionals.filter(isKey);
+    const paths = positionals.filter((p) => !isKey(p));
     if (keys.length === 0) throw new UsageError('forget: name at least one KEY, like ip_policies/office');
     const leaseFlags = leaseFlagsFrom('forget', values);
-    const loaded = await loadDesiredState(values.config ?? [], { env: process.env });
-    if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
-    const scope = values.scope ?? loaded.state.scope;
-    const stillWanted = keys.filter((k) => loaded.state.objects.some((o) => o.key === k));
+    const environment = environmentName(values, process.env);
+    const config = await loadConfig({
+      paths,
+      env: process.env,
+      ...(environment === undefined ? {} : { environment }),
+    });
+    printConfigWarnings(config.warnings, config.secretSpans, process.env);
+    const scope = values.scope ?? config.desired.scope;
+    const stillWanted = keys.filter((k) => config.desired.objects.some((o) => o.key === k));
     if (stillWanted.length > 0) {
       throw new UserError(`refusing to forget ${stillWanted.join(', ')}: still in the config`, {
         details: ['Remove its block first; otherwise the next sync would create it again.'],
       });
     }
-    const opened = await openConnection({ flags: values, env: process.env, deadline: true });
+    const opened = await openConnection({
+      flags: values,
+      env: process.env,
+      deadline: true,
+      accountCommand: 'forget',
+      ...(config.environment === undefined ? {} : { environment: config.environment }),
+    });
     let connection = opened;
     try {
-      const lease = await holdScope(opened, scope, 'forget', leaseFlags);
+      const lease = await holdScope(opened, scope, 'forget', leaseFlags, {
+        paths,
+        environment: config.environment?.name,
+      });
       connection = withLease(opened, lease);
       const live = await fetchLiveState(connection.client, { scope, objects: [] });
       const index = indexChildren(live.objects);

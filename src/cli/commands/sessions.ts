@@ -6,14 +6,15 @@ import { commandSession, getSession, listSessions, restartAfterUpdateSeconds } f
 import { sessionDetails, sessionsTable } from '../../sessions/render.js';
 import { defineCommand } from '../command.js';
 import { help, synopsis } from '../help/sessions.js';
-import { openConnection, type Connection } from '../connection.js';
+import { openAccount, targetArguments, type AccountTarget } from '../account.js';
+import type { Connection } from '../connection.js';
 
 /** What each command's success means for the operator. */
-const done: Record<TunnelSessionCommand, (id: string) => string> = {
+const done: Record<TunnelSessionCommand, (id: string, target: AccountTarget) => string> = {
   restart: (id) => `restart sent to session ${id}: the agent reconnects with a new session id`,
   stop: (id) => `stop sent to session ${id}: the agent exits`,
-  update: (id) =>
-    `update started on session ${id}. Wait at least ${restartAfterUpdateSeconds} seconds, then run: acctsync sessions restart ${id}`,
+  update: (id, target) =>
+    `update started on session ${id}. Wait at least ${restartAfterUpdateSeconds} seconds, then run: acctsync sessions restart ${id}${targetArguments(target)}`,
 };
 
 function isCommand(value: string): value is TunnelSessionCommand {
@@ -22,6 +23,7 @@ function isCommand(value: string): value is TunnelSessionCommand {
 
 async function run(
   connection: Connection,
+  target: AccountTarget,
   action: string,
   id: string | undefined,
   json: boolean,
@@ -46,7 +48,7 @@ async function run(
   } else if (isCommand(action)) {
     const sessionId = needId();
     await commandSession(connection.client, sessionId, action);
-    const message = done[action](sessionId);
+    const message = done[action](sessionId, target);
     process.stdout.write(
       json
         ? `${inertQuoted(JSON.stringify({ session: sessionId, command: action, message }))}\n`
@@ -61,15 +63,16 @@ export const command = defineCommand({
   ...help,
 
   async run(values, positionals) {
-    const [action = 'list', id, extra] = positionals;
-    if (extra !== undefined)
-      throw new UsageError(`sessions: unexpected argument ${extra}`, { details: [`Usage: ${synopsis}`] });
+    const [action = 'list', ...operands] = positionals;
+    // Only `list` takes no session id: what follows the id (or `list`) is the config path.
+    const id = action === 'list' ? undefined : operands[0];
+    const paths = action === 'list' ? operands : operands.slice(1);
     if (values.output !== 'table' && values.output !== 'json') {
       throw new UsageError(`sessions: --output must be table or json, not ${values.output}`);
     }
-    const connection = await openConnection({ flags: values, env: process.env, deadline: true });
+    const { connection, target } = await openAccount('sessions', values, paths);
     try {
-      await run(connection, action, id, values.output === 'json');
+      await run(connection, target, action, id, values.output === 'json');
     } finally {
       await connection.close();
     }

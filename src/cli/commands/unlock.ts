@@ -4,18 +4,18 @@ import { describeHolder } from '../../lease/holder.js';
 import { deleteLease, findLease } from '../../lease/store.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/unlock.js';
-import { openConnection } from '../connection.js';
+import { openAccount } from '../account.js';
 
 export const command = defineCommand({
   ...help,
 
   async run(values, positionals) {
-    const [scope, ...extra] = positionals;
-    if (scope === undefined || scope === '' || extra.length > 0)
-      throw new UsageError('unlock takes exactly one argument, the scope', {
-        details: ['For example: acctsync unlock production'],
+    const [scope, ...paths] = positionals;
+    if (scope === undefined || scope === '')
+      throw new UsageError('unlock takes the scope, then the config path', {
+        details: ['For example: acctsync unlock production config/ --env production'],
       });
-    const connection = await openConnection({ flags: values, env: process.env, deadline: true });
+    const { connection } = await openAccount('unlock', values, paths);
     try {
       const lease = await findLease(connection.client, scope);
       if (lease === undefined) {

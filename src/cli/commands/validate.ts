@@ -1,5 +1,6 @@
 /** `acctsync validate [PATH...]`: loads the desired state offline and reports every problem. */
 import { ConfigError, loadDesiredState, type Diagnostic, type LoadResult } from '../../config/index.js';
+import { inert } from '../../inert.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/validate.js';
 import { printConfigWarnings } from '../config-report.js';
@@ -38,14 +39,17 @@ async function loadEach(
   named: string | undefined,
   filesRoot: readonly string[],
 ): Promise<Array<[string | undefined, LoadResult]>> {
-  const first = await loadDesiredState(paths, {
-    filesRoot,
-    ...(named === undefined ? {} : { environment: named }),
-  });
+  // Where validate runs (a pull request's first check) the secrets are not: those it cannot read
+  // are named, not errors; plan, sync, apply and watch still refuse them.
+  const options = { uncheckedUnavailable: true, filesRoot } as const;
+  const first = await loadDesiredState(
+    paths,
+    named === undefined ? options : { ...options, environment: named },
+  );
   if (first.ok || first.needsEnvironment !== true) return [[named, first]];
   const out: Array<[string | undefined, LoadResult]> = [];
   for (const name of first.environments)
-    out.push([name, await loadDesiredState(paths, { environment: name, filesRoot })]);
+    out.push([name, await loadDesiredState(paths, { ...options, environment: name })]);
   return out;
 }
 
@@ -100,6 +104,13 @@ export const command = defineCommand({
         `valid${which}: ${n} ${n === 1 ? 'object' : 'objects'} in ${m} ${m === 1 ? 'file' : 'files'}`,
       );
     }
+    const unchecked = [...new Set(results.flatMap(([, r]) => (r.ok ? r.unchecked : [])))];
+    if (unchecked.length > 0)
+      console.log(
+        inert(
+          `not checked: ${unchecked.length} ${unchecked.length === 1 ? 'value' : 'values'} not available here: ${unchecked.join(', ')} (plan, sync, apply and watch need ${unchecked.length === 1 ? 'it' : 'them'})`,
+        ),
+      );
     return 0;
   },
 });

@@ -47,7 +47,7 @@ export const command = defineCommand({
     requireApi(values, environment);
     const stopRequested = stopSignal();
     const log = createLogger({ format: flags.format, level: flags.level });
-    const metrics = new WatchMetrics(flags.mode);
+    const metrics = new WatchMetrics(flags.mode, environment?.name);
     // Aborts requests in flight once the shutdown grace period is over.
     const abort = new AbortController();
     // Every request in flight listens on it (and detaches when done): many at once is not a leak.
@@ -80,12 +80,14 @@ export const command = defineCommand({
         listen: flags.listen,
         mode,
         api: connection.url,
+        environment: environment?.name,
         ...(notifyUrls.length === 0
           ? {}
           : {
               notifier: new Notifier({
                 urls: notifyUrls,
                 mode,
+                ...(environment === undefined ? {} : { environment: environment.name }),
                 log,
                 observer: metrics.notifications(notifyUrls.length),
               }),

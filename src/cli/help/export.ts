@@ -2,12 +2,12 @@
 import { defineHelp } from '../command.js';
 import { exportableMaps } from '../../export/maps.js';
 import { environmentOptions } from '../environment.js';
-import { connectionOptions, deadlineOptions } from '../shared-flags.js';
+import { accountConnectionOptions, deadlineOptions } from '../shared-flags.js';
 
 export const help = defineHelp({
   name: 'export',
   synopsis: [
-    'acctsync export [--kind K...] [--out DIR|FILE] [--scope S] [connection options]',
+    'acctsync export [PATH...] [--kind K...] [--out DIR|FILE] [--scope S] [--force] [connection options]',
     'acctsync export [PATH...] --env NAME [--out FILE] [connection options]',
   ],
   description: `Reads the live account and writes it as acctsync YAML: logical names derived from descriptions,
@@ -28,13 +28,18 @@ returns as {env: ...} placeholders, each with a comment naming the variable to s
     scope: {
       type: 'string',
       value: 'S',
-      help: 'the scope written to the config (default: default); objects another scope\nmanages are left out',
+      help: 'the scope written to the config (default: the scope of the config at PATH, in --out,\nor at account/ or acctsync.yaml, else default); objects another scope manages are left out',
     },
     env: {
       ...environmentOptions.env,
       help: "for a config that declares environments (PATH, default account/ or\nacctsync.yaml): read NAME's account and rewrite NAME's overlay file (or --out)\nwith what differs from the base: patch:, drop: and added objects\n(default: ACCTSYNC_ENV; see docs/environments.md)",
     },
-    ...connectionOptions,
+    force: {
+      type: 'boolean',
+      default: false,
+      help: 'replace files in --out that acctsync export did not write (refused otherwise)',
+    },
+    ...accountConnectionOptions,
     ...deadlineOptions,
   },
 });

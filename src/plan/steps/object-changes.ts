@@ -13,7 +13,8 @@ import { hashKey, writeOnlyValues } from '../../resources/ownership/secret-field
 import { diffObject, isUnder, structuralDiff } from '../diff.js';
 import type { LiveObject } from '../../live/index.js';
 import type { Paired } from '../match.js';
-import { normalizeDesired, normalizeLive, type ResolveRef } from '../normalize.js';
+import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from '../normalize.js';
+import { isPlainObject } from '../../plain-object.js';
 import { unchangedRaw } from '../unchanged.js';
 
 import { sensitiveMask, type FieldChange } from '../types.js';
@@ -75,6 +76,20 @@ function writeOnlyChanges(
   return out;
 }
 
+/**
+ * An object set whole (a module switched on, a nested object added) shows as the config writes it,
+ * as a create does: the service's defaults the config does not set stay out, and its secrets are
+ * there for the masker to show as `(sensitive)` (the normal form drops write-only values).
+ */
+function asWritten(changes: FieldChange[], written: Readonly<Record<string, unknown>>): void {
+  for (const [i, c] of changes.entries()) {
+    if (!isPlainObject(c.after)) continue;
+    let value: unknown = written;
+    for (const part of c.path) value = isPlainObject(value) ? value[String(part)] : undefined;
+    if (isPlainObject(value)) changes[i] = { ...c, after: value };
+  }
+}
+
 /** The changes of a paired object, before masking. */
 export function changesOf(
   d: KindDescriptor,
@@ -92,6 +107,7 @@ export function changesOf(
         withoutPaths(normalizeLive(d, m.live, o), ignored),
         withoutPaths(normalizeDesired(d, o, resolve), ignored),
       );
+  if (changes.some((c) => isPlainObject(c.after))) asWritten(changes, resolvedFields(d, o, resolve));
   const moved = parentMove(d, m, resolve);
   if (moved !== undefined) changes.push(moved);
   // An object being adopted has no hashes yet and the API never returns its write-only values, so

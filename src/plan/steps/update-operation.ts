@@ -37,8 +37,10 @@ function updateReason(
     return { reason, reason_code };
   }
   if (m.adopted) {
-    return m.adoptedBy === 'pin'
-      ? { reason: 'unmanaged object pinned by its id', reason_code: 'adopt_by_pin' }
+    if (m.adoptedBy === 'pin')
+      return { reason: 'unmanaged object pinned by its id', reason_code: 'adopt_by_pin' };
+    return m.adoptedBy === 'description'
+      ? { reason: 'unmanaged object with the same description', reason_code: 'adopt_by_description' }
       : { reason: 'unmanaged object with the same natural key', reason_code: 'adopt_by_natural_key' };
   }
   return changed

@@ -1,0 +1,9 @@
+/** The lines an export prints for the `{env: ...}` placeholders it wrote: every variable to set, by name. */
+export function variableLines(variables: readonly string[]): string[] {
+  const unique = [...new Set(variables)].sort();
+  if (unique.length === 0) return [];
+  return [
+    `acctsync: set ${unique.length} secret variable(s) before a plan or sync (in CI, one secret each; docs/export.md):`,
+    ...unique.map((v) => `acctsync:   ${v}`),
+  ];
+}
