@@ -19,6 +19,7 @@ import { MetadataWriter } from './steps/ownership-metadata.js';
 import { findReplacements } from './steps/replacements.js';
 import { summarize } from './steps/summary.js';
 import { tokenCapture, type TokenFileView } from './steps/token-capture.js';
+import { unmanagedObjects } from './steps/unmanaged.js';
 import type { Plan } from './types.js';
 
 interface BuildOptions {
@@ -133,6 +134,8 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       blocked,
     }),
     ...(observed.length > 0 ? { observed: observedDrift(observed, replacements) } : {}),
+    ...(matching.lookalikes.length > 0 ? { lookalikes: matching.lookalikes } : {}),
+    unmanaged: unmanagedObjects(matching.unmanaged),
     liveKinds: live.kinds,
     options: recordedOptions(options),
   };

@@ -7,6 +7,7 @@
 import { UserError } from '../errors.js';
 import {
   aTitle,
+  claimKeys,
   descriptorOf,
   isObjectKey,
   naturalIdentity,
@@ -15,6 +16,7 @@ import {
   newObjectPin,
 } from '../resources/index.js';
 import { compare, type LiveObject, type LiveState } from '../live/index.js';
+import type { Lookalike } from './types.js';
 import { indexLive, markerSlot, Pairing, type LiveIndex, type RenameCause } from './pairing.js';
 import { pairObserved } from './observed.js';
 import { handOverKeys, pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
@@ -51,6 +53,8 @@ export interface Matching {
   readonly matches: readonly Match[];
   readonly orphans: readonly Orphan[];
   readonly notes: readonly string[];
+  /** Desired objects with no object that unmanaged objects resemble (without `--adopt`): sync refuses them. */
+  readonly lookalikes: readonly Lookalike[];
   /** Unmarked live objects no desired object took: where a create may have a look-alike. */
   readonly unmanaged: readonly LiveObject[];
 }
@@ -127,6 +131,25 @@ function pairByPin(
   }
 }
 
+/** The unmanaged objects holding a unique value `o` would claim (a hostport of an edge, a domain). */
+function holdingUniqueValue(
+  o: DesiredObject,
+  parentId: string | undefined,
+  unmarked: readonly LiveObject[],
+): LiveObject[] {
+  const d = descriptorOf(o.kind);
+  const space = d.naturalKey?.claim?.space;
+  if (space === undefined) return [];
+  const wanted = new Set(claimKeys(d, o.fields, parentId));
+  if (wanted.size === 0) return [];
+  return unmarked.filter((l) => {
+    const ld = descriptorOf(l.kind);
+    return (
+      ld.naturalKey?.claim?.space === space && claimKeys(ld, l.record, l.parentId).some((k) => wanted.has(k))
+    );
+  });
+}
+
 /** Unmarked objects by kind and natural identity, computed once (an identity may parse a PEM). */
 function byIdentity(unmarked: readonly LiveObject[]): Map<string, LiveObject[]> {
   const out = new Map<string, LiveObject[]>();
@@ -142,16 +165,19 @@ function byIdentity(unmarked: readonly LiveObject[]): Map<string, LiveObject[]> 
 }
 
 /**
- * Pairs the objects left with unmarked ones of the same natural key when adopting, and returns the
- * notes on those it did not (not adopting, or several candidates).
+ * Pairs the objects left with unmarked ones of the same natural key when adopting. Without
+ * adopting, an object with unmarked look-alikes (same natural key, or a unique value in common) is
+ * returned as a look-alike: creating it would put a duplicate beside what may be the very object
+ * (its marker edited away in the dashboard), so sync refuses it (`lookalikeRefusal`).
  */
 function pairByNaturalKey(
   sorted: readonly DesiredObject[],
   index: LiveIndex,
   pairing: Pairing,
   adopt: boolean,
-): string[] {
+): { notes: string[]; lookalikes: Lookalike[] } {
   const notes: string[] = [];
+  const lookalikes: Lookalike[] = [];
   // Parents before children: a child's natural key is unique only within its (matched) parent.
   const unmatched = sorted.filter((o) => !pairing.found.has(o) && o.pin === undefined);
   const byDepth = [...unmatched].sort(
@@ -160,19 +186,29 @@ function pairByNaturalKey(
   const candidatesBy = byIdentity(index.unmarked);
   for (const o of byDepth) {
     const d = descriptorOf(o.kind);
-    const identity = naturalIdentity(d, o.fields, parentIdOf(o, pairing.matchedIds));
-    if (identity === undefined) continue;
-    const candidates = (candidatesBy.get(`${o.kind} ${identity}`) ?? []).filter(
-      (l) => !pairing.claimed.has(l),
-    );
+    const parentId = parentIdOf(o, pairing.matchedIds);
+    const identity = naturalIdentity(d, o.fields, parentId);
+    const candidates = (
+      identity === undefined ? [] : (candidatesBy.get(`${o.kind} ${identity}`) ?? [])
+    ).filter((l) => !pairing.claimed.has(l));
     const by = d.naturalKey ? d.naturalKey.fields.join(' and ') : 'description';
     const [only] = candidates;
-    if (only === undefined) continue;
     if (!adopt) {
-      notes.push(
-        `${o.key}: an unmanaged ${d.title} with the same ${by} exists (${candidates.map((c) => c.id).join(', ')}); ` +
-          'run with --adopt to take it over instead of creating a new one',
+      const holding = holdingUniqueValue(o, parentId, index.unmarked).filter(
+        (l) => !pairing.claimed.has(l) && !candidates.includes(l),
       );
+      if (only !== undefined || holding.length > 0) {
+        lookalikes.push({
+          key: o.key,
+          kind: o.kind,
+          objects: [
+            ...candidates.map((l) => ({ kind: l.kind, id: l.id, same: by })),
+            ...holding.map((l) => ({ kind: l.kind, id: l.id, same: `a ${by.replace(/s$/, '')}` })),
+          ],
+        });
+      }
+    } else if (only === undefined) {
+      continue;
     } else if (candidates.length > 1) {
       notes.push(
         `${o.key}: not adopted: ${candidates.length} unmanaged ${d.titlePlural} have the same ${by} (${candidates.map((c) => c.id).join(', ')})`,
@@ -181,7 +217,7 @@ function pairByNaturalKey(
       pairing.pair(o, only, 'natural key');
     }
   }
-  return notes;
+  return { notes, lookalikes };
 }
 
 /** This scope's marked objects no desired object took, by key then id. */
@@ -239,11 +275,12 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
   pairByPin(sorted, index, pairing, options);
   pairByUniqueValue(sorted, index, pairing);
   pairByParent(sorted, index, pairing);
-  const notes = pairByNaturalKey(sorted, index, pairing, options.adopt);
+  const { notes, lookalikes } = pairByNaturalKey(sorted, index, pairing, options.adopt);
   return {
     matches: sorted.map((o) => matchOf(o, pairing, options.scope)),
     orphans: orphansOf(index, pairing),
     notes: [...moveNotes, ...notes],
+    lookalikes,
     unmanaged: index.unmarked.filter((l) => !pairing.claimed.has(l)),
   };
 }

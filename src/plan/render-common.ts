@@ -4,7 +4,7 @@
  * entry holds them already made inert for a terminal.
  */
 import { inert } from '../inert.js';
-import { descriptorOf, type KindName } from '../resources/index.js';
+import { countOf, descriptorOf, type KindName } from '../resources/index.js';
 import { countCascaded, describeCascade } from './cascade.js';
 import { changeTree, namesOfIds, treeLines } from './render-tree.js';
 import type { Cascade, CascadedObject, FieldChange, Operation, Plan } from './types.js';
@@ -156,6 +156,20 @@ export function observedLines(plan: Plan): string[] {
       ];
     }),
   ];
+}
+
+/**
+ * How many live objects nobody manages, by kind, and how to adopt one; the JSON plan's `unmanaged`
+ * lists them. Undefined when there are none.
+ */
+export function unmanagedLine(plan: Plan): string | undefined {
+  const unmanaged = plan.unmanaged;
+  if (unmanaged.length === 0) return undefined;
+  const counts = new Map<KindName, number>();
+  for (const u of unmanaged) counts.set(u.kind, (counts.get(u.kind) ?? 0) + 1);
+  const kinds = [...counts].map(([kind, n]) => countOf(descriptorOf(kind), n)).join(', ');
+  const n = unmanaged.length;
+  return `Unmanaged: ${n} ${n === 1 ? 'object' : 'objects'} in the account ${n === 1 ? 'is' : 'are'} managed by no scope (${kinds}); \`plan --output json\` lists them. To manage one, add its entry with its \`id:\` (\`acctsync export\` writes them) and run \`sync --adopt\`.`;
 }
 
 /**
