@@ -168,8 +168,8 @@ export function unmanagedLine(plan: Plan): string | undefined {
   const counts = new Map<KindName, number>();
   for (const u of unmanaged) counts.set(u.kind, (counts.get(u.kind) ?? 0) + 1);
   const kinds = [...counts].map(([kind, n]) => countOf(descriptorOf(kind), n)).join(', ');
-  const n = unmanaged.length;
-  return `Unmanaged: ${n} ${n === 1 ? 'object' : 'objects'} in the account ${n === 1 ? 'is' : 'are'} managed by no scope (${kinds}); \`plan --output json\` lists them. To manage one, add its entry with its \`id:\` (\`acctsync export\` writes them) and run \`sync --adopt\`.`;
+  const them = unmanaged.length === 1 ? 'it' : 'them';
+  return `Unmanaged: ${kinds} (no scope manages ${them}; the JSON plan lists ${them}). To manage one, add its entry with its \`id:\` (\`acctsync export\` writes it) and sync with \`--adopt\`.`;
 }
 
 /**
