@@ -54,7 +54,9 @@ it('refuses to create a duplicate beside a policy whose marker was edited away, 
 
   const synced = await account.acctsync(['sync', 'account/', '--yes']);
   expect(synced.code).toBe(1);
-  expect(synced.stderr).toContain('refusing to sync: 1 entry would be created beside an unmanaged object');
+  expect(synced.stderr).toContain(
+    `refusing to sync: ip_policies/blocked would be created beside the unmanaged IP policy ${policy.id} (same description): --adopt takes it back`,
+  );
   expect(synced.stderr).toContain(`ip_policies/blocked: IP policy ${policy.id} has the same description`);
   expect(synced.stderr).toContain('--adopt');
   // --force lifts limits on deletes, not this.
@@ -82,13 +84,15 @@ it('plan shows the refusal in text, markdown and JSON, and exits 1 with --detail
   const text = await account.acctsync(['plan', 'account/', '--detailed-exitcode']);
   expect(text.code).toBe(1);
   expect(text.stdout).toContain(
-    'sync would refuse this: 1 entry would be created beside an unmanaged object',
+    `sync would refuse this: ip_policies/blocked would be created beside the unmanaged IP policy ${policy.id}`,
   );
   expect(text.stdout).toContain(`  + ip_policies/blocked: IP policy ${policy.id} has the same description`);
   expect(text.stdout).toContain('run once with --adopt to take it back');
 
   const markdown = await account.acctsync(['plan', 'account/', '--output', 'markdown']);
-  expect(markdown.stdout).toMatch(/^> \*\*sync would refuse this:\*\* 1 entry would be created/m);
+  expect(markdown.stdout).toMatch(
+    /^> \*\*sync would refuse this:\*\* ip\\_policies\/blocked would be created beside/m,
+  );
   expect(markdown.stdout).toContain(
     `> + ip\\_policies/blocked: IP policy ${policy.id.replaceAll('_', '\\_')} has the same description`,
   );
