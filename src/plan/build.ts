@@ -14,6 +14,7 @@ import { refuseAdoptLookalikes } from './steps/lookalikes.js';
 import { planNotes } from './steps/notes.js';
 import { objectOperations } from './steps/object-operations.js';
 import { observedDrift } from './steps/observed-drift.js';
+import { observedRelease } from './steps/observed-release.js';
 import { orderPlan } from './steps/ordering.js';
 import { MetadataWriter } from './steps/ownership-metadata.js';
 import { findReplacements } from './steps/replacements.js';
@@ -91,7 +92,8 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const metadata = new MetadataWriter(scope, hash);
   const written = matching.matches.filter((m) => m.desired.observe !== true);
   const objects = objectOperations(written, { replacements, capture, metadata });
-  const deletes = options.noDelete ? [] : orphanDeletes(matching.orphans);
+  const release = observedRelease(observed, matching.orphans, scope);
+  const deletes = options.noDelete ? [] : orphanDeletes(release.orphans);
   const planned = foldCascades([...objects.operations, ...deletes], live.objects);
   checkProtection(planned, live.objects, {
     scope,
@@ -99,12 +101,15 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     unprotect: new Set(options.unprotect),
   });
   const fingerprints = lazyFingerprints(desired, live, scope);
-  const { operations, blocked } = orderPlan(planned, {
+  const ordered = orderPlan(planned, {
     desiredByKey,
     liveObjects: live.objects,
     deleteFirst: objects.deleteFirst,
     resolve: replacements.resolve,
   });
+  // Releases depend on nothing and nothing on them: metadata PATCHes, after the rest.
+  const operations = [...ordered.operations, ...release.operations];
+  const { blocked } = ordered;
   return {
     formatVersion: 2,
     createdAt: (options.now ?? new Date()).toISOString(),
@@ -121,7 +126,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     summary: summarize(operations, {
       replaced: replacements.replaced.size,
       unchanged: objects.unchanged,
-      liveObjects: live.objects,
+      liveObjects: live.objects.filter((l) => !release.released.has(l.id)),
       scope,
     }),
     notes: planNotes({

@@ -39,6 +39,7 @@ export const reasonCodes = [
   'update_because_changed',
   'update_because_marker_stale',
   'update_because_release_before_claim',
+  'update_because_observed',
   'adopt_by_pin',
   'adopt_by_natural_key',
   'rename_because_moved',

@@ -24,7 +24,10 @@ export const command = defineCommand({
     const loaded = await loadDesiredState(values.config ?? [], { env: process.env });
     if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
     const scope = values.scope ?? loaded.state.scope;
-    const stillWanted = keys.filter((k) => loaded.state.objects.some((o) => o.key === k));
+    // An observed entry's object is not managed: letting go of it is what `forget` is for.
+    const stillWanted = keys.filter((k) =>
+      loaded.state.objects.some((o) => o.key === k && o.observe !== true),
+    );
     if (stillWanted.length > 0) {
       throw new UserError(`refusing to forget ${stillWanted.join(', ')}: still in the config`, {
         details: ['Remove its block first; otherwise the next sync would create it again.'],

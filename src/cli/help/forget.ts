@@ -7,8 +7,8 @@ export const help = defineHelp({
   synopsis: ['acctsync forget KEY... [options]'],
   description: `Removes acctsync's ownership marker from the live objects carrying KEY (ip_policies/office) in
 this scope, and from the children that go with them (the policy's rules). The objects themselves
-do not change; later plans neither update nor delete them. Refuses a KEY still in the config:
-remove its block first, or the next sync would create it again.`,
+do not change; later plans neither update nor delete them. Refuses a KEY still in the config,
+unless its entry is observed: remove its block first, or the next sync would create it again.`,
   flags: {
     config: {
       type: 'string',
