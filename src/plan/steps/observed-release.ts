@@ -4,6 +4,7 @@
  * marked children that the entry does not list go the same way instead of being deleted. So removing
  * the entry later, or its whole file, deletes nothing: no marker says the object is ours.
  */
+import { compare } from '../../compare.js';
 import type { LiveObject } from '../../live/index.js';
 import { descriptorOf } from '../../resources/index.js';
 import type { Orphan, Paired } from '../match.js';
@@ -59,7 +60,7 @@ export function observedRelease(
           "under an observed object: this scope's marker comes off instead of a delete",
         ),
       ),
-  ].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  ].sort((a, b) => compare(a.key, b.key));
   return {
     operations,
     orphans: orphans.filter((o) => !under(o)),

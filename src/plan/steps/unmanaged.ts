@@ -3,7 +3,8 @@
  * domain reserved by hand, a policy made in the dashboard. The plan lists them so a review and the
  * daily drift job see them, and says how to adopt them.
  */
-import { compare, type LiveObject } from '../../live/index.js';
+import { compare } from '../../compare.js';
+import type { LiveObject } from '../../live/index.js';
 import { descriptorOf, type KindDescriptor } from '../../resources/index.js';
 import type { UnmanagedObject } from '../types.js';
 
