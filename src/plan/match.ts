@@ -18,7 +18,14 @@ import {
 import { compare } from '../compare.js';
 import type { LiveObject, LiveState } from '../live/index.js';
 import type { Lookalike } from './types.js';
-import { indexLive, markerSlot, Pairing, type LiveIndex, type RenameCause } from './pairing.js';
+import {
+  indexLive,
+  markerSlot,
+  Pairing,
+  type AdoptCause,
+  type LiveIndex,
+  type RenameCause,
+} from './pairing.js';
 import { desiredParentId } from './parents.js';
 import { pairObserved } from './observed.js';
 import { handOverKeys, pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
@@ -29,8 +36,8 @@ export interface Match {
   readonly live?: LiveObject;
   /** The live object is unmarked and taken over. */
   readonly adopted: boolean;
-  /** Why an adopted object is this one: its `id:` pin, or its natural key. */
-  readonly adoptedBy?: 'pin' | 'natural key';
+  /** Why an adopted object is this one: its `id:` pin, its natural key, or its nested items' markers. */
+  readonly adoptedBy?: AdoptCause;
   /** The key the live object's marker holds, when this entry takes it over under another key. */
   readonly renamedFrom?: string;
   readonly renamedBy?: RenameCause;
@@ -129,23 +136,39 @@ function pairByPin(
   }
 }
 
+/** Unmarked objects by the claim keys they hold (see `claimKeys`). */
+function byClaim(unmarked: readonly LiveObject[]): Map<string, LiveObject[]> {
+  const out = new Map<string, LiveObject[]>();
+  for (const l of unmarked) {
+    for (const k of claimKeys(descriptorOf(l.kind), l.record, l.parentId)) {
+      const list = out.get(k);
+      if (list === undefined) out.set(k, [l]);
+      else list.push(l);
+    }
+  }
+  return out;
+}
+
 /** The unmanaged objects holding a unique value `o` would claim (a hostport of an edge, a domain). */
 function holdingUniqueValue(
   o: DesiredObject,
   parentId: string | undefined,
-  unmarked: readonly LiveObject[],
+  claimed: ReadonlyMap<string, readonly LiveObject[]>,
 ): LiveObject[] {
-  const d = descriptorOf(o.kind);
-  const space = d.naturalKey?.claim?.space;
-  if (space === undefined) return [];
-  const wanted = new Set(claimKeys(d, o.fields, parentId));
-  if (wanted.size === 0) return [];
-  return unmarked.filter((l) => {
-    const ld = descriptorOf(l.kind);
-    return (
-      ld.naturalKey?.claim?.space === space && claimKeys(ld, l.record, l.parentId).some((k) => wanted.has(k))
-    );
-  });
+  const held = claimKeys(descriptorOf(o.kind), o.fields, parentId).flatMap((k) => claimed.get(k) ?? []);
+  return [...new Set(held)];
+}
+
+/** This scope's marked objects under each parent id: a parent whose own marker is gone still has theirs. */
+function markedChildren(index: LiveIndex): Map<string, LiveObject[]> {
+  const out = new Map<string, LiveObject[]>();
+  for (const l of [...index.byMarker.values()].flat()) {
+    if (l.parentId === undefined) continue;
+    const list = out.get(l.parentId);
+    if (list === undefined) out.set(l.parentId, [l]);
+    else list.push(l);
+  }
+  return out;
 }
 
 /** Unmarked objects by kind and natural identity, computed once (an identity may parse a PEM). */
@@ -182,6 +205,9 @@ function pairByNaturalKey(
     (a, b) => Number(a.parentKey !== undefined) - Number(b.parentKey !== undefined),
   );
   const candidatesBy = byIdentity(index.unmarked);
+  const markedUnder = markedChildren(index);
+  const holders = adopt ? new Map<string, LiveObject[]>() : byClaim(index.unmarked);
+  const orphanedParents = index.unmarked.filter((l) => markedUnder.has(l.id));
   for (const o of byDepth) {
     const d = descriptorOf(o.kind);
     const parentId = parentIdOf(o, pairing.matchedIds);
@@ -191,21 +217,38 @@ function pairByNaturalKey(
     ).filter((l) => !pairing.claimed.has(l));
     const by = d.naturalKey ? d.naturalKey.fields.join(' and ') : 'description';
     const [only] = candidates;
+    // Without a natural key or description, its nested items may still carry its marker.
+    const parents =
+      only !== undefined
+        ? []
+        : orphanedParents.filter(
+            (l) =>
+              l.kind === o.kind &&
+              !pairing.claimed.has(l) &&
+              (markedUnder.get(l.id) ?? []).some((child) => child.marker?.key?.startsWith(`${o.key}/`)),
+          );
+    const childTitle = (l: LiveObject) =>
+      descriptorOf(markedUnder.get(l.id)?.[0]?.kind ?? o.kind).titlePlural;
     if (!adopt) {
-      const holding = holdingUniqueValue(o, parentId, index.unmarked).filter(
+      const holding = holdingUniqueValue(o, parentId, holders).filter(
         (l) => !pairing.claimed.has(l) && !candidates.includes(l),
       );
-      if (only !== undefined || holding.length > 0) {
+      if (only !== undefined || holding.length > 0 || parents.length > 0) {
         lookalikes.push({
           key: o.key,
           kind: o.kind,
           objects: [
             ...candidates.map((l) => ({ kind: l.kind, id: l.id, same: by })),
-            ...holding.map((l) => ({ kind: l.kind, id: l.id, same: `a ${by.replace(/s$/, '')}` })),
+            ...holding.map((l) => ({ kind: l.kind, id: l.id, same: by.replace(/s$/, '') })),
+            ...parents
+              .filter((l) => !holding.includes(l))
+              .map((l) => ({ kind: l.kind, id: l.id, same: `${childTitle(l)} (marked as ${o.key}'s)` })),
           ],
         });
       }
     } else if (only === undefined) {
+      const [parent, ...others] = parents;
+      if (parent !== undefined && others.length === 0) pairing.pair(o, parent, 'marked children');
       continue;
     } else if (candidates.length > 1) {
       notes.push(

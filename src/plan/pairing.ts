@@ -8,6 +8,9 @@ import type { LiveObject, LiveState } from '../live/index.js';
 /** How a desired object came to be paired with a live object of this scope marked with another key. */
 export type RenameCause = 'moved' | 'unique value' | 'parent' | 'pin';
 
+/** Why an unmarked object is taken over (`--adopt`): its `id:` pin, its natural key, or its nested items' markers. */
+export type AdoptCause = 'pin' | 'natural key' | 'marked children';
+
 /** The live objects as pairing sees them: this scope's marked ones by kind and key, and the unmarked. */
 export interface LiveIndex {
   readonly byMarker: ReadonlyMap<string, readonly LiveObject[]>;
@@ -39,11 +42,11 @@ export class Pairing {
   readonly claimed = new Set<LiveObject>();
   /** Live ids by desired key: what a child's parent reference resolves to. */
   readonly matchedIds = new Map<string, string>();
-  readonly adopted = new Map<DesiredObject, 'pin' | 'natural key'>();
+  readonly adopted = new Map<DesiredObject, AdoptCause>();
   readonly pinnedBy = new Map<LiveObject, string>();
   readonly renamedBy = new Map<DesiredObject, RenameCause>();
 
-  pair(o: DesiredObject, l: LiveObject, adoptedBy?: 'pin' | 'natural key'): void {
+  pair(o: DesiredObject, l: LiveObject, adoptedBy?: AdoptCause): void {
     this.found.set(o, l);
     this.claimed.add(l);
     this.matchedIds.set(o.key, l.id);

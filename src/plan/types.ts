@@ -41,6 +41,7 @@ export const reasonCodes = [
   'update_because_observed',
   'adopt_by_pin',
   'adopt_by_natural_key',
+  'adopt_by_marked_children',
   'rename_because_moved',
   'rename_because_same_unique_value',
   'rename_because_parent_renamed',

@@ -24,7 +24,7 @@ export interface Harness extends TestAccount {
   /** Plans `paths` and applies the plan. */
   sync(
     paths: readonly string[],
-    options?: ApplyOptions & { noDelete?: boolean },
+    options?: ApplyOptions & { noDelete?: boolean; adopt?: boolean },
   ): Promise<{ computed: ComputedPlan; result: ApplyResult }>;
 }
 
@@ -38,7 +38,7 @@ export async function startHarness(options: { faults?: FaultOptions } = {}): Pro
     writes: () => account.requests.filter((r) => r.method !== 'GET'),
     plan,
     async sync(paths, o = {}) {
-      const computed = await plan(paths, { noDelete: o.noDelete ?? false });
+      const computed = await plan(paths, { noDelete: o.noDelete ?? false, adopt: o.adopt ?? false });
       const result = await applyPlan(computed.plan, computed.desired, client, o);
       return { computed, result };
     },

@@ -130,3 +130,19 @@ it('id: new on the entry creates another beside it, as asked', async () => {
   expect(synced.code, synced.stderr).toBe(0);
   expect(await policies()).toHaveLength(2);
 });
+
+it('finds a policy with no description by its rules, still marked as its own, and --adopt takes it back', async () => {
+  await account.write('account/main.yaml', config.replace('    description: Blocked scanners\n', ''));
+  expect((await account.acctsync(['sync', 'account/', '--yes'])).code).toBe(0);
+  const policy = await editMarkerAway();
+  const synced = await account.acctsync(['sync', 'account/', '--yes']);
+  expect(synced.code).toBe(1);
+  expect(synced.stderr).toContain(
+    `ip_policies/blocked: IP policy ${policy.id} has the same IP policy rules (marked as ip_policies/blocked's)`,
+  );
+  const adopted = await account.acctsync(['sync', 'account/', '--adopt', '--yes']);
+  expect(adopted.code, adopted.stderr).toBe(0);
+  expect(await policies()).toEqual([expect.objectContaining({ id: policy.id })]);
+  const plan = await account.acctsync(['plan', 'account/', '--detailed-exitcode']);
+  expect(plan.code, plan.stdout).toBe(0);
+});

@@ -37,8 +37,13 @@ function updateReason(
     return { reason, reason_code };
   }
   if (m.adopted) {
-    return m.adoptedBy === 'pin'
-      ? { reason: 'unmanaged object pinned by its id', reason_code: 'adopt_by_pin' }
+    if (m.adoptedBy === 'pin')
+      return { reason: 'unmanaged object pinned by its id', reason_code: 'adopt_by_pin' };
+    return m.adoptedBy === 'marked children'
+      ? {
+          reason: 'unmanaged object whose nested items carry its marker',
+          reason_code: 'adopt_by_marked_children',
+        }
       : { reason: 'unmanaged object with the same natural key', reason_code: 'adopt_by_natural_key' };
   }
   return changed
