@@ -186,9 +186,9 @@ function byIdentity(unmarked: readonly LiveObject[]): Map<string, LiveObject[]> 
 }
 
 /**
- * Pairs the objects left with unmarked ones of the same natural key when adopting. Without
- * adopting, an object with unmarked look-alikes (same natural key, or a unique value in common) is
- * returned as a look-alike: creating it would put a duplicate beside what may be the very object
+ * Pairs the objects left with unmarked ones of the same natural key (or whose nested items still
+ * carry their marker) when adopting. Without adopting, an object with unmarked look-alikes (same
+ * natural key, a unique value in common, nested items marked as its own) is returned as a look-alike: creating it would put a duplicate beside what may be the very object
  * (its marker edited away in the dashboard), so sync refuses it (`lookalikeRefusal`).
  */
 function pairByNaturalKey(
