@@ -5,11 +5,11 @@
  */
 import { UserError } from '../errors.js';
 import { defaultGuardOptions } from './defaults.js';
+import { lookalikeRefusal } from './lookalike-guard.js';
 import { describeCascade, removedBy } from '../plan/cascade.js';
 import type { Plan, SyncGuard } from '../plan/types.js';
 import type { DesiredState } from '../resources/index.js';
 
-/** A guard's refusal of a plan: what sync prints, and which guard refused (for the JSON plan). */
 /**
  * A guard's refusal: its parts stay data, so `plan` can show the reason and the way forward in a
  * pull request's comment without parsing the message a sync prints.
@@ -28,7 +28,7 @@ export class GuardRefusal extends UserError {
 }
 
 export interface GuardOptions {
-  /** Skip every guard. */
+  /** Skip every guard but the look-alike refusal (`lookalikeRefusal`), which --adopt or `id: new` resolves. */
   readonly force: boolean;
   /**
    * Refuse when the objects removed (deletes, replaces, and the children deleted with them) exceed
@@ -70,6 +70,9 @@ export function guardRefusal(
   desired: DesiredState,
   options: GuardOptions,
 ): GuardRefusal | undefined {
+  const lookalike = lookalikeRefusal(plan);
+  if (lookalike !== undefined)
+    return new GuardRefusal('lookalike', lookalike.reason, lookalike.listing, lookalike.howToProceed);
   // A plan that writes nothing has nothing to refuse (an empty config under --no-delete).
   if (options.force || plan.operations.length === 0) return undefined;
   const managed = plan.summary.managed;

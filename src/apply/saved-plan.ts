@@ -32,6 +32,7 @@ export async function readSavedPlan(path: string): Promise<Plan> {
     !isPlainObject(parsed) ||
     parsed.formatVersion !== 2 ||
     !Array.isArray(parsed.operations) ||
+    !Array.isArray(parsed.unmanaged) ||
     typeof parsed.liveFingerprint !== 'string' ||
     typeof parsed.desiredFingerprint !== 'string' ||
     !Array.isArray(parsed.configPaths) ||

@@ -29,5 +29,6 @@ export function refusalText(refusal: GuardRefusal): string {
 
 /** A block at the top of the markdown, above the plan. */
 export function refusalMarkdown(refusal: GuardRefusal): string {
-  return `> **${lead}:** ${markdownText(inert(refusal.reason))}\n>\n> ${markdownText(inert(refusal.howToProceed))}\n\n`;
+  const listing = refusal.listing.map((line) => `> ${markdownText(inert(line.trimStart()))}\n`).join('');
+  return `> **${lead}:** ${markdownText(inert(refusal.reason))}\n>\n${listing === '' ? '' : `${listing}>\n`}> ${markdownText(inert(refusal.howToProceed))}\n\n`;
 }

@@ -14,11 +14,13 @@ import { refuseAdoptLookalikes } from './steps/lookalikes.js';
 import { planNotes } from './steps/notes.js';
 import { objectOperations } from './steps/object-operations.js';
 import { observedDrift } from './steps/observed-drift.js';
+import { observedRelease } from './steps/observed-release.js';
 import { orderPlan } from './steps/ordering.js';
 import { MetadataWriter } from './steps/ownership-metadata.js';
 import { findReplacements } from './steps/replacements.js';
 import { summarize } from './steps/summary.js';
 import { tokenCapture, type TokenFileView } from './steps/token-capture.js';
+import { unmanagedObjects } from './steps/unmanaged.js';
 import type { Plan } from './types.js';
 import { WrittenStates } from './written-state.js';
 
@@ -98,19 +100,23 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const metadata = new MetadataWriter(scope, hash, fingerprints.live, written);
   const managed = matching.matches.filter((m) => m.desired.observe !== true);
   const objects = objectOperations(managed, { replacements, capture, metadata, written });
-  const deletes = options.noDelete ? [] : orphanDeletes(matching.orphans);
+  const release = observedRelease(observed, matching.orphans, scope);
+  const deletes = options.noDelete ? [] : orphanDeletes(release.orphans);
   const planned = foldCascades([...objects.operations, ...deletes], live.objects);
   checkProtection(planned, live.objects, {
     scope,
     desired: desiredByKey,
     unprotect: new Set(options.unprotect),
   });
-  const { operations, blocked } = orderPlan(planned, {
+  const ordered = orderPlan(planned, {
     desiredByKey,
     liveObjects: live.objects,
     deleteFirst: objects.deleteFirst,
     resolve: replacements.resolve,
   });
+  // Releases depend on nothing and nothing on them: metadata PATCHes, after the rest.
+  const operations = [...ordered.operations, ...release.operations];
+  const { blocked } = ordered;
   return {
     formatVersion: 2,
     createdAt: options.now.toISOString(),
@@ -128,7 +134,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     summary: summarize(operations, {
       replaced: replacements.replaced.size,
       unchanged: objects.unchanged,
-      liveObjects: live.objects,
+      liveObjects: live.objects.filter((l) => !release.released.has(l.id)),
       scope,
     }),
     notes: planNotes({
@@ -141,6 +147,8 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       blocked,
     }),
     ...(observed.length > 0 ? { observed: observedDrift(observed, replacements) } : {}),
+    ...(matching.lookalikes.length > 0 ? { lookalikes: matching.lookalikes } : {}),
+    unmanaged: unmanagedObjects(matching.unmanaged),
     liveKinds: live.kinds,
     options: recordedOptions(options),
   };

@@ -7,6 +7,7 @@
 import { UserError } from '../errors.js';
 import {
   aTitle,
+  claimKeys,
   descriptorOf,
   isObjectKey,
   naturalIdentity,
@@ -16,11 +17,12 @@ import {
 } from '../resources/index.js';
 import { compare } from '../compare.js';
 import type { LiveObject, LiveState } from '../live/index.js';
+import type { Lookalike } from './types.js';
 import {
   indexLive,
   markerSlot,
   Pairing,
-  type AdoptedBy,
+  type AdoptCause,
   type LiveIndex,
   type RenameCause,
 } from './pairing.js';
@@ -35,8 +37,8 @@ export interface Match {
   readonly live?: LiveObject;
   /** The live object is unmarked and taken over. */
   readonly adopted: boolean;
-  /** Why an adopted object is this one: its `id:` pin, or its natural key. */
-  readonly adoptedBy?: AdoptedBy;
+  /** Why an adopted object is this one: its `id:` pin, its natural key, or its nested items' markers. */
+  readonly adoptedBy?: AdoptCause;
   /** The key the live object's marker holds, when this entry takes it over under another key. */
   readonly renamedFrom?: string;
   readonly renamedBy?: RenameCause;
@@ -64,6 +66,8 @@ export interface Matching {
   readonly matches: readonly Match[];
   readonly orphans: readonly Orphan[];
   readonly notes: readonly string[];
+  /** Desired objects with no object that unmanaged objects resemble (without `--adopt`): sync refuses them. */
+  readonly lookalikes: readonly Lookalike[];
   /** Unmarked live objects no desired object took: where a create may have a look-alike. */
   readonly unmanaged: readonly LiveObject[];
 }
@@ -144,6 +148,41 @@ function pairByPin(
   }
 }
 
+/** Unmarked objects by the claim keys they hold (see `claimKeys`). */
+function byClaim(unmarked: readonly LiveObject[]): Map<string, LiveObject[]> {
+  const out = new Map<string, LiveObject[]>();
+  for (const l of unmarked) {
+    for (const k of claimKeys(descriptorOf(l.kind), l.record, l.parentId)) {
+      const list = out.get(k);
+      if (list === undefined) out.set(k, [l]);
+      else list.push(l);
+    }
+  }
+  return out;
+}
+
+/** The unmanaged objects holding a unique value `o` would claim (a hostport of an edge, a domain). */
+function holdingUniqueValue(
+  o: DesiredObject,
+  parentId: string | undefined,
+  claimed: ReadonlyMap<string, readonly LiveObject[]>,
+): LiveObject[] {
+  const held = claimKeys(descriptorOf(o.kind), o.fields, parentId).flatMap((k) => claimed.get(k) ?? []);
+  return [...new Set(held)];
+}
+
+/** This scope's marked objects under each parent id: a parent whose own marker is gone still has theirs. */
+function markedChildren(index: LiveIndex): Map<string, LiveObject[]> {
+  const out = new Map<string, LiveObject[]>();
+  for (const l of [...index.byMarker.values()].flat()) {
+    if (l.parentId === undefined) continue;
+    const list = out.get(l.parentId);
+    if (list === undefined) out.set(l.parentId, [l]);
+    else list.push(l);
+  }
+  return out;
+}
+
 /** Unmarked objects by kind and natural identity, computed once (an identity may parse a PEM). */
 function byIdentity(unmarked: readonly LiveObject[]): Map<string, LiveObject[]> {
   const out = new Map<string, LiveObject[]>();
@@ -159,37 +198,70 @@ function byIdentity(unmarked: readonly LiveObject[]): Map<string, LiveObject[]> 
 }
 
 /**
- * Pairs the objects left with unmarked ones of the same natural key when adopting, and returns the
- * notes on those it did not (not adopting, or several candidates).
+ * Pairs the objects left with unmarked ones of the same natural key (or whose nested items still
+ * carry their marker) when adopting. Without adopting, an object with unmarked look-alikes (same
+ * natural key, a unique value in common, nested items marked as its own) is returned as a look-alike: creating it would put a duplicate beside what may be the very object
+ * (its marker edited away in the dashboard), so sync refuses it (`lookalikeRefusal`).
  */
 function pairByNaturalKey(
   sorted: readonly DesiredObject[],
   index: LiveIndex,
   pairing: Pairing,
   adopt: boolean,
-): string[] {
+): { notes: string[]; lookalikes: Lookalike[] } {
   const notes: string[] = [];
+  const lookalikes: Lookalike[] = [];
   // Parents before children: a child's natural key is unique only within its (matched) parent.
   const unmatched = sorted.filter((o) => !pairing.found.has(o) && o.pin === undefined);
   const byDepth = [...unmatched].sort(
     (a, b) => Number(a.parentKey !== undefined) - Number(b.parentKey !== undefined),
   );
   const candidatesBy = byIdentity(index.unmarked);
+  const markedUnder = markedChildren(index);
+  const holders = adopt ? new Map<string, LiveObject[]>() : byClaim(index.unmarked);
+  const orphanedParents = index.unmarked.filter((l) => markedUnder.has(l.id));
   for (const o of byDepth) {
     const d = descriptorOf(o.kind);
-    const identity = naturalIdentity(d, o.fields, parentIdOf(o, pairing.matchedIds));
-    if (identity === undefined) continue;
-    const candidates = (candidatesBy.get(`${o.kind} ${identity}`) ?? []).filter(
-      (l) => !pairing.claimed.has(l),
-    );
+    const parentId = parentIdOf(o, pairing.matchedIds);
+    const identity = naturalIdentity(d, o.fields, parentId);
+    const candidates = (
+      identity === undefined ? [] : (candidatesBy.get(`${o.kind} ${identity}`) ?? [])
+    ).filter((l) => !pairing.claimed.has(l));
     const by = d.naturalKey ? d.naturalKey.fields.join(' and ') : 'description';
     const [only] = candidates;
-    if (only === undefined) continue;
+    // Without a natural key or description, its nested items may still carry its marker.
+    const parents =
+      only !== undefined
+        ? []
+        : orphanedParents.filter(
+            (l) =>
+              l.kind === o.kind &&
+              !pairing.claimed.has(l) &&
+              (markedUnder.get(l.id) ?? []).some((child) => child.marker?.key?.startsWith(`${o.key}/`)),
+          );
+    const childTitle = (l: LiveObject) =>
+      descriptorOf(markedUnder.get(l.id)?.[0]?.kind ?? o.kind).titlePlural;
     if (!adopt) {
-      notes.push(
-        `${o.key}: an unmanaged ${d.title} with the same ${by} exists (${candidates.map((c) => c.id).join(', ')}); ` +
-          'run with --adopt to take it over instead of creating a new one',
+      const holding = holdingUniqueValue(o, parentId, holders).filter(
+        (l) => !pairing.claimed.has(l) && !candidates.includes(l),
       );
+      if (only !== undefined || holding.length > 0 || parents.length > 0) {
+        lookalikes.push({
+          key: o.key,
+          kind: o.kind,
+          objects: [
+            ...candidates.map((l) => ({ kind: l.kind, id: l.id, same: by })),
+            ...holding.map((l) => ({ kind: l.kind, id: l.id, same: by.replace(/s$/, '') })),
+            ...parents
+              .filter((l) => !holding.includes(l))
+              .map((l) => ({ kind: l.kind, id: l.id, same: `${childTitle(l)} (marked as ${o.key}'s)` })),
+          ],
+        });
+      }
+    } else if (only === undefined) {
+      const [parent, ...others] = parents;
+      if (parent !== undefined && others.length === 0) pairing.pair(o, parent, 'marked children');
+      continue;
     } else if (candidates.length > 1) {
       notes.push(
         `${o.key}: not adopted: ${candidates.length} unmanaged ${d.titlePlural} have the same ${by} (${candidates.map((c) => c.id).join(', ')})`,
@@ -198,7 +270,7 @@ function pairByNaturalKey(
       pairing.pair(o, only, d.naturalKey ? 'natural key' : 'description');
     }
   }
-  return notes;
+  return { notes, lookalikes };
 }
 
 /**
@@ -267,11 +339,15 @@ export function matchObjects(desired: DesiredState, live: LiveState, options: Ma
   pairByPin(sorted, index, pairing, options);
   pairByUniqueValue(sorted, index, pairing);
   pairByParent(sorted, index, pairing);
-  const notes = pairByNaturalKey(sorted, index, pairing, options.adopt);
+  const { notes, lookalikes } = pairByNaturalKey(sorted, index, pairing, options.adopt);
+  const orphans = orphansOf(index, pairing, sorted);
+  const orphaned = new Set(orphans.map((o) => o.live));
   return {
     matches: sorted.map((o) => matchOf(o, pairing, options.scope)),
-    orphans: orphansOf(index, pairing, sorted),
+    orphans,
     notes: [...moveNotes, ...notes],
-    unmanaged: index.unmarked.filter((l) => !pairing.claimed.has(l)),
+    lookalikes,
+    // An item added by hand inside a managed object is that object's drift (an orphan), not unmanaged.
+    unmanaged: index.unmarked.filter((l) => !pairing.claimed.has(l) && !orphaned.has(l)),
   };
 }

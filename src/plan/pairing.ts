@@ -8,6 +8,12 @@ import type { LiveObject, LiveState } from '../live/index.js';
 /** How a desired object came to be paired with a live object of this scope marked with another key. */
 export type RenameCause = 'moved' | 'unique value' | 'parent' | 'pin';
 
+/**
+ * Why an unmarked object is taken over (`--adopt`): its `id:` pin, its natural key, (for a kind
+ * without one) its description, or its nested items' markers.
+ */
+export type AdoptCause = 'pin' | 'natural key' | 'description' | 'marked children';
+
 /** The live objects as pairing sees them: this scope's marked ones by kind and key, and the unmarked. */
 export interface LiveIndex {
   readonly byMarker: ReadonlyMap<string, readonly LiveObject[]>;
@@ -34,19 +40,17 @@ export function indexLive(live: LiveState, scope: string): LiveIndex {
 }
 
 /** The pairs found so far, each live object taken at most once. */
-/** How an unmanaged object was taken over: its `id:` pin, its natural key, or (for a kind without one) its description. */
-export type AdoptedBy = 'pin' | 'natural key' | 'description';
 
 export class Pairing {
   readonly found = new Map<DesiredObject, LiveObject>();
   readonly claimed = new Set<LiveObject>();
   /** Live ids by desired key: what a child's parent reference resolves to. */
   readonly matchedIds = new Map<string, string>();
-  readonly adopted = new Map<DesiredObject, AdoptedBy>();
+  readonly adopted = new Map<DesiredObject, AdoptCause>();
   readonly pinnedBy = new Map<LiveObject, string>();
   readonly renamedBy = new Map<DesiredObject, RenameCause>();
 
-  pair(o: DesiredObject, l: LiveObject, adoptedBy?: AdoptedBy): void {
+  pair(o: DesiredObject, l: LiveObject, adoptedBy?: AdoptCause): void {
     this.found.set(o, l);
     this.claimed.add(l);
     this.matchedIds.set(o.key, l.id);

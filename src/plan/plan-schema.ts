@@ -175,6 +175,54 @@ const observedSchema = {
   },
 };
 
+const lookalikesSchema = {
+  description:
+    'Entries the plan creates while unmanaged objects look like them (same natural key or description, or a unique value in common): sync refuses them (syncRefusal.guard `lookalike`) until --adopt takes the object over or the entry says `id: new`. Present when there are any.',
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['key', 'kind', 'objects'],
+    additionalProperties: false,
+    properties: {
+      key: { type: 'string' },
+      kind: { type: 'string' },
+      objects: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['kind', 'id', 'same'],
+          additionalProperties: false,
+          properties: {
+            kind: { type: 'string' },
+            id: { type: 'string' },
+            same: { type: 'string', description: 'What it has in common with the entry.' },
+          },
+        },
+      },
+    },
+  },
+};
+
+const unmanagedSchema = {
+  description:
+    "Live objects no scope's marker claims and no entry observes or adopts, by kind then id (objects of other scopes are not listed).",
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['kind', 'id'],
+    additionalProperties: false,
+    properties: {
+      kind: { type: 'string' },
+      id: { type: 'string' },
+      name: {
+        type: 'string',
+        description: 'Its natural key (a domain, hostports, a CIDR) or else its description.',
+      },
+      parentId: { type: 'string', description: 'For nested kinds: the id of the object it belongs to.' },
+    },
+  },
+};
+
 const policySchema = {
   description: 'Broken --policy rules; absent when no policy was given.',
   type: 'array',
@@ -220,6 +268,7 @@ export function planSchema(): Record<string, unknown> {
       'resolvedIds',
       'operations',
       'summary',
+      'unmanaged',
       'notes',
       'options',
     ],
@@ -256,6 +305,8 @@ export function planSchema(): Record<string, unknown> {
       },
       summary: summarySchema,
       observed: observedSchema,
+      lookalikes: lookalikesSchema,
+      unmanaged: unmanagedSchema,
       notes: {
         type: 'array',
         items: { type: 'string' },

@@ -4,7 +4,7 @@
  * entry holds them already made inert for a terminal.
  */
 import { inert } from '../inert.js';
-import { descriptorOf, type KindName } from '../resources/index.js';
+import { countOf, descriptorOf, type KindName } from '../resources/index.js';
 import { countCascaded, describeCascade } from './cascade.js';
 import { changeTree, namesOfIds, treeLines } from './render-tree.js';
 import type { Cascade, CascadedObject, ChangeCause, FieldChange, Operation, Plan } from './types.js';
@@ -168,6 +168,20 @@ export function observedLines(plan: Plan): string[] {
       ];
     }),
   ];
+}
+
+/**
+ * How many live objects nobody manages, by kind, and how to adopt one; the JSON plan's `unmanaged`
+ * lists them. Undefined when there are none.
+ */
+export function unmanagedLine(plan: Plan): string | undefined {
+  const unmanaged = plan.unmanaged;
+  if (unmanaged.length === 0) return undefined;
+  const counts = new Map<KindName, number>();
+  for (const u of unmanaged) counts.set(u.kind, (counts.get(u.kind) ?? 0) + 1);
+  const kinds = [...counts].map(([kind, n]) => countOf(descriptorOf(kind), n)).join(', ');
+  const them = unmanaged.length === 1 ? 'it' : 'them';
+  return `Unmanaged: ${kinds} (no scope manages ${them}; the JSON plan lists ${them}). To manage one, add its entry with its \`id:\` (\`acctsync export\` writes it) and sync with \`--adopt\`.`;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   observedLines,
   shownKey,
   summaryLine,
+  unmanagedLine,
   whyOf,
   type Entry,
 } from './render-common.js';
@@ -136,6 +137,9 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
   }
   if (plan.notes.length > 0)
     head.push('#### Notes', '', ...plan.notes.map((n) => `- ${markdownText(inert(n))}`), '');
+  const unmanaged = unmanagedLine(plan);
+  // Only counts and kind titles: nothing from the account to escape, and its code spans stay code.
+  if (unmanaged !== undefined) head.push(unmanaged, '');
   const [title, ...observedRaw] = observedLines(plan);
   const observed = observedRaw.map(inert);
   if (title !== undefined)

@@ -12,6 +12,7 @@ import {
   observedLines,
   shownKey,
   summaryLine,
+  unmanagedLine,
   whyOf,
   type Entry,
 } from './render-common.js';
@@ -53,6 +54,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (observed.length > 0) lines.push(...observed, '');
   for (const note of plan.notes) lines.push(`Note: ${inert(note)}`);
   if (plan.notes.length > 0) lines.push('');
+  const unmanaged = unmanagedLine(plan);
+  if (unmanaged !== undefined) lines.push(unmanaged, '');
   lines.push(...policyText(plan.policy));
   lines.push(bold(summaryLine(plan)));
   return `${lines.join('\n')}\n`;

@@ -38,9 +38,11 @@ export const reasonCodes = [
   'update_because_changed',
   'update_because_marker_stale',
   'update_because_release_before_claim',
+  'update_because_observed',
   'adopt_by_pin',
   'adopt_by_natural_key',
   'adopt_by_description',
+  'adopt_by_marked_children',
   'rename_because_moved',
   'rename_because_same_unique_value',
   'rename_because_parent_renamed',
@@ -172,6 +174,32 @@ export interface ObservedObject {
   readonly changes: readonly FieldChange[];
 }
 
+/**
+ * A desired object with no object of its own while unmanaged objects look like it: the plan creates
+ * it, and sync refuses to (a duplicate beside what may be the very object, its marker edited away).
+ */
+export interface Lookalike {
+  readonly key: string;
+  readonly kind: KindName;
+  /** The unmanaged objects, each with what it has in common with the entry. */
+  readonly objects: readonly {
+    readonly kind: KindName;
+    readonly id: string;
+    /** What is the same: `description`, `domain`, `a hostport`, ... */
+    readonly same: string;
+  }[];
+}
+
+/** A live object no scope's marker claims (made by hand, or by a tool that leaves no marker). */
+export interface UnmanagedObject {
+  readonly kind: KindName;
+  readonly id: string;
+  /** Its natural key or, for kinds without one, its description; absent when it has neither. */
+  readonly name?: string;
+  /** For nested kinds (rules, routes): the id of the object it belongs to. */
+  readonly parentId?: string;
+}
+
 export interface PlanSummary {
   readonly create: number;
   readonly update: number;
@@ -192,7 +220,7 @@ export interface PlanSummary {
 }
 
 /** The guards a sync checks before its first write (docs/apply.md), by the name a script sees. */
-export const syncGuards = ['empty_config', 'mass_delete'] as const;
+export const syncGuards = ['lookalike', 'empty_config', 'mass_delete'] as const;
 export type SyncGuard = (typeof syncGuards)[number];
 
 /** What a sync of the plan would refuse, as `plan` shows it for review before the merge. */
@@ -224,6 +252,13 @@ export interface Plan {
   readonly summary: PlanSummary;
   /** The observed entries, in key order: present when the config observes any object. */
   readonly observed?: readonly ObservedObject[];
+  /** Entries created beside unmanaged look-alikes (sync refuses them): present when there are any. */
+  readonly lookalikes?: readonly Lookalike[];
+  /**
+   * Live objects no scope's marker claims and no entry names (observed or adopted), by kind then
+   * id; objects of other scopes are not listed.
+   */
+  readonly unmanaged: readonly UnmanagedObject[];
   /** Things a reviewer should know that are not operations (a token that will not be saved, ...). */
   readonly notes: readonly string[];
   /** The options the plan was computed with, so `apply plan.json` re-plans the same way. */

@@ -108,6 +108,8 @@ describe('acctsync sync: swaps of unique values in one run', () => {
         '        ]',
         '      # (2 unchanged attributes hidden)',
         '',
+        'Unmanaged: 1 API key (no scope manages it; the JSON plan lists it). To manage one, add its entry with its `id:` (`acctsync export` writes it) and sync with `--adopt`.',
+        '',
       ]);
       expect(sync.stdout).toContain('Apply complete: 12 done, 0 failed, 0 not attempted');
 

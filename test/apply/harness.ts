@@ -23,6 +23,8 @@ export interface SyncOptions {
   readonly parallelism?: number;
   readonly continueOnError?: boolean;
   readonly noDelete?: boolean;
+  /** `--adopt`: unmarked objects of the config's natural keys are taken over. */
+  readonly adopt?: boolean;
   readonly guards?: Partial<GuardOptions>;
   readonly tokenOutput?: string;
   /** A plan saved for review (`apply plan.json`): applied only when a plan made now holds the same. */
@@ -53,7 +55,7 @@ async function syncRun(
   const run = await runOnce({
     desired,
     account: () => Promise.resolve({ client }),
-    planning: { adopt: false, noDelete: options.noDelete ?? false, now: new Date() },
+    planning: { adopt: options.adopt ?? false, noDelete: options.noDelete ?? false, now: new Date() },
     guards: { force: false, ...options.guards },
     ...(options.saved === undefined ? {} : { saved: options.saved }),
     apply: {

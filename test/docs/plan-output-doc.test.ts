@@ -64,6 +64,7 @@ function normalizer(jsonPlan: string): (text: string) => string {
       liveParentId?: string;
       cascade?: { objects: { id: string; key?: string }[] };
     }[];
+    unmanaged?: { kind: string; id: string; name?: string }[];
   };
   const keyOf = new Map<string, string>(Object.entries(plan.resolvedIds).map(([key, id]) => [id, key]));
   for (const op of plan.operations) {
@@ -73,6 +74,8 @@ function normalizer(jsonPlan: string): (text: string) => string {
   for (const { liveParentId: id, parentKey } of plan.operations) {
     if (id !== undefined && !keyOf.has(id)) keyOf.set(id, parentKey ?? `~${id}`);
   }
+  // Objects nobody manages (the emulator's bootstrap key), named by what they are, not their id.
+  for (const u of plan.unmanaged ?? []) if (!keyOf.has(u.id)) keyOf.set(u.id, `~${u.kind}/${u.name ?? ''}`);
   const ids = [...keyOf].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id]) => id);
   const counters = new Map<string, number>();
   const names = new Map<string, string>();

@@ -1,8 +1,10 @@
 /**
  * The model-based suite (see model.ts): seeded random sequences of reviewed changes over every kind,
  * each step synced once (every other one as `plan --out` + `apply plan.json`) and then planned, at
- * parallelism 1 and 16. `npm test` runs two seeds of a
- * few dozen steps, renames among them (every renamed object keeps its id); `npm run test:soak` runs thousands (test/soak/model.test.ts). A failure prints
+ * parallelism 1 and 16. `npm test` runs two seeds of a few dozen steps, renames among them (every
+ * renamed object keeps its id), with hand edits drawn between steps (hand-edits.ts: never a
+ * duplicate, an empty plan after the next sync or adoption); `npm run test:soak` runs thousands
+ * (test/soak/model.test.ts). A failure prints
  * its seed: `RELIABILITY_SEED=<n>` replays it.
  */
 import { describe, expect, it } from 'vitest';
@@ -24,8 +26,12 @@ describe('every reviewed change converges in one sync (model)', () => {
       console.log(`[model] seed ${seed + offset}: ${JSON.stringify(run)}`);
       for (const action of ['create', 'update', 'delete', 'rename'])
         expect(run.operations[action], action).toBeGreaterThan(0);
+      // Hand edits were drawn between steps (one in two steps), each undone or adopted back.
+      const byHand = Object.entries(run.changes).filter(([what]) => what.startsWith('by hand'));
+      expect(byHand.reduce((n, [, count]) => n + count, 0)).toBeGreaterThan(0);
     },
-    120_000,
+    // Hand edits add a sync and a plan to every other step; a loaded 2-core machine needs the room.
+    240_000,
   );
 });
 

@@ -15,7 +15,10 @@ import { UserError } from '../../src/errors.js';
 import { renderJson } from '../../src/plan/index.js';
 import type { Plan } from '../../src/plan/types.js';
 import { descriptorOf, findReferences, type DesiredState } from '../../src/resources/index.js';
+import { GuardRefusal } from '../../src/apply/index.js';
+import type { LiveObject } from '../../src/live/index.js';
 import { startHarness } from '../apply/harness.js';
+import { drawHandEdit, type HandEdit } from './hand-edits.js';
 import { createRng } from '../reliability/support/prng.js';
 import { configYaml, MoveLog, step, type Config } from './model.js';
 
@@ -36,6 +39,7 @@ export interface ModelFailure {
 /** Runs `steps` steps from `seed` at `parallelism`, stopping at the first failure. */
 export async function runModel(seed: number, steps: number, parallelism: number): Promise<ModelRun> {
   const rng = createRng(seed);
+  const edits = createRng(seed ^ 0x5eed);
   const h = await startHarness();
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-model-'));
   await cp(new URL('../fixtures/pki/', import.meta.url), join(dir, 'pki'), { recursive: true });
@@ -60,8 +64,18 @@ export async function runModel(seed: number, steps: number, parallelism: number)
       const problem =
         typeof synced === 'string' ? synced : renamesLosingIds(log, ids, synced.ids, synced.replaced);
       if (typeof synced !== 'string') ids = synced.ids;
-      if (problem !== undefined) {
-        const report = [problem, '', ...history, '', yaml].join('\n');
+      const edit =
+        typeof synced === 'string' ? undefined : await drawHandEdit(edits, h.client, synced.live, 'model');
+      if (edit !== undefined) {
+        history.push(`  then by hand: ${edit.what}`);
+        count(changeCounts, `by hand: ${edit.what.split(' ')[0] ?? ''}`);
+      }
+      const edited =
+        problem ?? (edit === undefined ? undefined : await afterHandEdit(h, dir, parallelism, edit));
+      if (typeof edited === 'object') ids = edited.ids;
+      const failed = typeof edited === 'string' ? edited : problem;
+      if (failed !== undefined) {
+        const report = [failed, '', ...history, '', yaml].join('\n');
         return { failure: { seed, step: n, report }, operations, changes: changeCounts };
       }
     }
@@ -93,10 +107,11 @@ export async function runSteps(configs: readonly string[], parallelism: number):
 
 type Harness = Awaited<ReturnType<typeof startHarness>>;
 
-/** What a converged sync left: live ids by marker key, and the keys it replaced. */
+/** What a converged sync left: live ids by marker key, the keys it replaced, the live objects. */
 interface Synced {
   readonly ids: Map<string, string>;
   readonly replaced: ReadonlySet<string>;
+  readonly live: readonly LiveObject[];
 }
 
 /** The renames of this step whose object (or a nested item of it) did not keep its id. */
@@ -138,16 +153,17 @@ async function syncOnce(
   dir: string,
   how: { readonly parallelism: number; readonly savedPlan: boolean },
   applied: (operationId: string) => void,
+  adopt = false,
 ): Promise<string | Synced> {
   let synced;
   const command = how.savedPlan ? 'plan --out + apply plan.json' : 'sync';
   try {
     // A step may remove much of the account on purpose: the mass-delete guard, which asks for
     // `--force`, is tested in test/safety; here every step is a reviewed change.
-    const options = { parallelism: how.parallelism, guards: { force: true } };
+    const options = { parallelism: how.parallelism, guards: { force: true }, adopt };
     if (how.savedPlan) {
       const file = `${dir}-plan.json`;
-      await writeFile(file, renderJson((await h.plan([dir])).plan));
+      await writeFile(file, renderJson((await h.plan([dir], { adopt })).plan));
       synced = await h.sync([dir], { ...options, saved: await readSavedPlan(file) });
     } else synced = await h.sync([dir], options);
   } catch (error) {
@@ -180,7 +196,50 @@ async function syncOnce(
     next.live.objects.flatMap((o) => (o.marker?.scope === 'model' ? [[o.marker.key, o.id] as const] : [])),
   );
   const replaced = new Set(synced.computed.plan.operations.flatMap((op) => op.replaces ?? []));
-  return { ids, replaced };
+  return { ids, replaced, live: next.live.objects };
+}
+
+/**
+ * Why the account did not come back after a hand edit, or what it left: a marker edited away makes
+ * the next sync refuse (a look-alike naming the object) without writing, and `--adopt` takes the
+ * object back under its key; any other edit is undone by the next sync. Either way the plan is
+ * empty after, and no key has two objects.
+ */
+async function afterHandEdit(
+  h: Harness,
+  dir: string,
+  parallelism: number,
+  edit: HandEdit,
+): Promise<string | Synced> {
+  const removed = edit.markerRemoved;
+  if (removed !== undefined) {
+    const writes = h.writes().length;
+    try {
+      await h.sync([dir], { parallelism, guards: { force: true } });
+      return `the sync after a hand edit did not refuse: ${edit.what}`;
+    } catch (error) {
+      const named = error instanceof GuardRefusal && error.guard === 'lookalike';
+      if (!named || !error.listing.some((line) => line.includes(removed.id)))
+        return `the sync after a hand edit did not refuse the look-alike ${removed.id}: ${whatWasRefused(error)}`;
+    }
+    if (h.writes().length !== writes) return `the refused sync wrote ${h.writes().length - writes} requests`;
+  }
+  const synced = await syncOnce(
+    h,
+    dir,
+    { parallelism, savedPlan: false },
+    () => undefined,
+    removed !== undefined,
+  );
+  if (typeof synced === 'string') return `after a hand edit (${edit.what}): ${synced}`;
+  const counts = new Map<string, number>();
+  for (const l of synced.live)
+    if (l.marker?.scope === 'model') counts.set(l.marker.key, (counts.get(l.marker.key) ?? 0) + 1);
+  const duplicates = [...counts].filter(([, n]) => n > 1);
+  if (duplicates.length > 0) return `duplicates after a hand edit: ${JSON.stringify(duplicates)}`;
+  if (removed !== undefined && synced.ids.get(removed.key) !== removed.id)
+    return `${removed.key} is ${synced.ids.get(removed.key) ?? 'gone'} after --adopt, not ${removed.id}`;
+  return synced;
 }
 
 /**

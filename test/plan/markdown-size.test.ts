@@ -33,6 +33,7 @@ function planOf(action: 'create' | 'delete', n: number): Plan {
     liveFingerprint: 'l',
     resolvedIds: {},
     operations,
+    unmanaged: [],
     summary: {
       create: action === 'create' ? n : 0,
       update: 0,

@@ -63,6 +63,7 @@ describe('plan JSON schema (schemas/plan.schema.json)', () => {
       liveFingerprint: fingerprint,
       resolvedIds: {},
       operations: [{ ...operation, reason_code }],
+      unmanaged: [],
       summary: {
         create: 1,
         update: 0,

@@ -71,6 +71,8 @@ describe('renderers', () => {
             # (4 unchanged attributes hidden)
         - ip_policies/old  IP policy ipp_ID  (left the config)
 
+      Unmanaged: 1 API key (no scope manages it; the JSON plan lists it). To manage one, add its entry with its \`id:\` (\`acctsync export\` writes it) and sync with \`--adopt\`.
+
       Plan: 1 to create, 1 to update, 1 to replace, 1 to delete, 0 to adopt; 0 unchanged.
       "
     `);

@@ -43,7 +43,10 @@ export const command = defineCommand({
     });
     printConfigWarnings(config.warnings, config.secretSpans, process.env);
     const scope = values.scope ?? config.desired.scope;
-    const stillWanted = keys.filter((k) => config.desired.objects.some((o) => o.key === k));
+    // An observed entry's object is not managed: letting go of it is what `forget` is for.
+    const stillWanted = keys.filter((k) =>
+      config.desired.objects.some((o) => o.key === k && o.observe !== true),
+    );
     if (stillWanted.length > 0) {
       throw new UserError(`refusing to forget ${stillWanted.join(', ')}: still in the config`, {
         details: ['Remove its block first; otherwise the next sync would create it again.'],

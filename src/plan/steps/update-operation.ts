@@ -39,8 +39,13 @@ function updateReason(
   if (m.adopted) {
     if (m.adoptedBy === 'pin')
       return { reason: 'unmanaged object pinned by its id', reason_code: 'adopt_by_pin' };
-    return m.adoptedBy === 'description'
-      ? { reason: 'unmanaged object with the same description', reason_code: 'adopt_by_description' }
+    if (m.adoptedBy === 'description')
+      return { reason: 'unmanaged object with the same description', reason_code: 'adopt_by_description' };
+    return m.adoptedBy === 'marked children'
+      ? {
+          reason: 'unmanaged object whose nested items carry its marker',
+          reason_code: 'adopt_by_marked_children',
+        }
       : { reason: 'unmanaged object with the same natural key', reason_code: 'adopt_by_natural_key' };
   }
   return changed
