@@ -3,8 +3,9 @@
  * `watch`), and taking the scope's lease for them (docs/lease.md).
  */
 import { UsageError } from '../errors.js';
+import { forgedWarning } from '../lease/acquire.js';
 import { LeaseKeeper } from '../lease/keeper.js';
-import { defaultLeaseTtlMs } from '../lease/default-ttl.js';
+import { defaultLeaseTtlMs, maxLeaseTtlMs } from '../lease/default-ttl.js';
 import { ScopeLease } from '../lease/lease.js';
 import { formatDuration, parseDuration } from '../watch/duration.js';
 import type { Connection } from './connection.js';
@@ -29,8 +30,10 @@ export function leaseFlagsFrom(command: string, values: LeaseValues): LeaseFlags
     timeout === undefined || timeout.trim() === '0' ? 0 : parseDuration(timeout, '--lock-timeout');
   const ttl = values['lock-ttl'];
   const ttlMs = ttl === undefined ? defaultLeaseTtlMs : parseDuration(ttl, '--lock-ttl');
-  if (ttlMs < minimumTtlMs)
-    throw new UsageError(`${command}: --lock-ttl must be at least ${formatDuration(minimumTtlMs)}`);
+  if (ttlMs < minimumTtlMs || ttlMs > maxLeaseTtlMs)
+    throw new UsageError(
+      `${command}: --lock-ttl must be between ${formatDuration(minimumTtlMs)} and ${formatDuration(maxLeaseTtlMs)}`,
+    );
   return { ttlMs, timeoutMs };
 }
 
@@ -46,7 +49,12 @@ export async function holdScope(
   flags: LeaseFlags,
 ): Promise<ScopeLease | undefined> {
   if (connection.embedded) return undefined;
-  return ScopeLease.acquire(connection.client, scope, { command: `acctsync ${command}`, ...flags });
+  const lease = await ScopeLease.acquire(connection.client, scope, {
+    command: `acctsync ${command}`,
+    ...flags,
+  });
+  if (lease.forged !== undefined) process.stderr.write(`warning: ${forgedWarning(scope, lease.forged)}\n`);
+  return lease;
 }
 
 /**

@@ -39,6 +39,8 @@ interface RunStreams {
   readonly beforeApply?: () => void | Promise<void>;
   /** Aborted when writing must stop: the scope's lease was lost (its reason is printed). */
   readonly stop?: AbortSignal | undefined;
+  /** The scope's lease check, before every request of the apply (`ScopeLease.check`). */
+  readonly mayWrite?: (() => void) | undefined;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function runApply(
       guards,
       progress,
       signal: streams.stop ? writingSignal(interrupt.signal, streams.stop) : interrupt.signal,
+      ...(streams.mayWrite === undefined ? {} : { mayWrite: streams.mayWrite }),
       ...(tokens === undefined ? {} : { tokens }),
     });
     if (settings.output === 'json') streams.stdout.write(renderResultJson(plan, result));

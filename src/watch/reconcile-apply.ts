@@ -59,6 +59,7 @@ export async function applyReported(
   settings: ApplySettings & { readonly client: Parameters<typeof applyPlan>[2] },
   guards: GuardOptions,
   { log, signal, progress }: ReconcileContext,
+  mayWrite?: () => void,
 ): Promise<ApplyResult> {
   const tokens = settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
   const report = (op: OperationResult): void => {
@@ -71,6 +72,7 @@ export async function applyReported(
     continueOnError: settings.continueOnError,
     guards,
     signal,
+    ...(mayWrite === undefined ? {} : { mayWrite }),
     ...(tokens === undefined ? {} : { tokens }),
     progress: { started() {}, finished: report, end() {} },
   });

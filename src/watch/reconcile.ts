@@ -17,7 +17,7 @@ import { driftEventsOf, observedDriftEvents, type DriftEvent } from './drift.js'
 import { gitCommitOf } from './git-revision.js';
 import { applyReported, appliedOf, incompleteApplyResult } from './reconcile-apply.js';
 import { policyRefusal } from './policy-check.js';
-import { writeSignal, type HoldScope } from './scope-hold.js';
+import { writeSignal, type HoldScope, type Writing } from './scope-hold.js';
 import type { ConfigRevision, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
 export interface ReconcileSettings {
@@ -215,14 +215,18 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
   let lastGood: LastGood | undefined;
   const observe = settings.mode === 'observe';
 
-  return async (ctx) => {
+  /** The forged lease this reconcile took over, for its result (`leaseForged`). */
+  let forged: string | undefined;
+  const step: ReconcileStep = async (ctx) => {
     const { log } = ctx;
+    forged = undefined;
     const loaded = await loadDesired(settings, log);
     if ('diagnostics' in loaded) return invalidConfigResult(loaded.diagnostics, lastGood);
     const { desired } = loaded;
     const writing = await writeSignal(observe ? undefined : settings.hold, desired.scope, ctx.signal);
     if ('result' in writing) return writing.result;
     const { signal } = writing;
+    forged = warnForged(writing, log);
     const planning = await planOrFailure(desired, settings, ctx.signal, signal);
     if ('failure' in planning) return planning.failure;
     const { plan } = planning;
@@ -266,7 +270,8 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
 
     let result: ApplyResult;
     try {
-      result = await applyReported(plan, desired, settings, guards, { ...ctx, signal });
+      await writing.lease?.writing();
+      result = await applyReported(plan, desired, settings, guards, { ...ctx, signal }, writing.lease?.check);
     } catch (err) {
       const reason = `apply failed: ${message(err)}`;
       return {
@@ -277,9 +282,27 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
         details: userDetails(err),
         drift: reportDrift(),
       };
+    } finally {
+      writing.lease?.idle();
     }
     const drift = reportDrift(result);
     if (result.status === 'succeeded') return succeeded(appliedOf(result), drift);
     return incompleteApplyResult(result, planned, drift, ctx.signal.aborted);
+  };
+  return withForgedLease(step, () => forged);
+}
+
+/** Logs the forged lease `writing` was taken over from; its warning, if there was one. */
+function warnForged(writing: Writing, log: Logger): string | undefined {
+  if (writing.forged !== undefined) log.warn({ lease: 'forged' }, writing.forged);
+  return writing.forged;
+}
+
+/** `step`, whose result carries the forged lease it took over (`forged`, read once it ran). */
+function withForgedLease(step: ReconcileStep, forged: () => string | undefined): ReconcileStep {
+  return async (ctx) => {
+    const result = await step(ctx);
+    const warning = forged();
+    return warning === undefined ? result : { ...result, leaseForged: warning };
   };
 }

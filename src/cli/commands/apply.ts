@@ -53,6 +53,7 @@ export const command = defineCommand({
         stdout: process.stdout,
         stderr: process.stderr,
         stop: fresh.lease?.signal,
+        mayWrite: fresh.lease === undefined ? undefined : () => fresh.lease?.check(),
         beforeApply: () => {
           if (settings.output === 'text')
             process.stdout.write(renderPlan(saved, 'text', useColor(process.env, process.stdout.isTTY)));

@@ -60,6 +60,7 @@ export const command = defineCommand({
         stdout: process.stdout,
         stderr: process.stderr,
         stop: lease?.signal,
+        mayWrite: lease === undefined ? undefined : () => lease.check(),
         beforeApply: async () => {
           if (settings.output === 'text')
             process.stdout.write(renderPlan(plan, 'text', useColor(process.env, process.stdout.isTTY)));
