@@ -49,7 +49,7 @@ export interface EmulatorOptions {
    * (`uri`, `next_page_uri`) use them. Otherwise they use the request's Host.
    */
   readonly trustProxy?: boolean;
-  /** The clock of `created_at`, ids and the `Date` header; tests pin it or move it. */
+  /** The clock of `created_at`, ids and answers' `Date` header; tests pin it or move it. */
   readonly now?: () => Date;
 }
 
@@ -209,8 +209,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Entering the scope only when it is not already in force keeps async hooks off in a process
   // that never set one (`serve`): on Node 20 a scope entered once costs a hook on every promise.
   server.on('request', (req, res) => {
-    // The service's time is the account's clock (`now`), which tests move: clients judge leases by it.
-    res.setHeader('Date', now().toUTCString());
     if (kindsInScope() === kinds) listener(req, res);
     else withKinds(kinds, () => listener(req, res));
   });

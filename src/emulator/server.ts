@@ -83,6 +83,14 @@ function checkQuery(query: URLSearchParams, allowed: readonly string[]): void {
   }
 }
 
+/**
+ * The answer's `Date`: the account's clock when the answer is written (after any latency fault), the
+ * clock tests move and clients judge leases by.
+ */
+function answeredAt(res: ServerResponse, account: Account): void {
+  res.setHeader('Date', account.now().toUTCString());
+}
+
 /** Writes the answer; headers as a flat list of names and values, which Node sends as they are. */
 function send(
   res: ServerResponse,
@@ -207,6 +215,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
       req.socket.destroy();
       return;
     }
+    answeredAt(res, account);
     send(res, operationId, reply);
     stats.record(method, pattern, reply.status);
   } catch (err) {
@@ -218,7 +227,10 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
           });
     // A body the handler never read (refused before or while reading it) is drained, bounded.
     drainUnreadBody(req);
-    if (!res.headersSent) sendFailure(res, operationId, failure);
+    if (!res.headersSent) {
+      answeredAt(res, account);
+      sendFailure(res, operationId, failure);
+    }
     stats.record(method, pattern, failure.status);
   }
 }

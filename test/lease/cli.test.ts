@@ -244,7 +244,7 @@ describe('acctsync unlock', () => {
     });
     const refused = await runCli(['sync', cwd, '--yes'], { cwd, env: on.env });
     expect(refused.code).toBe(1);
-    const unlocked = await runCli(['unlock', 'watch-test'], { cwd, env: on.env });
+    const unlocked = await runCli(['unlock', 'watch-test', '--force'], { cwd, env: on.env });
     expect(unlocked.code, unlocked.stderr).toBe(0);
     expect(unlocked.stderr).toMatch(
       /^warning: breaking the lease on scope watch-test held by 'acctsync sync'/,

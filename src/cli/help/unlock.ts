@@ -7,7 +7,12 @@ export const help = defineHelp({
   synopsis: ['acctsync unlock SCOPE [options]'],
   description: `Deletes the lease that a sync, apply, forget or watch holds on SCOPE in the account, so that the
 next writer takes the scope at once instead of waiting for the lease to expire. Use it only when
-the holder is gone: one still running stops starting operations at its next renewal, but what it
-has in flight still reaches the account. See docs/lease.md.`,
-  flags: { ...connectionOptions, ...deadlineOptions },
+the holder is gone: one still running stops writing at its next renewal, but what it has in flight
+still reaches the account. A lease renewed within its TTL (its holder may well be running) is
+broken only after you confirm on a terminal, or with --force. See docs/lease.md.`,
+  flags: {
+    ...connectionOptions,
+    ...deadlineOptions,
+    force: { type: 'boolean', default: false, help: 'break a live lease without asking' },
+  },
 });
