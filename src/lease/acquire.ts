@@ -31,7 +31,7 @@ const rounds = 5;
  */
 const forgerySlackMs = 60_000;
 
-export type Attempt =
+type Attempt =
   | {
       readonly held: { readonly id: string; readonly record: LeaseRecord };
       /** The forged record deleted to take the lease, if there was one. */

@@ -40,7 +40,7 @@ export type Hold =
     };
 
 /** The TTL an idle daemon keeps its lease with. */
-export function idleTtlOf(ttlMs: number): number {
+function idleTtlOf(ttlMs: number): number {
   return Math.max(ttlMs, Math.min(maxLeaseTtlMs, ttlMs * idleTtlFactor));
 }
 

@@ -1,6 +1,6 @@
 /**
  * The lease object in the account: an SSH credential whose key is derived from the scope
- * (`key.ts`), whose `metadata` holds the lease record. Only this module reads and writes it.
+ * (`resources/ownership/lease-key.ts`), whose `metadata` holds the lease record. Only this module reads and writes it.
  */
 import { deleteIfPresent, isClaimConflict, type ApiClient } from '../api/index.js';
 import { descriptors, errorCodeString, ErrorCode } from '../resources/index.js';
@@ -9,7 +9,7 @@ import {
   parseLeaseRecord,
   type LeaseRecord,
 } from '../resources/ownership/lease-record.js';
-import { keyIdentity, leasePublicKey } from './key.js';
+import { keyIdentity, leasePublicKey } from '../resources/ownership/lease-key.js';
 
 const kind = descriptors.ssh_credentials;
 /** Even if someone held the key's private half, the credential could bind nothing. */

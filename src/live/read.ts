@@ -14,7 +14,7 @@ import {
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
-import { isLeaseObject } from '../lease/lease-object.js';
+import { isLeaseObject } from '../resources/ownership/lease-object.js';
 import { isPlainObject } from '../plain-object.js';
 import { liveObject, type LiveObject } from './record.js';
 

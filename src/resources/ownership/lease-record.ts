@@ -1,6 +1,6 @@
 /**
  * The lease record: the member of an SSH credential's `metadata` that, with the scope's derived key,
- * makes it a scope's lease (docs/lease.md, `src/lease/lease-object.ts`). Only `src/lease/` writes it.
+ * makes it a scope's lease (docs/lease.md, `lease-object.ts`). Only `src/lease/` writes it.
  */
 import { isPlainObject } from '../../plain-object.js';
 

@@ -1,12 +1,12 @@
 /**
  * Which live objects are leases, kept out of plans, exports, `--adopt` and the guards. Only an SSH
  * credential whose public key is the derived key of the scope its record names can be one: that
- * key is what makes the lease exclusive (`key.ts`). Anything else carrying an `acctsync_lease`
+ * key is what makes the lease exclusive (`lease-key.ts`). Anything else carrying an `acctsync_lease`
  * member (typed into an IP restriction's metadata in the dashboard) is an ordinary object.
  */
-import type { KindName } from '../resources/index.js';
-import { parseLeaseRecord } from '../resources/ownership/lease-record.js';
-import { keyIdentity, leasePublicKey } from './key.js';
+import type { KindName } from '../index.js';
+import { parseLeaseRecord } from './lease-record.js';
+import { keyIdentity, leasePublicKey } from './lease-key.js';
 
 /**
  * Scopes' key identities, derived once each (a derivation hashes until it finds a curve point); the

@@ -8,7 +8,7 @@
  * credential can never authenticate an agent.
  */
 import { createHash } from 'node:crypto';
-import { parseSshPublicKey } from '../resources/formats/index.js';
+import { parseSshPublicKey } from '../formats/index.js';
 
 const p = 2n ** 255n - 19n;
 
