@@ -15,7 +15,7 @@ import { describeHolder } from './holder.js';
 import { ScopeLease, type LeaseSettings } from './lease.js';
 
 /** What a reconcile holding the scope writes under. */
-export interface HeldScope {
+interface HeldScope {
   readonly held: true;
   /** Aborted once the lease is lost. */
   readonly signal: AbortSignal;
