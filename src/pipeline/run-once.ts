@@ -237,23 +237,24 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   const { apply } = inputs;
   await apply.beforeApply?.(planned);
   const tokens = apply.tokenOutput === undefined ? undefined : await fileTokenSink(apply.tokenOutput);
-  if (signal?.aborted)
-    return {
-      status: 'stopped',
-      reason: signal.reason,
-      when: 'before applying',
-      planned: plan.operations.length,
-    };
-  const writing = runSignal(apply.signal, signal);
-  const held = hold?.held === true ? hold : undefined;
+  // A daemon's lease goes to its writing TTL for a plan with something to write, and back after.
+  const held = hold?.held === true && plan.operations.length > 0 ? hold : undefined;
+  await held?.writing?.();
   try {
-    await held?.writing?.();
+    if (signal?.aborted)
+      return {
+        status: 'stopped',
+        reason: signal.reason,
+        when: 'before applying',
+        planned: plan.operations.length,
+      };
+    const writing = runSignal(apply.signal, signal);
     const applied = await applyPlan(plan, desired, account.client, {
       parallelism: apply.parallelism,
       continueOnError: apply.continueOnError,
       ...(apply.progress === undefined ? {} : { progress: apply.progress(plan) }),
       ...(writing === undefined ? {} : { signal: writing }),
-      ...(held?.check === undefined ? {} : { mayWrite: held.check }),
+      ...(hold?.held === true && hold.check !== undefined ? { mayWrite: hold.check } : {}),
       ...(tokens === undefined ? {} : { tokens }),
     });
     return { ...planned, status: 'applied', applied };
