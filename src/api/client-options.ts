@@ -80,6 +80,11 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Overrides the client's per-attempt timeout. */
   readonly timeoutMs?: number;
+  /**
+   * Runs synchronously right before each attempt is sent (after any wait for a slot, the pacer or
+   * a backoff); what it throws ends the request unsent. A lease holder checks its lease here.
+   */
+  readonly beforeSend?: () => void;
 }
 
 /** Response headers, names in lower case. */

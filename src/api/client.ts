@@ -28,6 +28,7 @@ import {
 } from './response.js';
 import { consumesAttempt, defaultRetryPolicy, retryDelayMs, type RetryPolicy } from './retry.js';
 import { abortErrorOf, sendAttempt, type AttemptTransport } from './send-attempt.js';
+import { ServiceClock } from './service-clock.js';
 import { linkSignals, type LinkedSignal } from './signals.js';
 import { wirePath } from './wire-path.js';
 
@@ -58,6 +59,8 @@ export class ApiClient {
   readonly #sleep: Sleep;
   #redact: Redactor;
   #secrets: readonly string[];
+  /** The service's time, from its answers' `Date` headers. */
+  readonly serviceClock = new ServiceClock();
 
   constructor(options: ApiClientOptions) {
     const base = new URL(options.baseUrl);
@@ -87,6 +90,7 @@ export class ApiClient {
       headers: this.#headers,
       attempts: new AttemptWatch(this.#signal),
       onResponse: options.onResponse,
+      clock: this.serviceClock,
       redactor: () => this.#redact,
     };
     this.#onRetry = options.onRetry;
@@ -185,7 +189,7 @@ export class ApiClient {
       for (let attempt = 1; ; attempt++) {
         let outcome: FailedOutcome;
         try {
-          const response = await this.#attempt(identity, body, options.timeoutMs, signal, attempt);
+          const response = await this.#attempt(identity, body, options, signal, attempt);
           if (response.status < 300) return successResponse<T>(identity, response);
           // A rotated key: the old one was revoked before this client read the new one.
           if (response.status === 401 && !renewed && this.#headers.renewable) {
@@ -228,7 +232,7 @@ export class ApiClient {
   async #attempt(
     identity: RequestIdentity,
     body: string | undefined,
-    timeoutMs: number | undefined,
+    options: Pick<RequestOptions, 'timeoutMs' | 'beforeSend'>,
     callerSignal: AbortSignal | undefined,
     attempt: number,
   ): Promise<RawResponse> {
@@ -238,7 +242,8 @@ export class ApiClient {
         const pacer = this.#pacer;
         await this.#wait(identity, callerSignal, () => pacer.waitTurn(callerSignal));
       }
-      const ms = timeoutMs ?? this.#timeoutMs;
+      const ms = options.timeoutMs ?? this.#timeoutMs;
+      options.beforeSend?.();
       return await sendAttempt(this.#transport, identity, body, ms, callerSignal, attempt);
     } finally {
       release();

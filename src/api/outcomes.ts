@@ -3,6 +3,7 @@
  * unique value already held, and an object that is no longer there.
  */
 import type { ApiClient } from './client.js';
+import type { RequestOptions } from './client-options.js';
 import { ApiError } from './errors.js';
 
 /**
@@ -22,9 +23,13 @@ export function isNotFound(err: unknown): boolean {
 }
 
 /** Deletes `path`; a 404 counts as done: a retried DELETE whose first try committed gets one. */
-export async function deleteIfPresent(client: ApiClient, path: string): Promise<void> {
+export async function deleteIfPresent(
+  client: ApiClient,
+  path: string,
+  options: Pick<RequestOptions, 'beforeSend'> = {},
+): Promise<void> {
   try {
-    await client.delete(path);
+    await client.delete(path, options);
   } catch (err) {
     if (!isNotFound(err)) throw err;
   }

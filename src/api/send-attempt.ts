@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { AttemptWatch } from './attempt-watch.js';
 import type { AuthHeaders } from './auth-headers.js';
 import type { ResponseEvent } from './client-options.js';
+import type { ServiceClock } from './service-clock.js';
 import { AbortError, TimeoutError, type RequestIdentity } from './errors.js';
 import { Exchange } from './exchange.js';
 import { sanitizeError, type Redactor } from './redact.js';
@@ -14,6 +15,8 @@ export interface AttemptTransport {
   readonly headers: AuthHeaders;
   readonly attempts: AttemptWatch;
   readonly onResponse: ((event: ResponseEvent) => void) | undefined;
+  /** Told each answer's `Date`. */
+  readonly clock: ServiceClock;
   /** The client's redactor as it is now: it grows as secrets are added. */
   redactor(): Redactor;
 }
@@ -38,7 +41,8 @@ export async function sendAttempt(
   const exchange = new Exchange();
   const watched = transport.attempts.start(exchange, timeoutMs, callerSignal);
   const onResponse = transport.onResponse;
-  const startedAt = onResponse === undefined ? 0 : performance.now();
+  const startedAt = performance.now();
+  const sentAt = transport.clock.monotonic();
   const report = (status: number | 'error'): void =>
     onResponse?.({ ...identity, status, durationMs: performance.now() - startedAt, attempt });
   try {
@@ -48,6 +52,7 @@ export async function sendAttempt(
       exchange,
     );
     const response = await exchange.response;
+    transport.clock.observe(response.headers, sentAt, transport.clock.monotonic());
     report(response.status);
     return response;
   } catch (err) {

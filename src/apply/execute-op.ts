@@ -25,6 +25,16 @@ export interface OperationContext {
   readonly ids: IdTable;
   readonly desired: ReadonlyMap<string, DesiredObject>;
   readonly tokens: TokenSink | undefined;
+  /**
+   * Runs synchronously right before each request goes out (retries and recovery included) and
+   * throws when this run may no longer write: the scope's lease check.
+   */
+  readonly mayWrite: (() => void) | undefined;
+}
+
+/** The request options that make each attempt wait on `ctx.mayWrite`. */
+function guarded(ctx: OperationContext): { readonly beforeSend?: () => void } {
+  return ctx.mayWrite === undefined ? {} : { beforeSend: ctx.mayWrite };
 }
 
 interface OperationOutcome {
@@ -35,12 +45,11 @@ interface OperationOutcome {
 /** POSTs tried for one create when each response is lost and the lookup finds nothing. */
 const createAttempts = 3;
 
-async function send(client: ApiClient, request: ResolvedRequest): Promise<LiveRecord | undefined> {
-  const response = await client.request<LiveRecord | undefined>(
-    request.method,
-    request.path,
-    request.body === undefined ? {} : { body: request.body },
-  );
+async function send(ctx: OperationContext, request: ResolvedRequest): Promise<LiveRecord | undefined> {
+  const response = await ctx.client.request<LiveRecord | undefined>(request.method, request.path, {
+    ...guarded(ctx),
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
   return response.body;
 }
 
@@ -83,7 +92,7 @@ async function createOnce(
   const notes: string[] = [];
   for (let attempt = 1; attempt <= createAttempts; attempt++) {
     try {
-      const record = await send(ctx.client, request);
+      const record = await send(ctx, request);
       if (record === undefined || typeof record.id !== 'string')
         throw new PlanMismatchError(`POST ${request.path}: no id in the response`);
       return notes.length === 0 ? { record } : { record, recovery: notes.join('; ') };
@@ -92,6 +101,7 @@ async function createOnce(
       if (!isAmbiguousWriteFailure(err)) throw err;
       lastError = err;
     }
+    ctx.mayWrite?.();
     const found = await findCreated(ctx.client, d, parentId, ctx.scope, op.key, ctx.ids);
     if (found === undefined) {
       notes.push('create response lost and no object found: created again');
@@ -99,7 +109,7 @@ async function createOnce(
     }
     const foundId = found.id as string;
     if (d.tokenField !== undefined && ctx.tokens !== undefined) {
-      await deleteIfPresent(ctx.client, objectPath(d, foundId, parentId));
+      await deleteIfPresent(ctx.client, objectPath(d, foundId, parentId), guarded(ctx));
       notes.push(`create response lost with its token: deleted ${foundId} and created again`);
       continue;
     }
@@ -122,6 +132,7 @@ async function adoptRacingCreate(
   notes: readonly string[],
   refusal: unknown,
 ): Promise<{ record: LiveRecord; recovery: string }> {
+  ctx.mayWrite?.();
   const found = await findCreated(ctx.client, d, parentId, ctx.scope, op.key, ctx.ids);
   if (found === undefined) throw refusal;
   const note = `another writer created it at the same moment: found ${String(found.id)} by its marker and kept it`;
@@ -129,9 +140,9 @@ async function adoptRacingCreate(
 }
 
 /** Sends `request`; a DELETE answered 404 counts as done. */
-async function run(client: ApiClient, request: ResolvedRequest): Promise<void> {
-  if (request.method === 'DELETE') await deleteIfPresent(client, request.path);
-  else await send(client, request);
+async function run(ctx: OperationContext, request: ResolvedRequest): Promise<void> {
+  if (request.method === 'DELETE') await deleteIfPresent(ctx.client, request.path, guarded(ctx));
+  else await send(ctx, request);
 }
 
 async function create(ctx: OperationContext, kind: KindName, op: Operation): Promise<OperationOutcome> {
@@ -147,7 +158,7 @@ async function create(ctx: OperationContext, kind: KindName, op: Operation): Pro
   ctx.ids.created(op.key, id);
   await saveToken(ctx, d, op, record, id);
   for (let i = 1; i < requests.length; i++) {
-    await run(ctx.client, resolveRequest(requests[i] as OperationRequest, ctx));
+    await run(ctx, resolveRequest(requests[i] as OperationRequest, ctx));
   }
   return recovery === undefined ? { objectId: id } : { objectId: id, recovery };
 }
@@ -155,7 +166,7 @@ async function create(ctx: OperationContext, kind: KindName, op: Operation): Pro
 /** An operation on an object that exists: its requests in the plan's order. */
 async function change(ctx: OperationContext, op: Operation): Promise<OperationOutcome> {
   if (op.liveId === undefined) throw new PlanMismatchError(`${op.id}: a ${op.action} needs the live id`);
-  for (const request of op.requests) await run(ctx.client, resolveRequest(request, ctx));
+  for (const request of op.requests) await run(ctx, resolveRequest(request, ctx));
   return { objectId: op.liveId };
 }
 

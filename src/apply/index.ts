@@ -35,6 +35,11 @@ interface ApplyOptions {
   readonly progress?: ApplyProgress;
   /** Stops starting operations (running ones finish), for Ctrl-C. */
   readonly signal?: AbortSignal;
+  /**
+   * Checked synchronously before every request (retries and create recovery included); what it
+   * throws fails the operation unsent: the scope's lease check (`ScopeLease.check`).
+   */
+  readonly mayWrite?: () => void;
 }
 
 /**
@@ -120,6 +125,7 @@ export async function applyPlan(
     ids: new IdTable(plan),
     desired: new Map(desired.objects.map((o) => [o.key, o])),
     tokens: recordingSink(options.tokens, run.tokensSaved),
+    mayWrite: options.mayWrite,
   };
   let outcomes: Map<string, TaskOutcome>;
   try {

@@ -3,8 +3,9 @@
  * `watch`), and taking the scope's lease for them (docs/lease.md).
  */
 import { UsageError } from '../errors.js';
+import { forgedWarning } from '../lease/acquire.js';
 import { LeaseKeeper } from '../lease/keeper.js';
-import { defaultLeaseTtlMs } from '../lease/default-ttl.js';
+import { defaultLeaseTtlMs, maxLeaseTtlMs } from '../lease/default-ttl.js';
 import { ScopeLease } from '../lease/lease.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { expiryOf } from '../lease/acquire.js';
@@ -33,8 +34,10 @@ export function leaseFlagsFrom(command: string, values: LeaseValues): LeaseFlags
     timeout === undefined || timeout.trim() === '0' ? 0 : parseDuration(timeout, '--lock-timeout');
   const ttl = values['lock-ttl'];
   const ttlMs = ttl === undefined ? defaultLeaseTtlMs : parseDuration(ttl, '--lock-ttl');
-  if (ttlMs < minimumTtlMs)
-    throw new UsageError(`${command}: --lock-ttl must be at least ${formatDuration(minimumTtlMs)}`);
+  if (ttlMs < minimumTtlMs || ttlMs > maxLeaseTtlMs)
+    throw new UsageError(
+      `${command}: --lock-ttl must be between ${formatDuration(minimumTtlMs)} and ${formatDuration(maxLeaseTtlMs)}`,
+    );
   return { ttlMs, timeoutMs };
 }
 
@@ -52,15 +55,17 @@ export async function holdScope(
   target: AccountTarget = { paths: [] },
 ): Promise<ScopeLease | undefined> {
   if (connection.embedded) return undefined;
-  return ScopeLease.acquire(connection.client, scope, {
+  const lease = await ScopeLease.acquire(connection.client, scope, {
     command: `acctsync ${command}`,
     ...flags,
     unlock: `acctsync unlock ${scope}${targetArguments(target)}`,
     onWait: (holder, until) =>
       process.stderr.write(
-        `acctsync: scope ${inert(scope)} is held by ${inert(describeHolder(holder))} (its lease expires at ${expiryOf(holder)} unless renewed); waiting for it until ${until.toISOString().replace(/\.\d+Z$/, 'Z')} (--lock-timeout)\n`,
+        `acctsync: scope ${inert(scope)} is held by ${inert(describeHolder(holder))} (its lease expires at ${expiryOf(holder)}, the service's time, unless renewed); waiting for it until ${until.toISOString().replace(/\.\d+Z$/, 'Z')} (--lock-timeout)\n`,
       ),
   });
+  if (lease.forged !== undefined) process.stderr.write(`warning: ${forgedWarning(scope, lease.forged)}\n`);
+  return lease;
 }
 
 /**

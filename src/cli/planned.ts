@@ -46,6 +46,35 @@ interface CommandRun {
   readonly leaseLost?: unknown;
 }
 
+/** What the lease hook needs from the run so far, and the lease it took. */
+interface LeaseState {
+  connection?: Connection;
+  /** How the user named the account, for the `unlock` a held scope's refusal suggests. */
+  environment?: string | undefined;
+  lease?: ScopeLease | undefined;
+}
+
+/** runOnce's lease hook: takes the scope's lease on the account the run opened (none on the embedded emulator). */
+function scopeLease(
+  leaseRequest: NonNullable<RunRequest['lease']>,
+  paths: readonly string[],
+  state: LeaseState,
+): NonNullable<RunInputs['lease']> {
+  return async (_client, scope) => {
+    if (state.connection !== undefined)
+      state.lease = await holdScope(state.connection, scope, leaseRequest.command, leaseRequest.flags, {
+        paths,
+        environment: state.environment,
+      });
+    const lease = state.lease;
+    return {
+      held: true,
+      signal: lease?.signal,
+      ...(lease === undefined ? {} : { check: () => lease.check() }),
+    };
+  };
+}
+
 export async function runCommand(request: RunRequest): Promise<CommandRun> {
   const connectionSettings = {
     flags: request.flags,
@@ -60,10 +89,8 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
     lease: request.lease !== undefined,
   });
   let connection: Connection | undefined;
-  // How the user named the account, for the `unlock` a held scope's refusal suggests.
-  let environment: string | undefined;
   let earlySettled = early === undefined;
-  let lease: ScopeLease | undefined;
+  const held: LeaseState = {};
   const leaseRequest = request.lease;
   try {
     const result = await runOnce({
@@ -79,7 +106,7 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
       async account(loaded) {
         if (loaded !== undefined) printConfigWarnings(loaded.warnings, loaded.secretSpans, request.env);
         earlySettled = true;
-        environment = loaded?.environment?.name;
+        held.environment = loaded?.environment?.name;
         // The early read went to the default account: a config naming its own discards it.
         let taken: Awaited<ReturnType<EarlyRead['take']>>;
         if (loaded?.environment === undefined) taken = await early?.take();
@@ -91,20 +118,10 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
             ...(loaded?.environment === undefined ? {} : { environment: loaded.environment }),
           }));
         connection = opened;
+        held.connection = opened;
         return { client: opened.client, live: taken?.live };
       },
-      ...(leaseRequest === undefined
-        ? {}
-        : {
-            lease: async (_client, scope) => {
-              if (connection !== undefined)
-                lease = await holdScope(connection, scope, leaseRequest.command, leaseRequest.flags, {
-                  paths: request.paths,
-                  environment,
-                });
-              return { held: true, signal: lease?.signal };
-            },
-          }),
+      ...(leaseRequest === undefined ? {} : { lease: scopeLease(leaseRequest, request.paths, held) }),
       planning: {
         adopt: request.adopt,
         noDelete: request.noDelete,
@@ -119,9 +136,10 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
       saved: request.saved,
       apply: request.apply,
     });
+    const { lease } = held;
     return { result, ...(lease?.signal.aborted === true ? { leaseLost: lease.signal.reason } : {}) };
   } finally {
     if (!earlySettled) await early?.discard();
-    if (connection !== undefined) await withLease(connection, lease).close();
+    if (connection !== undefined) await withLease(connection, held.lease).close();
   }
 }

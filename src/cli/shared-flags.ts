@@ -4,7 +4,7 @@
  */
 import { defaultTimeoutMs } from '../api/client-options.js';
 import { defaultGuardOptions, defaultParallelism } from '../apply/defaults.js';
-import { defaultLeaseTtlMs } from '../lease/default-ttl.js';
+import { defaultLeaseTtlMs, maxLeaseTtlMs } from '../lease/default-ttl.js';
 import { formatDuration } from '../duration.js';
 import type { FlagTable } from './flags.js';
 
@@ -103,7 +103,7 @@ export const leaseTtlOptions = {
   'lock-ttl': {
     type: 'string',
     value: 'DURATION',
-    help: `how long the scope's lease outlives a holder that stops renewing it\n(default ${formatDuration(defaultLeaseTtlMs)}; see docs/lease.md)`,
+    help: `how long the scope's lease outlives a holder that stops renewing it\n(default ${formatDuration(defaultLeaseTtlMs)}, at most ${formatDuration(maxLeaseTtlMs)}; see docs/lease.md)`,
   },
 } as const satisfies FlagTable;
 

@@ -49,7 +49,7 @@ export interface EmulatorOptions {
    * (`uri`, `next_page_uri`) use them. Otherwise they use the request's Host.
    */
   readonly trustProxy?: boolean;
-  /** The clock of `created_at` and ids; tests pin it. */
+  /** The clock of `created_at`, ids and answers' `Date` header; tests pin it or move it. */
   readonly now?: () => Date;
 }
 

@@ -83,6 +83,14 @@ function checkQuery(query: URLSearchParams, allowed: readonly string[]): void {
   }
 }
 
+/**
+ * The answer's `Date`: the account's clock when the answer is written (after any latency fault), the
+ * clock tests move and clients judge leases by.
+ */
+function answeredAt(res: ServerResponse, account: Account): void {
+  res.setHeader('Date', account.now().toUTCString());
+}
+
 /** Writes the answer; headers as a flat list of names and values, which Node sends as they are. */
 function send(
   res: ServerResponse,
@@ -147,6 +155,43 @@ export function requestListener(parts: ServerParts): (req: IncomingMessage, res:
   };
 }
 
+/** The route `method` and `path` reach. @throws {ApiFailure} 404, or 405 naming the allowed methods */
+function matchedRoute(router: ServerParts['router'], method: string, path: string) {
+  const match = router.match(method, path);
+  if (match.kind === 'not-found') throw new ApiFailure(404, ErrorCode.notFound, 'Resource not found');
+  if (match.kind === 'method-not-allowed') {
+    throw new ApiFailure(
+      405,
+      ErrorCode.methodNotAllowed,
+      `${method} is not allowed here`,
+      {},
+      {
+        Allow: match.allowed.join(', '),
+      },
+    );
+  }
+  return match;
+}
+
+/** An API call's admission: the rate limit, then the injected latency and status faults. */
+async function admitApiCall(parts: ServerParts, faults: ReturnType<ServerParts['faults']>): Promise<void> {
+  const admitted = parts.rateLimiter?.admit(Date.now());
+  if (admitted?.ok === false) {
+    throw new ApiFailure(
+      429,
+      ErrorCode.rateLimited,
+      'rate limit exceeded',
+      {},
+      {
+        'Retry-After': String(admitted.retryAfterSeconds),
+      },
+    );
+  }
+  if ((faults.latencyMs ?? 0) > 0) await delay(faults.latencyMs);
+  const status = injectedStatus(faults, parts.random);
+  if (status !== undefined) throw injected(status);
+}
+
 async function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { account, router, stats } = parts;
   const method = req.method ?? 'GET';
@@ -162,43 +207,14 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     if (version !== undefined && version !== '2') {
       throw badRequest(ErrorCode.invalidVersion, `Svc-Version ${String(version)} is not supported: send 2`);
     }
-    const match = router.match(method, path);
-    if (match.kind === 'not-found') throw new ApiFailure(404, ErrorCode.notFound, 'Resource not found');
-    if (match.kind === 'method-not-allowed') {
-      throw new ApiFailure(
-        405,
-        ErrorCode.methodNotAllowed,
-        `${method} is not allowed here`,
-        {},
-        {
-          Allow: match.allowed.join(', '),
-        },
-      );
-    }
-    const { route, params } = match;
+    const { route, params } = matchedRoute(router, method, path);
     pattern = route.pattern;
     // The control surface changes faults and creates admins: a test's other keys must not reach it.
     if (!route.api && !principal.admin) {
       throw new ApiFailure(403, ErrorCode.forbidden, 'the emulator control surface needs an admin key');
     }
     const faults = route.api ? parts.faults() : {};
-    if (route.api) {
-      const admitted = parts.rateLimiter?.admit(Date.now());
-      if (admitted?.ok === false) {
-        throw new ApiFailure(
-          429,
-          ErrorCode.rateLimited,
-          'rate limit exceeded',
-          {},
-          {
-            'Retry-After': String(admitted.retryAfterSeconds),
-          },
-        );
-      }
-      if ((faults.latencyMs ?? 0) > 0) await delay(faults.latencyMs);
-      const status = injectedStatus(faults, parts.random);
-      if (status !== undefined) throw injected(status);
-    }
+    if (route.api) await admitApiCall(parts, faults);
     checkQuery(query, route.query ?? []);
     // Awaited only when there is something to wait for: a read needs no turn of the event loop.
     const raw = withBody.has(method) ? await readBody(req) : noBody;
@@ -211,6 +227,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
       req.socket.destroy();
       return;
     }
+    answeredAt(res, account);
     send(res, operationId, reply);
     stats.record(method, pattern, reply.status);
   } catch (err) {
@@ -222,7 +239,10 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
           });
     // A body the handler never read (refused before or while reading it) is drained, bounded.
     drainUnreadBody(req);
-    if (!res.headersSent) sendFailure(res, operationId, failure);
+    if (!res.headersSent) {
+      answeredAt(res, account);
+      sendFailure(res, operationId, failure);
+    }
     stats.record(method, pattern, failure.status);
   }
 }

@@ -2,39 +2,60 @@
  * Taking a scope's lease (docs/lease.md). The only atomic step the API offers is a create refused
  * with 409 when the scope's key exists, so:
  *
- * - create the lease object: 201 and the lease is ours; of two creates at once exactly one gets it;
- * - 409: read the object. Live: it is someone else's. Expired (or its holder's process on this
- *   machine is gone): delete it by its id and create again. Two writers taking over the same dead
- *   lease both delete that id (one gets 404) and race on the create, which one wins. A lease taken
- *   in between has a new id, so a late delete of the old id cannot remove it.
+ * - read the lease object, if any. Live: it is someone else's. Expired, forged (expiring further
+ *   out than any holder writes) or its holder's process on this machine gone: delete it by its id.
+ * - create the lease object: 201 and the lease is ours; of two creates at once exactly one gets
+ *   it; 409: read again. Two writers taking over the same dead lease both delete that id (one gets
+ *   404) and race on the create, which one wins. A lease taken in between has a new id, so a late
+ *   delete of the old id cannot remove it.
+ *
+ * Expiry is in the service's time (its answers' `Date`, {@link ServiceClock}): a holder writes
+ * the latest the service's time can be plus its TTL, a reader compares with the earliest it can be.
+ * Neither machine's wall clock enters.
  */
 import { randomUUID } from 'node:crypto';
 import { isAmbiguousWriteFailure, type ApiClient } from '../api/index.js';
+import type { ServiceClock } from '../api/service-clock.js';
 import { UserError } from '../errors.js';
 import type { LeaseRecord } from '../resources/ownership/lease-record.js';
-import { describeHolder, holderGone, type Holder } from './holder.js';
+import { maxLeaseTtlMs } from './default-ttl.js';
+import { describeHolder, holderGone, shownTime, type Holder } from './holder.js';
 import { createLease, deleteLease, findLease, isTaken } from './store.js';
 
 /** Creates tried before giving up on a key the service refuses while no lease object is found. */
 const rounds = 5;
 
-type Attempt =
-  { readonly held: { readonly id: string; readonly record: LeaseRecord } } | { readonly heldBy: LeaseRecord };
+/**
+ * How far past the longest TTL an honest record can reach: its holder's estimate of the service's
+ * time is at most one answer's round trip and the `Date` header's second past it.
+ */
+const forgerySlackMs = 60_000;
 
-/** The lease record this holder writes, expiring `ttlMs` from now. */
+type Attempt =
+  | {
+      readonly held: { readonly id: string; readonly record: LeaseRecord };
+      /** The forged record deleted to take the lease, if there was one. */
+      readonly forged?: LeaseRecord | undefined;
+    }
+  | { readonly heldBy: LeaseRecord };
+
+/** The lease record this holder writes, expiring `ttlMs` past the latest the service's time can be. */
 export function recordOf(
   scope: string,
   holder: Holder,
   since: string,
   nonce: string,
   ttlMs: number,
+  clock: ServiceClock,
 ): LeaseRecord {
-  return { scope, ...holder, since, nonce, expiresAt: new Date(Date.now() + ttlMs).toISOString() };
+  return { scope, ...holder, since, nonce, expiresAt: new Date(clock.latest() + ttlMs).toISOString() };
 }
 
-function expired(record: LeaseRecord, now = Date.now()): boolean {
-  const at = Date.parse(record.expiresAt);
-  return !Number.isFinite(at) || at <= now;
+/** `live` until the service's time passes `expires_at`; `forged` when no holder could have written it. */
+export function judge(record: LeaseRecord | undefined, clock: ServiceClock): 'live' | 'expired' | 'forged' {
+  const at = record === undefined ? NaN : Date.parse(record.expiresAt);
+  if (!Number.isFinite(at) || at <= clock.earliest()) return 'expired';
+  return at > clock.latest() + maxLeaseTtlMs + forgerySlackMs ? 'forged' : 'live';
 }
 
 /** One attempt at the lease: taken, or the live holder's record. */
@@ -44,23 +65,28 @@ export async function tryAcquire(
   holder: Holder,
   ttlMs: number,
 ): Promise<Attempt> {
-  const since = new Date().toISOString();
+  const clock = client.serviceClock;
   const nonce = randomUUID();
+  let since: string | undefined;
+  let forged: LeaseRecord | undefined;
   for (let round = 0; round < rounds; round++) {
-    const record = recordOf(scope, holder, since, nonce, ttlMs);
+    const existing = await findLease(client, scope);
+    if (existing !== undefined) {
+      const { id, record } = existing;
+      // A create whose answer was lost may have made it.
+      if (record?.nonce === nonce) return { held: { id, record }, forged };
+      const state = judge(record, clock);
+      if (record !== undefined && state === 'live' && !holderGone(record, holder)) return { heldBy: record };
+      if (state === 'forged') forged = record;
+      await deleteLease(client, id);
+    }
+    since ??= new Date(clock.earliest()).toISOString();
+    const record = recordOf(scope, holder, since, nonce, ttlMs, clock);
     try {
-      return { held: { id: await createLease(client, record), record } };
+      return { held: { id: await createLease(client, record), record }, forged };
     } catch (err) {
       if (!isTaken(err) && !isAmbiguousWriteFailure(err)) throw err;
     }
-    const existing = await findLease(client, scope);
-    if (existing === undefined) continue;
-    // A create whose answer was lost may have made it.
-    if (existing.record?.nonce === nonce) return { held: { id: existing.id, record: existing.record } };
-    const live =
-      existing.record !== undefined && !expired(existing.record) && !holderGone(existing.record, holder);
-    if (live && existing.record !== undefined) return { heldBy: existing.record };
-    await deleteLease(client, existing.id);
   }
   throw new UserError(
     `cannot take the lease on scope ${scope}: the service refuses its key, but this account shows no lease`,
@@ -73,9 +99,18 @@ export async function tryAcquire(
   );
 }
 
-/** When `holder`'s lease expires unless renewed, to the second. */
+/** When `holder`'s lease expires unless renewed, to the second (the service's time). */
 export function expiryOf(holder: LeaseRecord): string {
-  return holder.expiresAt.replace(/\.\d+Z$/, 'Z');
+  return shownTime(holder.expiresAt);
+}
+
+/** What to say of a forged lease taken over: someone wrote a record no holder writes. */
+export function forgedWarning(scope: string, record: LeaseRecord): string {
+  return (
+    `took over the lease on scope ${scope}: its record (${describeHolder(record)}) claimed it until ` +
+    `${shownTime(record.expiresAt)}, further out than any holder writes (${maxLeaseTtlMs / 60_000} minutes); ` +
+    'someone with access to the account wrote it'
+  );
 }
 
 /** Another process holds the scope: `sync` and its kin refuse to write. */
@@ -86,7 +121,7 @@ export class LeaseHeldError extends UserError {
   constructor(scope: string, holder: LeaseRecord, unlock = `acctsync unlock ${scope}`) {
     super(`scope ${scope} is held by ${describeHolder(holder)}`, {
       details: [
-        `Nothing was changed. Its lease expires at ${expiryOf(holder)} unless renewed:`,
+        `Nothing was changed. Its lease expires at ${expiryOf(holder)} (the service's time) unless renewed:`,
         `wait for it with --lock-timeout DURATION, or, if that process is gone, break it with: ${unlock}`,
       ],
     });
@@ -95,7 +130,7 @@ export class LeaseHeldError extends UserError {
 }
 
 /** How long to wait before asking again: until the holder's lease would expire, at most `pollMs`. */
-export function retryDelay(holder: LeaseRecord, pollMs: number): number {
-  const untilExpiry = Date.parse(holder.expiresAt) - Date.now();
+export function retryDelay(holder: LeaseRecord, pollMs: number, clock: ServiceClock): number {
+  const untilExpiry = Date.parse(holder.expiresAt) - clock.earliest();
   return Math.max(50, Math.min(pollMs, Number.isFinite(untilExpiry) ? untilExpiry + 10 : pollMs));
 }

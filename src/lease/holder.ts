@@ -1,6 +1,7 @@
 /** Who this process is, as a lease records it, and whether a recorded holder on this machine is gone. */
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { inert } from '../inert.js';
 import type { LeaseRecord } from '../resources/ownership/lease-record.js';
 
 export interface Holder {
@@ -54,8 +55,20 @@ export function holderGone(record: LeaseRecord, self: Holder): boolean {
   );
 }
 
-/** `'acctsync watch' on ops-1 (pid 7) since 2026-11-25T12:01:07Z` */
+/**
+ * A time from a lease record, to the second. Anyone with access to the account can write the
+ * record: anything but an RFC 3339 UTC time is not shown.
+ */
+export function shownTime(value: string): string {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(value)
+    ? value.replace(/\.\d+Z$/, 'Z')
+    : 'an unreadable time';
+}
+
+/**
+ * `'acctsync watch' on ops-1 (pid 7) since 2026-11-25T12:01:07Z`, inert: the record's text is
+ * anyone's with access to the account (a dashboard user's escape sequences are shown escaped).
+ */
 export function describeHolder(record: LeaseRecord): string {
-  const since = record.since.replace(/\.\d+Z$/, 'Z');
-  return `'${record.command}' on ${record.host} (pid ${record.pid}) since ${since}`;
+  return `'${inert(record.command)}' on ${inert(record.host)} (pid ${record.pid}) since ${shownTime(record.since)}`;
 }

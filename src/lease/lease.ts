@@ -1,11 +1,13 @@
 /**
- * A held lease: renewed every third of its TTL while the holder runs, given up when the holder
- * cannot renew it in time. A holder acts only while its last successful renewal started less than
- * two thirds of the TTL ago, so it stops before anyone else may see the lease as expired (the
- * remaining third covers requests in flight and clocks a little apart); `signal` tells it.
+ * A held lease: renewed every third of its TTL while the holder runs. Its record expires a TTL past
+ * the latest the service's time could be when the renewal was sent; the holder writes only while
+ * the latest the service's time can be is more than a third of the TTL before that expiry, so it
+ * stops before anyone may see the lease as expired (the last third covers requests in flight).
+ * `check()` says so synchronously before each write; `signal` tells the rest of the run.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isNotFound, type ApiClient } from '../api/index.js';
+import type { ServiceClock } from '../api/service-clock.js';
 import { UserError } from '../errors.js';
 import type { LeaseRecord } from '../resources/ownership/lease-record.js';
 import { LeaseHeldError, recordOf, retryDelay, tryAcquire } from './acquire.js';
@@ -32,23 +34,37 @@ export class LeaseLostError extends UserError {}
 
 export class ScopeLease {
   readonly scope: string;
+  /** The forged record deleted to take the lease, when there was one (docs/lease.md). */
+  readonly forged: LeaseRecord | undefined;
   readonly #client: ApiClient;
-  readonly #ttlMs: number;
+  readonly #clock: ServiceClock;
   readonly #lost = new AbortController();
-  #record: LeaseRecord;
   readonly #id: string;
+  #record: LeaseRecord;
+  /** The TTL the record was written with, and the one the next renewal writes. */
+  #recordTtlMs: number;
+  #ttlMs: number;
+  /** Renewals one at a time: the record the holder believes in is the last one the service kept. */
+  #renewals: Promise<void> = Promise.resolve();
   #renewTimer: NodeJS.Timeout | undefined;
   #deadlineTimer: NodeJS.Timeout | undefined;
   #released = false;
 
-  private constructor(client: ApiClient, id: string, record: LeaseRecord, ttlMs: number) {
-    this.scope = record.scope;
+  private constructor(
+    client: ApiClient,
+    held: { readonly id: string; readonly record: LeaseRecord },
+    ttlMs: number,
+    forged: LeaseRecord | undefined,
+  ) {
+    this.scope = held.record.scope;
+    this.forged = forged;
     this.#client = client;
-    this.#id = id;
-    this.#record = record;
+    this.#clock = client.serviceClock;
+    this.#id = held.id;
+    this.#record = held.record;
+    this.#recordTtlMs = ttlMs;
     this.#ttlMs = ttlMs;
-    // The record was written as if renewed then: others count its TTL from there.
-    this.#renewed(Date.parse(record.expiresAt) - ttlMs);
+    this.#armed();
   }
 
   /** Takes `scope`'s lease, or returns the record of the process holding it. */
@@ -60,7 +76,7 @@ export class ScopeLease {
   ): Promise<ScopeLease | { readonly heldBy: LeaseRecord }> {
     const attempt = await tryAcquire(client, scope, holder, settings.ttlMs);
     if ('heldBy' in attempt) return attempt;
-    return new ScopeLease(client, attempt.held.id, attempt.held.record, settings.ttlMs);
+    return new ScopeLease(client, attempt.held, settings.ttlMs, attempt.forged);
   }
 
   /**
@@ -68,17 +84,17 @@ export class ScopeLease {
    * @throws {LeaseHeldError} naming the holder when the wait is over
    */
   static async acquire(client: ApiClient, scope: string, settings: AcquireSettings): Promise<ScopeLease> {
-    const until = Date.now() + settings.timeoutMs;
+    const until = performance.now() + settings.timeoutMs;
     const holder = thisHolder(settings.command);
     let told = false;
     for (;;) {
       const attempt = await ScopeLease.tryAcquire(client, scope, settings, holder);
       if (attempt instanceof ScopeLease) return attempt;
-      const left = until - Date.now();
+      const left = until - performance.now();
       if (left <= 0) throw new LeaseHeldError(scope, attempt.heldBy, settings.unlock);
-      if (!told) settings.onWait?.(attempt.heldBy, new Date(until));
+      if (!told) settings.onWait?.(attempt.heldBy, new Date(Date.now() + left));
       told = true;
-      await sleep(Math.min(left, retryDelay(attempt.heldBy, settings.ttlMs / 3)));
+      await sleep(Math.min(left, retryDelay(attempt.heldBy, settings.ttlMs / 3, client.serviceClock)));
     }
   }
 
@@ -87,21 +103,49 @@ export class ScopeLease {
     return this.#lost.signal;
   }
 
+  /**
+   * Throws the {@link LeaseLostError} when this holder may no longer write; synchronous, so that
+   * nothing runs between the check and the request it guards. Called before every write and every
+   * recovery request, however long the event loop stalled before it.
+   */
+  check(): void {
+    if (!this.#lost.signal.aborted && this.#clock.latest() >= this.#stopAt())
+      this.#lose(`it was not renewed in time (${Math.round((this.#recordTtlMs * 2) / 3)} ms of its TTL)`);
+    this.#lost.signal.throwIfAborted();
+  }
+
+  /**
+   * Renews now with `ttlMs` and keeps renewing with it: a daemon's shorter TTL while it writes, a
+   * longer one while it waits (docs/lease.md). Resolves once the renewal is answered.
+   */
+  async retime(ttlMs: number): Promise<void> {
+    if (ttlMs === this.#ttlMs) return;
+    this.#ttlMs = ttlMs;
+    await this.#renew();
+  }
+
   /** Stops renewing and deletes the lease object, unless it was lost already. */
   async release(): Promise<void> {
     if (this.#released) return;
     this.#released = true;
     this.#stopTimers();
+    await this.#renewals;
     if (!this.#lost.signal.aborted) await deleteLease(this.#client, this.#id);
   }
 
-  #renewed(startedAt: number): void {
-    clearTimeout(this.#deadlineTimer);
-    const deadline = startedAt + (this.#ttlMs * 2) / 3 - Date.now();
-    this.#deadlineTimer = setTimeout(
-      () => this.#lose(`it could not be renewed within ${Math.round((this.#ttlMs * 2) / 3)} ms`),
-      Math.max(0, deadline),
-    );
+  /** The service's time from which this holder may no longer write. */
+  #stopAt(): number {
+    return Date.parse(this.#record.expiresAt) - this.#recordTtlMs / 3;
+  }
+
+  /** Timers for the next renewal and for the moment the lease stops being reliable. */
+  #armed(): void {
+    this.#stopTimers();
+    const onDeadline = (): void => {
+      if (this.#clock.latest() < this.#stopAt()) this.#armed();
+      else this.#lose(`it could not be renewed within ${Math.round((this.#recordTtlMs * 2) / 3)} ms`);
+    };
+    this.#deadlineTimer = setTimeout(onDeadline, Math.max(0, this.#stopAt() - this.#clock.latest()));
     this.#deadlineTimer.unref();
     this.#schedule(this.#ttlMs / 3);
   }
@@ -112,14 +156,28 @@ export class ScopeLease {
     this.#renewTimer.unref();
   }
 
-  async #renew(): Promise<void> {
-    const startedAt = Date.now();
-    const record = recordOf(this.scope, this.#record, this.#record.since, this.#record.nonce, this.#ttlMs);
+  #renew(): Promise<void> {
+    this.#renewals = this.#renewals.then(() => this.#renewOnce());
+    return this.#renewals;
+  }
+
+  async #renewOnce(): Promise<void> {
+    if (this.#released || this.#lost.signal.aborted) return;
+    const ttlMs = this.#ttlMs;
+    const record = recordOf(
+      this.scope,
+      this.#record,
+      this.#record.since,
+      this.#record.nonce,
+      ttlMs,
+      this.#clock,
+    );
     try {
       await writeLease(this.#client, this.#id, record);
       if (this.#released || this.#lost.signal.aborted) return;
       this.#record = record;
-      this.#renewed(startedAt);
+      this.#recordTtlMs = ttlMs;
+      this.#armed();
     } catch (err) {
       if (this.#released || this.#lost.signal.aborted) return;
       if (isNotFound(err)) this.#lose('someone broke it (acctsync unlock) or took it over');
@@ -133,7 +191,7 @@ export class ScopeLease {
     this.#stopTimers();
     this.#lost.abort(
       new LeaseLostError(`lost the lease on scope ${this.scope}: ${why}`, {
-        details: ['No operation was started after that; run again once the scope is free.'],
+        details: ['No write was sent after that; run again once the scope is free.'],
       }),
     );
   }

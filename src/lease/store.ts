@@ -1,16 +1,15 @@
 /**
  * The lease object in the account: an SSH credential whose key is derived from the scope
- * (`key.ts`), whose `metadata` holds the lease record. Only this module reads and writes it.
+ * (`resources/ownership/lease-key.ts`), whose `metadata` holds the lease record. Only this module reads and writes it.
  */
 import { deleteIfPresent, isClaimConflict, type ApiClient } from '../api/index.js';
 import { descriptors, errorCodeString, ErrorCode } from '../resources/index.js';
-import { parseSshPublicKey } from '../resources/formats/index.js';
 import {
   formatLeaseRecord,
   parseLeaseRecord,
   type LeaseRecord,
 } from '../resources/ownership/lease-record.js';
-import { leasePublicKey } from './key.js';
+import { keyIdentity, leasePublicKey } from '../resources/ownership/lease-key.js';
 
 const kind = descriptors.ssh_credentials;
 /** Even if someone held the key's private half, the credential could bind nothing. */
@@ -23,17 +22,11 @@ interface LeaseObject {
   readonly record: LeaseRecord | undefined;
 }
 
-const identity = (key: unknown): string | undefined => {
-  if (typeof key !== 'string') return undefined;
-  const parsed = parseSshPublicKey(key);
-  return parsed.ok ? parsed.value.identity : undefined;
-};
-
 /** The lease object of `scope`, if the account has one. */
 export async function findLease(client: ApiClient, scope: string): Promise<LeaseObject | undefined> {
-  const wanted = identity(leasePublicKey(scope));
+  const wanted = keyIdentity(leasePublicKey(scope));
   const records = await client.listAll<Record<string, unknown>>(kind.path, kind.listMember ?? '');
-  const found = records.find((r) => identity(r.public_key) === wanted);
+  const found = records.find((r) => keyIdentity(r.public_key) === wanted);
   if (found === undefined) return undefined;
   return { id: String(found.id), record: parseLeaseRecord(found.metadata) };
 }

@@ -14,7 +14,7 @@ import {
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
-import { isLeaseObject } from '../resources/ownership/lease-record.js';
+import { isLeaseObject } from '../resources/ownership/lease-object.js';
 import { isPlainObject } from '../plain-object.js';
 import { liveObject, type LiveObject } from './record.js';
 
@@ -69,7 +69,7 @@ function listedThrough(d: KindDescriptor): KindDescriptor {
  * are nobody's to change. Anything else acctsync keeps out of sight is one more condition here.
  */
 function readable(o: LiveObject): boolean {
-  return !isServiceOwned(descriptorOf(o.kind), o.record) && !isLeaseObject(o.record);
+  return !isServiceOwned(descriptorOf(o.kind), o.record) && !isLeaseObject(o.kind, o.record);
 }
 
 /** Lists the collections a plan for `desired` can touch; each collection once, all pages. */

@@ -48,7 +48,15 @@ interface RunAccount {
 
 /** The scope's lease as a run needs it: held (writes stop when `signal` aborts), or another's. */
 type LeaseHold =
-  | { readonly held: true; readonly signal?: AbortSignal | undefined }
+  | {
+      readonly held: true;
+      readonly signal?: AbortSignal | undefined;
+      /** Throws when the lease may no longer be relied on: checked before every request of the apply. */
+      readonly check?: (() => void) | undefined;
+      /** Before the first write: a daemon's lease back on its writing TTL; `idle` after the last. */
+      readonly writing?: (() => Promise<void>) | undefined;
+      readonly idle?: (() => void) | undefined;
+    }
   | { readonly held: false; readonly holder: string; readonly retryInMs: number };
 
 /** How a plan is made, besides its two states. */
@@ -229,20 +237,28 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   const { apply } = inputs;
   await apply.beforeApply?.(planned);
   const tokens = apply.tokenOutput === undefined ? undefined : await fileTokenSink(apply.tokenOutput);
-  if (signal?.aborted)
-    return {
-      status: 'stopped',
-      reason: signal.reason,
-      when: 'before applying',
-      planned: plan.operations.length,
-    };
-  const writing = runSignal(apply.signal, signal);
-  const applied = await applyPlan(plan, desired, account.client, {
-    parallelism: apply.parallelism,
-    continueOnError: apply.continueOnError,
-    ...(apply.progress === undefined ? {} : { progress: apply.progress(plan) }),
-    ...(writing === undefined ? {} : { signal: writing }),
-    ...(tokens === undefined ? {} : { tokens }),
-  });
-  return { ...planned, status: 'applied', applied };
+  // A daemon's lease goes to its writing TTL for a plan with something to write, and back after.
+  const held = hold?.held === true && plan.operations.length > 0 ? hold : undefined;
+  await held?.writing?.();
+  try {
+    if (signal?.aborted)
+      return {
+        status: 'stopped',
+        reason: signal.reason,
+        when: 'before applying',
+        planned: plan.operations.length,
+      };
+    const writing = runSignal(apply.signal, signal);
+    const applied = await applyPlan(plan, desired, account.client, {
+      parallelism: apply.parallelism,
+      continueOnError: apply.continueOnError,
+      ...(apply.progress === undefined ? {} : { progress: apply.progress(plan) }),
+      ...(writing === undefined ? {} : { signal: writing }),
+      ...(hold?.held === true && hold.check !== undefined ? { mayWrite: hold.check } : {}),
+      ...(tokens === undefined ? {} : { tokens }),
+    });
+    return { ...planned, status: 'applied', applied };
+  } finally {
+    held?.idle?.();
+  }
 }

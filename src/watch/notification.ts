@@ -5,7 +5,8 @@
 import type { DriftEvent } from './drift.js';
 import type { WatchMode } from './types.js';
 
-type NotificationType = 'drift_found' | 'drift_reverted' | 'apply_failed' | 'config_invalid' | 'recovered';
+type NotificationType =
+  'drift_found' | 'drift_reverted' | 'apply_failed' | 'config_invalid' | 'recovered' | 'lease_forged';
 
 /** The body POSTed to every URL; `text` makes it a valid Slack incoming-webhook message. */
 export interface Notification {
@@ -29,7 +30,12 @@ export interface Notification {
  * order they happened, and never behind a backlog of drift reports.
  */
 export function isStateChange(event: NotificationType): boolean {
-  return event === 'config_invalid' || event === 'apply_failed' || event === 'recovered';
+  return (
+    event === 'config_invalid' ||
+    event === 'apply_failed' ||
+    event === 'recovered' ||
+    event === 'lease_forged'
+  );
 }
 
 const objectList = (objects: readonly DriftEvent[]): string =>

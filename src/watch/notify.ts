@@ -135,6 +135,9 @@ export class Notifier {
       reconcile: record.id,
     };
     const out: Notification[] = [];
+    // Someone wrote a lease record no holder writes, to stop this daemon: the team must know.
+    if (result.leaseForged !== undefined)
+      out.push({ ...base, event: 'lease_forged', text: `acctsync: ${result.leaseForged}` });
     const drift = result.drift ?? [];
     const now = (this.#options.now ?? Date.now)();
     const reverted = this.#revertsToReport(

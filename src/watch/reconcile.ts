@@ -9,6 +9,7 @@ import type { ApiClient } from '../api/index.js';
 import type { ApplyResult, GuardOptions } from '../apply/index.js';
 import { ConfigError, renderDiagnostic, type Diagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
+import { forgedWarning } from '../lease/acquire.js';
 import type { Hold } from '../lease/keeper.js';
 import type { Operation, Plan } from '../plan/index.js';
 import { runOnce, type Planned, type RunInputs, type RunResult } from '../pipeline/index.js';
@@ -148,9 +149,8 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
   let lastGood: LastGood | undefined;
   const observe = settings.mode === 'observe';
 
-  return async (ctx) => {
+  const step = async (ctx: ReconcileContext, stage: StageState): Promise<ReconcileResult> => {
     const { log } = ctx;
-    const stage: { now: Stage } = { now: 'load' };
     const reported = reportedApply(ctx);
     const announce = announcer(settings, ctx);
     let run: RunResult;
@@ -207,6 +207,11 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     if (result.status === 'succeeded') return succeeded(appliedOf(result), drift);
     return incompleteApplyResult(result, planned, drift, ctx.signal.aborted);
   };
+  return async (ctx) => {
+    const stage: StageState = { now: 'load' };
+    const result = await step(ctx, stage);
+    return stage.forged === undefined ? result : { ...result, leaseForged: stage.forged };
+  };
 }
 
 type Stage = 'load' | 'lease' | 'plan' | 'apply';
@@ -227,6 +232,12 @@ function announcer(settings: ReconcileSettings, { log, progress }: ReconcileCont
   };
 }
 
+/** Where a reconcile is, and the forged lease it took over, if it did (its result's `leaseForged`). */
+interface StageState {
+  now: Stage;
+  forged?: string;
+}
+
 /** The lease could not be read or taken: the reconcile fails, the daemon tries again later. */
 class LeaseUnavailable extends Error {
   constructor(scope: string, cause: unknown) {
@@ -238,7 +249,7 @@ class LeaseUnavailable extends Error {
 function runInputs(
   settings: ReconcileSettings,
   ctx: ReconcileContext,
-  { stage, reported, announce }: { stage: { now: Stage }; reported: ReportedApply; announce: Announce },
+  { stage, reported, announce }: { stage: StageState; reported: ReportedApply; announce: Announce },
 ): RunInputs {
   const observe = settings.mode === 'observe';
   // Observe mode never writes, so it holds no lease.
@@ -269,6 +280,10 @@ function runInputs(
               throw new LeaseUnavailable(scope, err);
             });
             stage.now = 'plan';
+            if (held.held && held.forged !== undefined) {
+              stage.forged = forgedWarning(scope, held.forged);
+              ctx.log.warn({ lease: 'forged' }, stage.forged);
+            }
             return held;
           },
         }),

@@ -64,6 +64,8 @@ export interface ReconcileResult {
   readonly drift?: readonly DriftEvent[];
   /** Run again after this long instead of the interval (a standby asks for the lease again). */
   readonly retryInMs?: number;
+  /** The warning, when this reconcile took over a forged lease (docs/lease.md). */
+  readonly leaseForged?: string;
 }
 
 export interface ReconcileContext {

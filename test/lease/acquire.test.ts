@@ -49,7 +49,14 @@ describe('taking a lease', () => {
   it(`two writers taking over a dead holder's expired lease at once: exactly one holds it (${rounds} rounds)`, async () => {
     for (let round = 0; round < rounds; round++) {
       const scope = `expired-${round}`;
-      const dead = recordOf(scope, holder(9), new Date(0).toISOString(), 'dead', -1000);
+      const dead = recordOf(
+        scope,
+        holder(9),
+        new Date(0).toISOString(),
+        'dead',
+        -5000,
+        account.client.serviceClock,
+      );
       const deadId = await createLease(account.client, dead);
       const { won, refused } = await race(account.client, scope);
       expect(won, `round ${round}`).toHaveLength(1);
@@ -89,7 +96,14 @@ describe('a holder on this machine whose process is gone', () => {
     const gone = spawn(process.execPath, ['-e', '']);
     await once(gone, 'exit');
     const dead = { ...self, pid: gone.pid ?? 0 };
-    const record = recordOf('killed', dead, new Date().toISOString(), 'killed', 60_000);
+    const record = recordOf(
+      'killed',
+      dead,
+      new Date().toISOString(),
+      'killed',
+      60_000,
+      account.client.serviceClock,
+    );
     await createLease(account.client, record);
     const taken = await ScopeLease.tryAcquire(account.client, 'killed', settings, self);
     expect(taken).toBeInstanceOf(ScopeLease);
@@ -97,7 +111,14 @@ describe('a holder on this machine whose process is gone', () => {
     // A live process of this machine keeps its lease.
     await createLease(
       account.client,
-      recordOf('alive', { ...self, pid: process.ppid }, record.since, 'x', 60_000),
+      recordOf(
+        'alive',
+        { ...self, pid: process.ppid },
+        record.since,
+        'x',
+        60_000,
+        account.client.serviceClock,
+      ),
     );
     const refused = await ScopeLease.tryAcquire(account.client, 'alive', settings, self);
     expect(refused).not.toBeInstanceOf(ScopeLease);

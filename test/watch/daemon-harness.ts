@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import type { ApiClient } from '../../src/api/index.js';
 import type { TestContext } from 'vitest';
 import type { FaultOptions, RunningEmulator } from '../../src/emulator/index.js';
-import { startAccount } from '../support/account.js';
+import { startAccount, type TestAccount } from '../support/account.js';
 import { parseExposition, type Exposition } from './prometheus.js';
 
 const mainJs = new URL('../../dist/cli/main.js', import.meta.url).pathname;
@@ -75,6 +75,8 @@ export interface WatchOptions {
   readonly args?: readonly string[];
   /** Variables for the daemon besides the API key (`{env: NAME}` values of the config). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Runs on the account before the daemon starts (what someone left in it). */
+  readonly before?: (account: TestAccount) => Promise<void>;
 }
 
 /** A daemon for this test (closed when the test finishes), once its first reconcile succeeded. */
@@ -93,6 +95,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchedDaemon> 
   for (const [name, text] of Object.entries(options.files)) await writeConfig(name, text);
   const account = await startAccount(options.faults ? { faults: options.faults } : {});
   const { emulator, client: api } = account;
+  await options.before?.(account);
 
   const child = spawn(
     process.execPath,

@@ -84,7 +84,16 @@ describe('the reconcile step', () => {
     const leased = reconcileStep(
       client,
       { paths: [dir], cwd: dir },
-      { hold: () => Promise.resolve({ held: true, signal: lease.signal }) },
+      {
+        hold: () =>
+          Promise.resolve({
+            held: true,
+            signal: lease.signal,
+            check: () => lease.signal.throwIfAborted(),
+            writing: () => Promise.resolve(),
+            idle: () => undefined,
+          }),
+      },
     );
     // A lost lease is a failure, not a stop: it is reported and retried.
     expect(await leased()).toEqual({

@@ -87,8 +87,11 @@ export const command = defineCommand({
         if (!d.operations.update)
           throw new UserError(`${l.marker?.key ?? l.id}: ${aTitle(d)} cannot be changed`);
         const parentId = d.parent?.via === 'path' ? l.parentId : undefined;
-        lease?.signal.throwIfAborted();
-        await connection.client.patch(objectPath(d, l.id, parentId), { metadata: l.userMetadata });
+        await connection.client.patch(
+          objectPath(d, l.id, parentId),
+          { metadata: l.userMetadata },
+          lease === undefined ? {} : { beforeSend: () => lease.check() },
+        );
         process.stdout.write(
           `forgot ${inert(l.marker?.key ?? l.id)} (${inert(l.id)}): no longer managed, left as it is\n`,
         );

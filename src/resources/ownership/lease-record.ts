@@ -1,6 +1,6 @@
 /**
- * The lease record: the member of an SSH credential's `metadata` that makes it a scope's lease
- * (docs/lease.md). Plans, exports and guards leave such objects out; only `src/lease/` writes them.
+ * The lease record: the member of an SSH credential's `metadata` that, with the scope's derived key,
+ * makes it a scope's lease (docs/lease.md, `lease-object.ts`). Only `src/lease/` writes it.
  */
 import { isPlainObject } from '../../plain-object.js';
 
@@ -64,18 +64,4 @@ export function parseLeaseRecord(metadata: unknown): LeaseRecord | undefined {
 export function formatLeaseRecord(lease: LeaseRecord): string {
   const { expiresAt, ...rest } = lease;
   return JSON.stringify({ [leaseMember]: { ...rest, expires_at: expiresAt } });
-}
-
-/**
- * Whether a live record is a lease object: the one predicate the live reader applies, so that
- * plans, exports and the guards never see one.
- */
-export function isLeaseObject(record: Readonly<Record<string, unknown>>): boolean {
-  if (typeof record.metadata !== 'string' || !record.metadata.includes(leaseMember)) return false;
-  try {
-    const parsed: unknown = JSON.parse(record.metadata);
-    return isPlainObject(parsed) && Object.hasOwn(parsed, leaseMember);
-  } catch {
-    return false;
-  }
 }

@@ -8,6 +8,7 @@
  * credential can never authenticate an agent.
  */
 import { createHash } from 'node:crypto';
+import { parseSshPublicKey } from '../formats/index.js';
 
 const p = 2n ** 255n - 19n;
 
@@ -53,4 +54,11 @@ export function leasePublicKey(scope: string): string {
     const blob = Buffer.concat([sshString(Buffer.from('ssh-ed25519')), sshString(point)]);
     return `ssh-ed25519 ${blob.toString('base64')}`;
   }
+}
+
+/** What makes two OpenSSH lines the same key (type and key data, not the comment); undefined for no key. */
+export function keyIdentity(key: unknown): string | undefined {
+  if (typeof key !== 'string') return undefined;
+  const parsed = parseSshPublicKey(key);
+  return parsed.ok ? parsed.value.identity : undefined;
 }
