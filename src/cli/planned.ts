@@ -6,7 +6,7 @@ import type { ApiClientOptions } from '../api/index.js';
 import { loadConfig } from '../config/index.js';
 import type { TokenFileView } from '../plan/index.js';
 import { planFor, type ComputedPlan } from '../pipeline/index.js';
-import { changeFindings, objectFindings, type PolicyRule } from '../policy/index.js';
+import { policyFindings, type PolicyRule } from '../policy/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
 import { startEarlyRead, type EarlyRead } from './early-read.js';
@@ -85,7 +85,7 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
       ...(taken === undefined ? {} : { live: taken.live }),
     });
     return {
-      ...withPolicy(computed, request.policies, config.environment?.name ?? ''),
+      ...(await withPolicy(computed, request.policies, config.environment?.name ?? '')),
       connection: withLease(connection, lease),
       lease,
     };
@@ -107,15 +107,12 @@ async function takeEarlyRead(
 }
 
 /** The plan with the findings of `policies` over its desired state and its operations. */
-function withPolicy(
+async function withPolicy(
   computed: ComputedPlan,
   policies: readonly PolicyRule[] | undefined,
   env: string,
-): ComputedPlan {
+): Promise<ComputedPlan> {
   if (policies === undefined || policies.length === 0) return computed;
-  const policy = [
-    ...objectFindings(policies, computed.desired, env),
-    ...changeFindings(policies, computed.plan, computed.desired),
-  ];
+  const policy = await policyFindings(policies, { state: computed.desired, env, plan: computed.plan });
   return { ...computed, plan: { ...computed.plan, policy } };
 }

@@ -6,13 +6,7 @@
 import type { Logger } from 'pino';
 import { renderDiagnostic } from '../config/index.js';
 import type { Plan } from '../plan/index.js';
-import {
-  changeFindings,
-  hasPolicyErrors,
-  loadPolicies,
-  objectFindings,
-  PolicyFileError,
-} from '../policy/index.js';
+import { hasPolicyErrors, loadPolicies, PolicyFileError, policyFindings } from '../policy/index.js';
 import type { DesiredState } from '../resources/index.js';
 import type { ReconcileResult } from './types.js';
 
@@ -45,10 +39,7 @@ export async function policyRefusal(
       details,
     };
   }
-  const findings = [
-    ...objectFindings(rules, desired, check.environment),
-    ...changeFindings(rules, plan, desired),
-  ];
+  const findings = await policyFindings(rules, { state: desired, env: check.environment, plan });
   for (const f of findings.filter((x) => x.severity === 'warning'))
     log.warn({ policy: f }, `policy rule ${f.rule} on ${f.object}: ${f.message}`);
   if (!hasPolicyErrors(findings)) return undefined;
