@@ -3,6 +3,7 @@
  * CIDR, an SSH key's identity, lower-cased header names, unordered lists sorted, JSON metadata with sorted members. Both
  * sides of a diff go through the same functions, driven by the field descriptors.
  */
+import { compare } from '../compare.js';
 import { parseCidr, parseSshPublicKey } from '../resources/formats/index.js';
 import { mapValue, type FieldType, type Fields, type ValueMapper } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
@@ -76,7 +77,7 @@ function canonicalString(type: FieldType, value: unknown): unknown {
 function sortedItems(items: readonly unknown[]): unknown[] {
   return items
     .map((item) => [canonicalJson(item), item] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compare(a, b))
     .map(([, item]) => item);
 }
 

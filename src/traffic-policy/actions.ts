@@ -3,7 +3,7 @@
  * `on_tcp_connect` phase, with the configuration each documents for TLS traffic, checked member by
  * member.
  */
-import { didYouMean } from '../config/suggest.js';
+import { didYouMean } from '../suggest.js';
 import { isPlainObject } from '../plain-object.js';
 
 /** What a configuration member holds: a type, or one of a few strings. */
