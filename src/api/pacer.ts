@@ -4,12 +4,14 @@ export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 const MINUTE_MS = 60_000;
 /** How far a 429 lowers the rate. */
 const DECREASE = 0.5;
-/** After a decrease, this many successes bring the rate back to where the 429 met it. */
-const SUCCESSES_TO_RECOVER = 10;
+/** The additive step is this fraction of the highest rate a 429 met: ten successes climb back from a halving. */
+const STEP_FRACTION = 0.05;
 /** The lowest pace a 429 brings a process down to. */
 const MIN_RATE_PER_MINUTE = 6;
-/** Starts remembered to measure the rate of a process that was not paced yet. */
+/** Starts remembered to measure the rate a process sends at. */
 const MEASURED_STARTS = 20;
+/** Fewer starts than this are no rate: a 429 then only holds the process for its `Retry-After`. */
+const MIN_MEASURED_STARTS = 5;
 
 interface PacerOptions {
   /** `--rate-limit`: the most this process sends; unpaced until the first 429 without it. */
@@ -23,9 +25,10 @@ interface PacerOptions {
 /**
  * Spreads request starts evenly, one every `60 s / rate`, and adapts the rate to the account's
  * budget, which every process on the account shares (a daemon, a merge's sync, pull-request plans):
- * a 429 halves this process's rate and holds every request until the service's `Retry-After` has
- * passed; each success raises the rate again by a constant step (additive increase, multiplicative
- * decrease), never above `--rate-limit`. Turns are taken one after the other, each measured from
+ * a 429 halves the rate this process sends at (what `--rate-limit` or an earlier 429 allowed; an
+ * unpaced process's measured rate of its recent requests) and holds every request until the service's `Retry-After` has
+ * passed; each success raises the rate again by a constant step, a twentieth of the highest rate a
+ * 429 met (additive increase, multiplicative decrease), never above `--rate-limit`. Turns are taken one after the other, each measured from
  * when the previous one actually started, so a late timer never lets two bunch up.
  */
 export class Pacer {
@@ -34,8 +37,8 @@ export class Pacer {
   readonly #now: () => number;
   readonly #onPace: ((ratePerMinute: number) => void) | undefined;
   #rate: number;
-  /** The additive step: a tenth of the way back to the rate a 429 met. */
-  #stepPerSuccess = 0;
+  /** The highest rate a 429 met: the additive step is a constant fraction of it. */
+  #peak = 0;
   #pausedUntilMs = Number.NEGATIVE_INFINITY;
   #lastDecreaseMs = Number.NEGATIVE_INFINITY;
   #lastStartMs = Number.NEGATIVE_INFINITY;
@@ -62,9 +65,13 @@ export class Pacer {
   waitTurn(signal?: AbortSignal): Promise<number> {
     const turn = this.#queue.then(async () => {
       signal?.throwIfAborted();
-      const next = Math.max(this.#lastStartMs + MINUTE_MS / this.#rate, this.#pausedUntilMs);
-      const waitMs = Math.ceil(next - this.#now());
-      if (waitMs > 0) await this.#sleep(waitMs, signal);
+      let waitMs = this.#waitMs();
+      while (waitMs > 0) {
+        const pausedUntil = this.#pausedUntilMs;
+        await this.#sleep(waitMs, signal);
+        // A 429 that held the process meanwhile holds this turn too.
+        waitMs = this.#pausedUntilMs > pausedUntil ? this.#waitMs() : 0;
+      }
       const started = this.#now();
       this.#lastStartMs = started;
       this.#starts.push(started);
@@ -79,6 +86,11 @@ export class Pacer {
     return turn;
   }
 
+  #waitMs(): number {
+    const next = Math.max(this.#lastStartMs + MINUTE_MS / this.#rate, this.#pausedUntilMs);
+    return Math.ceil(next - this.#now());
+  }
+
   /**
    * The service answered 429 to a request started at `startedMs`: hold every request until
    * `retryAfterMs` has passed, and halve the rate, once for the requests that were sent together
@@ -88,23 +100,25 @@ export class Pacer {
     const now = this.#now();
     if (retryAfterMs !== undefined) this.#pausedUntilMs = Math.max(this.#pausedUntilMs, now + retryAfterMs);
     if (startedMs <= this.#lastDecreaseMs) return;
-    this.#lastDecreaseMs = now;
     const met = Number.isFinite(this.#rate) ? this.#rate : this.#measuredRate(now);
+    if (!Number.isFinite(met)) return;
+    this.#lastDecreaseMs = now;
+    this.#peak = Math.max(this.#peak, met);
     this.#rate = Math.max(MIN_RATE_PER_MINUTE, met * DECREASE);
-    this.#stepPerSuccess = (met - this.#rate) / SUCCESSES_TO_RECOVER;
     this.#onPace?.(this.#rate);
   }
 
   /** A request succeeded: one additive step up, to `--rate-limit` at most. */
   succeeded(): void {
     if (this.#rate >= this.#ceiling) return;
-    this.#rate = Math.min(this.#ceiling, this.#rate + this.#stepPerSuccess);
+    this.#rate = Math.min(this.#ceiling, this.#rate + this.#peak * STEP_FRACTION);
     this.#onPace?.(this.#rate);
   }
 
-  /** The rate of the recent starts, per minute: what an unpaced process was sending at. */
+  /** The rate of the recent starts, per minute (Infinity for too few to tell). */
   #measuredRate(now: number): number {
-    const first = this.#starts[0] ?? now;
-    return (this.#starts.length / Math.max(now - first, 1_000)) * MINUTE_MS;
+    const first = this.#starts[0];
+    if (first === undefined || this.#starts.length < MIN_MEASURED_STARTS) return Infinity;
+    return (this.#starts.length / Math.max(now - first, 1)) * MINUTE_MS;
   }
 }

@@ -63,7 +63,7 @@ describe('Pacer on 429', () => {
       pacer.succeeded();
       return pacer.ratePerMinute;
     });
-    // Ten successes back to the rate the 429 met; never above --rate-limit.
+    // Ten successes back to the rate the 429 met, by a constant step; never above --rate-limit.
     expect(rates.slice(0, 10)).toEqual([66, 72, 78, 84, 90, 96, 102, 108, 114, 120]);
     expect(rates.slice(10)).toEqual([120, 120]);
     expect(clock.paces[0]).toBe(60);
