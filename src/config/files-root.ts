@@ -7,7 +7,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
-/** The variable `--files-root` sets: directories (joined by the path delimiter) added to the root. */
+/** The variable naming directories (joined by the path delimiter) added to the root, as `--files-root` does. */
 export const filesRootVariable = 'ACCTSYNC_FILES_ROOT';
 
 /** One directory a config may read below, as written and with its symlinks resolved. */
@@ -70,10 +70,15 @@ function rootOfPath(absolute: string): RootDirectory | undefined {
 
 /**
  * The root of a config given as `paths` (relative to `cwd`), widened by the directories of
- * `ACCTSYNC_FILES_ROOT` in `env`.
+ * `ACCTSYNC_FILES_ROOT` in `env` and by `given` (`--files-root`).
  */
-export function filesRootOf(paths: readonly string[], cwd: string, env: NodeJS.ProcessEnv): FilesRoot {
-  const widened = (env[filesRootVariable] ?? '').split(delimiter).filter((p) => p !== '');
+export function filesRootOf(
+  paths: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  given: readonly string[] = [],
+): FilesRoot {
+  const widened = [...(env[filesRootVariable] ?? '').split(delimiter), ...given].filter((p) => p !== '');
   const directories: RootDirectory[] = [];
   for (const p of paths) {
     const root = rootOfPath(resolve(cwd, p));

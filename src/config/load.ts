@@ -57,6 +57,8 @@ interface LoadOptions {
   readonly cwd?: string;
   /** The environment to load, for a config that declares environments. */
   readonly environment?: string;
+  /** `--files-root`: directories `{file}` values and symlinks may also read below. */
+  readonly filesRoot?: readonly string[];
 }
 
 /**
@@ -66,7 +68,7 @@ interface LoadOptions {
 export async function loadDesiredState(paths: string[], options: LoadOptions = {}): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const given = paths.length > 0 ? paths : defaultPaths(cwd);
-  const root = filesRootOf(given, cwd, options.env ?? process.env);
+  const root = filesRootOf(given, cwd, options.env ?? process.env, options.filesRoot ?? []);
   let current = await expandRevision(given, cwd, root);
   for (let attempt = 1; ; attempt++) {
     const result = await loadRevision(paths, current.expanded, root, options);
