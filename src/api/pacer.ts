@@ -12,6 +12,8 @@ const MIN_RATE_PER_MINUTE = 6;
 const MEASURED_STARTS = 20;
 /** Fewer starts than this are no rate: a 429 then only holds the process for its `Retry-After`. */
 const MIN_MEASURED_STARTS = 5;
+/** A burst's rate is measured over at least this long: requests sent at once are no rate either. */
+const MIN_MEASURED_SPAN_MS = 100;
 
 interface PacerOptions {
   /** `--rate-limit`: the most this process sends; unpaced until the first 429 without it. */
@@ -98,10 +100,13 @@ export class Pacer {
    */
   throttled(startedMs: number, retryAfterMs: number | undefined): void {
     const now = this.#now();
-    if (retryAfterMs !== undefined) this.#pausedUntilMs = Math.max(this.#pausedUntilMs, now + retryAfterMs);
-    if (startedMs <= this.#lastDecreaseMs) return;
     const met = Number.isFinite(this.#rate) ? this.#rate : this.#measuredRate(now);
-    if (!Number.isFinite(met)) return;
+    if (retryAfterMs !== undefined) {
+      this.#pausedUntilMs = Math.max(this.#pausedUntilMs, now + retryAfterMs);
+      // The rate of an unpaced process is that of its burst since the last hold, not across it.
+      this.#starts.length = 0;
+    }
+    if (startedMs <= this.#lastDecreaseMs || !Number.isFinite(met)) return;
     this.#lastDecreaseMs = now;
     this.#peak = Math.max(this.#peak, met);
     this.#rate = Math.max(MIN_RATE_PER_MINUTE, met * DECREASE);
@@ -119,6 +124,6 @@ export class Pacer {
   #measuredRate(now: number): number {
     const first = this.#starts[0];
     if (first === undefined || this.#starts.length < MIN_MEASURED_STARTS) return Infinity;
-    return (this.#starts.length / Math.max(now - first, 1)) * MINUTE_MS;
+    return (this.#starts.length / Math.max(now - first, MIN_MEASURED_SPAN_MS)) * MINUTE_MS;
   }
 }

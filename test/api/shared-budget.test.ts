@@ -17,7 +17,7 @@ import { childEnv, cliPath, collect, type CliResult } from '../reliability/suppo
 import { startAccount, type TestAccount } from '../support/account.js';
 import { waitFor, type LogEntry } from '../watch/daemon-harness.js';
 
-const budget = { requests: 30, windowMs: 5_000 };
+const budget = { requests: 40, windowMs: 10_000 };
 
 /** A config of its own scope per process: they share the account, not the objects. */
 function config(scope: string): string {
