@@ -112,6 +112,11 @@ export function checkInRoot(root: FilesRoot, absolute: string): RootCheck {
   if (written.some(inGitDirectory)) return { ok: false, reason: 'git' };
   const real = realOrUndefined(absolute);
   if (real === undefined) return { ok: false, reason: written.length > 0 ? 'missing' : 'outside' };
+  return checkRealInRoot(root, real);
+}
+
+/** Whether `real`, a path with no symlinks left (an opened file's), is below the root and not in `.git`. */
+export function checkRealInRoot(root: FilesRoot, real: string): RootCheck {
   const inside = root.directories.map((d) => below(real, d.real)).filter((r) => r !== undefined);
   if (inside.length === 0) return { ok: false, reason: 'outside' };
   if (inside.some(inGitDirectory)) return { ok: false, reason: 'git' };
