@@ -58,8 +58,13 @@ export interface ApiClientOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Most requests in flight at once. Default 8. */
   readonly concurrency?: number;
-  /** Spread attempt starts (retries included) so that no more than this many start per rolling minute. */
+  /**
+   * Spread attempt starts (retries included) so that no more than this many start per rolling
+   * minute. With or without it, a 429 lowers the pace and successes raise it again (`pacer.ts`).
+   */
   readonly ratePerMinute?: number;
+  /** Told this client's pace (requests per minute; Infinity while unpaced) whenever it changes. */
+  readonly onPace?: (ratePerMinute: number) => void;
   /** Default `acctsync/<version>`. */
   readonly userAgent?: string;
   /** Aborts every request of this client. */

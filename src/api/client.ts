@@ -49,7 +49,7 @@ export class ApiClient {
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy;
   readonly #limiter: ConcurrencyLimiter;
-  readonly #pacer: Pacer | undefined;
+  readonly #pacer: Pacer;
   readonly #signal: AbortSignal;
   readonly #closing: AbortController;
   /** The client's signal: the caller's, closing, and the deadline when there is one. */
@@ -73,8 +73,11 @@ export class ApiClient {
     this.#timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
     this.#retry = { ...defaultRetryPolicy, ...options.retry };
     this.#sleep = options.sleep ?? defaultSleep;
-    this.#pacer =
-      options.ratePerMinute === undefined ? undefined : new Pacer(options.ratePerMinute, this.#sleep);
+    this.#pacer = new Pacer({
+      ratePerMinute: options.ratePerMinute,
+      sleep: this.#sleep,
+      onPace: options.onPace,
+    });
     // Closing aborts what is still queued or in flight: after one failed request ended a command, the
     // others must not keep it waiting for their own timeouts.
     this.#closing = new AbortController();
@@ -188,8 +191,10 @@ export class ApiClient {
     try {
       for (let attempt = 1; ; attempt++) {
         let outcome: FailedOutcome;
+        const started: { ms?: number } = {};
         try {
-          const response = await this.#attempt(identity, body, options, signal, attempt);
+          const response = await this.#attempt(identity, body, options, signal, attempt, started);
+          if (response.status !== 429) this.#pacer.succeeded();
           if (response.status < 300) return successResponse<T>(identity, response);
           // A rotated key: the old one was revoked before this client read the new one.
           if (response.status === 401 && !renewed && this.#headers.renewable) {
@@ -201,6 +206,13 @@ export class ApiClient {
           outcome = transportFailure(err);
         }
         const { failure, failed } = outcome;
+        if (failed.kind === 'status' && failed.status === 429 && started.ms !== undefined) {
+          const pause =
+            failed.retryAfterMs === undefined
+              ? undefined
+              : Math.min(failed.retryAfterMs, this.#retry.maxRetryAfterMs);
+          this.#pacer.throttled(started.ms, pause);
+        }
         const counted = consumesAttempt(failed);
         if (counted) used++;
         lastFailure = causeOf(failure);
@@ -228,20 +240,18 @@ export class ApiClient {
     }
   }
 
-  /** One try: take a slot, wait for the pacer, send, read the whole body. */
+  /** One try: take a slot, wait for the pacer (noting when it let the attempt start), send, read the whole body. */
   async #attempt(
     identity: RequestIdentity,
     body: string | undefined,
     options: Pick<RequestOptions, 'timeoutMs' | 'beforeSend'>,
     callerSignal: AbortSignal | undefined,
     attempt: number,
+    started: { ms?: number },
   ): Promise<RawResponse> {
     const release = await this.#wait(identity, callerSignal, () => this.#limiter.acquire(callerSignal));
     try {
-      if (this.#pacer !== undefined) {
-        const pacer = this.#pacer;
-        await this.#wait(identity, callerSignal, () => pacer.waitTurn(callerSignal));
-      }
+      started.ms = await this.#wait(identity, callerSignal, () => this.#pacer.waitTurn(callerSignal));
       const ms = options.timeoutMs ?? this.#timeoutMs;
       options.beforeSend?.();
       return await sendAttempt(this.#transport, identity, body, ms, callerSignal, attempt);

@@ -225,7 +225,7 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   });
   if (inputs.saved !== undefined) checkSavedPlanCurrent(inputs.saved, fresh);
   const rules = (await inputs.policies?.()) ?? [];
-  const policy = rules.length === 0 ? [] : planFindings(rules, fresh, desired, environment ?? '');
+  const policy = rules.length === 0 ? [] : await planFindings(rules, fresh, desired, environment ?? '');
   const base = inputs.saved ?? fresh;
   const plan = rules.length === 0 ? base : { ...base, policy };
   const guards = guardOptionsFor(desired, inputs.guards);

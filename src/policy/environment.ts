@@ -5,25 +5,23 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { celLibrary } from '../cel-library.js';
 
-function objectEnvironment(): Environment {
-  const { Environment } = celLibrary();
-  return new Environment({ homogeneousAggregateLiterals: false })
-    .registerVariable('object', 'map')
-    .registerVariable('kind', 'string')
-    .registerVariable('name', 'string')
-    .registerVariable('env', 'string');
-}
+/** What a rule sees, by `on`: declared here once, for the checker and for the worker that runs rules. */
+export const ruleVariables = {
+  object: { object: 'map', kind: 'string', name: 'string', env: 'string' },
+  change: { change: 'map' },
+} as const satisfies Readonly<Record<'object' | 'change', Readonly<Record<string, string>>>>;
 
-function changeEnvironment(): Environment {
+function build(on: 'object' | 'change'): Environment {
   const { Environment } = celLibrary();
-  return new Environment({ homogeneousAggregateLiterals: false }).registerVariable('change', 'map');
+  const env = new Environment({ homogeneousAggregateLiterals: false });
+  for (const [name, type] of Object.entries(ruleVariables[on])) env.registerVariable(name, type);
+  return env;
 }
 
 const built: { object?: Environment; change?: Environment } = {};
 
 export function ruleEnvironment(on: 'object' | 'change'): Environment {
-  if (on === 'object') return (built.object ??= objectEnvironment());
-  return (built.change ??= changeEnvironment());
+  return (built[on] ??= build(on));
 }
 
 /** A JSON value as CEL sees it: whole numbers are CEL ints (bigint), other numbers doubles. */

@@ -1,12 +1,14 @@
 /**
  * Runs policy rules: `object` rules over each desired object, `change` rules over each planned
- * operation. A rule is broken when its expression is not true (false, another value, or an error
- * while evaluating it, such as a member the object does not have).
+ * operation, in a bounded sandbox (`sandbox.ts`). A rule is broken when its expression is not true
+ * (false, another value, or an error while evaluating it, such as a member the object does not
+ * have); a rule that passes a bound is an error whatever its severity: it vouched for nothing.
  */
 import type { Operation, Plan } from '../plan/index.js';
 import { descriptorOf, type DesiredObject, type DesiredState } from '../resources/index.js';
 import { celValue } from './environment.js';
 import type { PolicyFinding } from '../plan/index.js';
+import { RuleSandbox, type RuleOutcome } from './sandbox.js';
 import type { PolicyRule } from './types.js';
 
 /** What a masked secret looks like to a rule. */
@@ -30,16 +32,26 @@ function applies(rule: PolicyRule, kind: string): boolean {
   return rule.kinds === undefined || rule.kinds.includes(kind);
 }
 
-/** Why the rule is broken for these variables, or undefined when it holds. */
-function brokenBecause(rule: PolicyRule, variables: Readonly<Record<string, unknown>>): string | undefined {
-  try {
-    const result = rule.evaluate(variables);
-    if (result === true) return undefined;
-    if (result === false) return rule.message;
-    return `${rule.message} (the expression gave ${String(result)}, not true)`;
-  } catch (error) {
-    const e = error as { summary?: string; message: string };
-    return `${rule.message} (the expression failed: ${e.summary ?? e.message})`;
+/** Why the rule is broken, with the severity to report it at, or undefined when it holds. */
+function brokenBecause(
+  rule: PolicyRule,
+  outcome: RuleOutcome,
+): { severity: PolicyFinding['severity']; message: string } | undefined {
+  switch (outcome.kind) {
+    case 'value':
+      if (outcome.value === true) return undefined;
+      if (outcome.value === false) return { severity: rule.severity, message: rule.message };
+      return {
+        severity: rule.severity,
+        message: `${rule.message} (the expression gave ${outcome.value}, not true)`,
+      };
+    case 'error':
+      return {
+        severity: rule.severity,
+        message: `${rule.message} (the expression failed: ${outcome.message})`,
+      };
+    case 'exceeded':
+      return { severity: 'error', message: `the rule was ${outcome.message}` };
   }
 }
 
@@ -73,27 +85,6 @@ function childrenByParent(state: DesiredState): Map<string, DesiredObject[]> {
   return out;
 }
 
-/** Findings of the `object` rules over every desired object. */
-export function objectFindings(
-  rules: readonly PolicyRule[],
-  state: DesiredState,
-  env: string,
-): PolicyFinding[] {
-  const out: PolicyFinding[] = [];
-  const objectRules = rules.filter((r) => r.on === 'object');
-  if (objectRules.length === 0) return out;
-  const children = childrenByParent(state);
-  for (const rule of objectRules) {
-    for (const o of state.objects.filter((x) => applies(rule, x.kind))) {
-      const variables = { object: celValue(asWritten(o, children)), kind: o.kind, name: o.name, env };
-      const message = brokenBecause(rule, variables);
-      if (message === undefined) continue;
-      out.push({ rule: rule.name, severity: rule.severity, object: o.key, message, location: o.source });
-    }
-  }
-  return out;
-}
-
 /** A planned operation as a `change` rule sees it. */
 function changeOf(op: Operation, desired: DesiredObject | undefined): Record<string, unknown> {
   const before = Object.fromEntries(
@@ -112,27 +103,65 @@ function changeOf(op: Operation, desired: DesiredObject | undefined): Record<str
   };
 }
 
-/** Findings of the `change` rules over every operation of the plan. */
-export function changeFindings(
-  rules: readonly PolicyRule[],
-  plan: Plan,
-  state: DesiredState,
-): PolicyFinding[] {
+/** What the rules judge: the desired state (`object` rules) and, given a plan, its operations. */
+interface PolicySubject {
+  readonly state: DesiredState;
+  /** The environment's name, `''` without one. */
+  readonly env: string;
+  readonly plan?: Plan;
+}
+
+/** One evaluation to run: the rule, the object it is about, and what it sees. */
+interface Evaluation {
+  readonly rule: PolicyRule;
+  readonly object: string;
+  readonly location: PolicyFinding['location'];
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+function evaluations(rules: readonly PolicyRule[], subject: PolicySubject): Evaluation[] {
+  const { state, env, plan } = subject;
+  const out: Evaluation[] = [];
+  const objectRules = rules.filter((r) => r.on === 'object');
+  const children = objectRules.length === 0 ? new Map<string, DesiredObject[]>() : childrenByParent(state);
+  for (const rule of objectRules) {
+    for (const o of state.objects.filter((x) => applies(rule, x.kind))) {
+      const variables = { object: celValue(asWritten(o, children)), kind: o.kind, name: o.name, env };
+      out.push({ rule, object: o.key, location: o.source, variables });
+    }
+  }
+  if (plan === undefined) return out;
   const byKey = new Map(state.objects.map((o) => [o.key, o]));
-  const out: PolicyFinding[] = [];
   for (const rule of rules.filter((r) => r.on === 'change')) {
     for (const op of plan.operations.filter((o) => applies(rule, o.kind))) {
       const desired = byKey.get(op.key);
-      const message = brokenBecause(rule, { change: celValue(changeOf(op, desired)) });
-      if (message === undefined) continue;
-      out.push({
-        rule: rule.name,
-        severity: rule.severity,
-        object: op.key,
-        message,
-        ...(desired === undefined ? {} : { location: desired.source }),
-      });
+      const variables = { change: celValue(changeOf(op, desired)) };
+      out.push({ rule, object: op.key, location: desired?.source, variables });
     }
+  }
+  return out;
+}
+
+/**
+ * The findings of the `object` rules over every desired object and, given a plan, of the `change`
+ * rules over every operation, in that order.
+ */
+export async function policyFindings(
+  rules: readonly PolicyRule[],
+  subject: PolicySubject,
+): Promise<PolicyFinding[]> {
+  const work = evaluations(rules, subject);
+  if (work.length === 0) return [];
+  const sandbox = new RuleSandbox();
+  const out: PolicyFinding[] = [];
+  try {
+    for (const { rule, object, location, variables } of work) {
+      const broken = brokenBecause(rule, await sandbox.evaluate(rule, variables));
+      if (broken === undefined) continue;
+      out.push({ rule: rule.name, ...broken, object, ...(location === undefined ? {} : { location }) });
+    }
+  } finally {
+    await sandbox.close();
   }
   return out;
 }

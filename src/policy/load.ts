@@ -13,6 +13,7 @@ import { didYouMean } from '../suggest.js';
 import { allDescriptors } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { ruleEnvironment } from './environment.js';
+import { patternProblem } from './patterns.js';
 import type { PolicyRule } from './types.js';
 
 /** Policy files that do not load: rendered as the config's problems are, with code frames. */
@@ -90,12 +91,13 @@ interface LibraryError {
   readonly node?: { readonly pos?: number };
 }
 
-function compiled(r: FileReport, on: 'object' | 'change', expression: string, path: DocPath) {
-  const refuse = (e: LibraryError): undefined => {
+/** Whether `expression` compiles as an `on` rule; each reason it does not is reported at its offset. */
+function compiles(r: FileReport, on: 'object' | 'change', expression: string, path: DocPath): boolean {
+  const refuse = (e: LibraryError): false => {
     const vars = on === 'object' ? 'object, kind, name and env' : 'change';
     const message = `the expression does not compile: ${e.summary ?? e.message}`;
     r.error(path, message, `an ${on} rule sees ${vars}`, e.node?.pos ?? 0);
-    return undefined;
+    return false;
   };
   let parsed: ReturnType<ReturnType<typeof ruleEnvironment>['parse']>;
   try {
@@ -108,9 +110,14 @@ function compiled(r: FileReport, on: 'object' | 'change', expression: string, pa
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
     const type = String(checked.type);
     r.error(path, `the expression evaluates to ${type}; a policy rule's expression must be a bool`);
-    return undefined;
+    return false;
   }
-  return (variables: Readonly<Record<string, unknown>>): unknown => parsed(variables);
+  const pattern = patternProblem(parsed.ast);
+  if (pattern !== undefined) {
+    r.error(path, pattern.message, pattern.hint, pattern.offset);
+    return false;
+  }
+  return true;
 }
 
 function ruleAt(
@@ -150,8 +157,7 @@ function ruleAt(
   if (name === undefined || expression === undefined || message === undefined) return undefined;
   if ((on !== 'object' && on !== 'change') || (severity !== 'error' && severity !== 'warning'))
     return undefined;
-  const evaluate = compiled(r, on, expression, [...path, 'expression']);
-  if (evaluate === undefined) return undefined;
+  if (!compiles(r, on, expression, [...path, 'expression'])) return undefined;
   const location = { file: r.source.file, ...locate(r.source, path) };
   return {
     name,
@@ -160,7 +166,6 @@ function ruleAt(
     expression,
     message,
     severity,
-    evaluate,
     location,
   };
 }

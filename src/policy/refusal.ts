@@ -2,7 +2,7 @@
 import type { DesiredState } from '../resources/index.js';
 import { UserError } from '../errors.js';
 import type { Plan, PolicyFinding } from '../plan/index.js';
-import { changeFindings, hasPolicyErrors, objectFindings } from './evaluate.js';
+import { hasPolicyErrors, policyFindings } from './evaluate.js';
 import type { PolicyRule } from './types.js';
 
 /** The findings of `rules` over a plan's desired state (in environment `env`) and its operations. */
@@ -11,8 +11,8 @@ export function planFindings(
   plan: Plan,
   desired: DesiredState,
   env: string,
-): PolicyFinding[] {
-  return [...objectFindings(rules, desired, env), ...changeFindings(rules, plan, desired)];
+): Promise<PolicyFinding[]> {
+  return policyFindings(rules, { state: desired, env, plan });
 }
 
 /** A broken error rule stops the run before any write: `sync`, `apply` and each `watch` reconcile. */

@@ -12,8 +12,6 @@ export interface PolicyRule {
   readonly expression: string;
   readonly message: string;
   readonly severity: PolicySeverity;
-  /** Evaluates the expression against the rule's variables. */
-  readonly evaluate: (variables: Readonly<Record<string, unknown>>) => unknown;
   /** Where the rule was written. */
   readonly location: PolicyLocation;
 }

@@ -12,6 +12,7 @@ import {
   policyEnvironment,
   variableNames,
   variablePrefixes,
+  variableRoots,
 } from './environment.js';
 import { functionName, functionNamespaces, namespacedFunctions } from './functions.js';
 
@@ -67,11 +68,22 @@ function childrenOf(prefix: string): string[] {
   );
 }
 
+/**
+ * The one wording of an unknown name, whatever found it (this module or the CEL library): `unknown
+ * variable X` (or function), and a did-you-mean, else the names there are to choose from.
+ */
+function unknown(what: 'variable' | 'function', name: string, candidates: Iterable<string>, offset: number) {
+  const known = [...candidates];
+  const hint =
+    didYouMean(name, known) ??
+    (known.length === 0
+      ? undefined
+      : `known here: ${known.slice(0, 6).join(', ')}${known.length > 6 ? ', ...' : ''}`);
+  return { offset, message: `unknown ${what} ${name}`, ...(hint === undefined ? {} : { hint }) };
+}
+
 function unknownName(segments: readonly string[], at: Node): CelProblem {
-  const name = segments.join('.');
-  const parent = segments.slice(0, -1).join('.');
-  const hint = didYouMean(name, childrenOf(parent));
-  return { offset: at.pos, message: `unknown variable ${name}`, ...(hint === undefined ? {} : { hint }) };
+  return unknown('variable', segments.join('.'), childrenOf(segments.slice(0, -1).join('.')), at.pos);
 }
 
 function notAValue(name: string, at: Node): CelProblem {
@@ -117,12 +129,7 @@ function resolveNamespaced(text: string, method: string, receiver: Node, out: Re
   const tail = new RegExp(`\\s*\\.\\s*${method}`, 'y');
   tail.lastIndex = receiver.end;
   if (!qualifiedFunctions.has(qualified) || !tail.test(text)) {
-    const hint = didYouMean(qualified, qualifiedFunctions);
-    out.problem = {
-      offset: receiver.start,
-      message: `unknown function ${qualified}`,
-      ...(hint === undefined ? {} : { hint }),
-    };
+    out.problem = unknown('function', qualified, qualifiedFunctions, receiver.start);
     return;
   }
   out.renames.push({ start: receiver.start, end: tail.lastIndex, alias: flatAlias(qualified) });
@@ -138,9 +145,9 @@ function walk(text: string, value: unknown, out: Resolution): void {
   const node = value;
   if (node.op === '.' || node.op === 'id') {
     const chain = selectChain(node);
-    if (chain?.[0]?.name === 'conn') return resolveChain(chain, out);
+    if (chain !== undefined && variableRoots.has(chain[0]!.name)) return resolveChain(chain, out);
     if (node.op === 'id' && aliases.has(String(node.args))) {
-      out.problem = { offset: node.pos, message: `unknown variable ${String(node.args)}` };
+      out.problem = unknown('variable', String(node.args), variableNames, node.pos);
       return;
     }
   }
@@ -178,8 +185,6 @@ function overloadHint(error: LibraryError): string | undefined {
   const { op, args } = error.node ?? {};
   if ((op !== 'call' && op !== 'rcall') || !Array.isArray(args)) return undefined;
   const name = String(args[0]);
-  const known = knownFunctionNames();
-  if (!known.has(name)) return didYouMean(name, known);
   const signatures = policyEnvironment()
     .getDefinitions()
     .functions.filter((f) => f.name === name && (op === 'rcall') === (f.receiverType !== null))
@@ -218,9 +223,38 @@ function offendingOffset(text: string, e: LibraryError): number {
   return start;
 }
 
+/** `tme.now` from the offset of its first segment: the dotted name as written, up to a call. */
+function dottedNameAt(text: string, offset: number): string {
+  const match = /[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*/y;
+  match.lastIndex = offset;
+  const segments = (match.exec(text)?.[0] ?? '').split('.');
+  if (text.slice(match.lastIndex).trimStart().startsWith('(')) segments.pop();
+  return segments.join('.');
+}
+
+/** A name the CEL library does not know: a variable with no root of ours, or a function. */
+function unknownToLibrary(text: string, e: LibraryError, offset: number): CelProblem | undefined {
+  if (e.code === 'unknown_variable') {
+    const name = dottedNameAt(text, offset) || String(e.node?.args);
+    const candidates = [...variableNames, ...variablePrefixes];
+    const problem = unknown('variable', name, candidates, offset);
+    return problem.hint?.startsWith('did you mean') === true
+      ? problem
+      : { ...problem, hint: `variables start with ${[...variableRoots].map((r) => `${r}.`).join(', ')}` };
+  }
+  const { op, args } = e.node ?? {};
+  if (e.code !== 'no_matching_overload' || (op !== 'call' && op !== 'rcall') || !Array.isArray(args))
+    return undefined;
+  const name = String(args[0]);
+  const known = knownFunctionNames();
+  return known.has(name) ? undefined : unknown('function', name, known, offset);
+}
+
 function fromLibrary(text: string, error: unknown): CelProblem {
   const e = error as LibraryError;
   const offset = offendingOffset(text, e);
+  const unknownName = unknownToLibrary(text, e, offset);
+  if (unknownName !== undefined) return unknownName;
   const message = (e.summary ?? e.message).replace(/\s+/g, ' ');
   const hint = e.code === 'no_matching_overload' ? overloadHint(e) : undefined;
   return { offset, message, ...(hint === undefined ? {} : { hint }) };

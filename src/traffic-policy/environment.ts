@@ -8,7 +8,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { celLibrary } from '../cel-library.js';
-import { functionName, globalFunctions, methods, namespacedFunctions } from './functions.js';
+import { functionName, globalFunctions, methods, namespacedFunctions, sortByMacro } from './functions.js';
 import { policyTypes, policyVariables } from './variables.js';
 
 /** `conn.client_ip` → `conn_client_ip`: an identifier as long as the qualified name. */
@@ -21,6 +21,36 @@ function notEvaluated(): never {
   throw new Error('traffic-policy macros are type-checked by acctsync, not evaluated');
 }
 
+/** The CEL library's view of a macro call, as far as `sortBy` reads it. */
+interface MacroCall {
+  readonly args: readonly { readonly op: string; readonly args: unknown }[];
+  readonly receiver: unknown;
+}
+interface MacroChecker {
+  check(ast: unknown, ctx: MacroContext): unknown;
+  getType(name: string): unknown;
+}
+interface MacroContext {
+  forkWithVariable(name: string, type: unknown): MacroContext;
+}
+
+/**
+ * The platform's `list.sortBy(x, keyExpr)` macro (the CEL library has none): the key expression is
+ * checked with `x` bound, the result has the list's type.
+ */
+function sortBy({ args, receiver }: MacroCall) {
+  const [binding, key] = args;
+  return {
+    typeCheck(checker: MacroChecker, _macro: unknown, ctx: MacroContext): unknown {
+      if (binding?.op !== 'id' || typeof binding.args !== 'string')
+        throw new Error('sortBy(x, keyExpr): x must be a name');
+      checker.check(key, ctx.forkWithVariable(binding.args, checker.getType('dyn')));
+      return checker.check(receiver, ctx);
+    },
+    evaluate: notEvaluated,
+  };
+}
+
 function build(): Environment {
   const { Environment } = celLibrary();
   const env = new Environment({ homogeneousAggregateLiterals: false });
@@ -29,6 +59,7 @@ function build(): Environment {
   for (const s of namespacedFunctions)
     env.registerFunction(flatAlias(functionName(s)) + s.slice(s.indexOf('(')), notEvaluated);
   for (const s of [...globalFunctions, ...methods]) env.registerFunction(s, notEvaluated);
+  env.registerFunction(sortByMacro, sortBy);
   return env;
 }
 
@@ -48,6 +79,8 @@ export const variablePrefixes: ReadonlySet<string> = new Set(
     return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('.'));
   }),
 );
+/** The first segment of every variable (`conn`, `endpoint`, `time`, ...). */
+export const variableRoots: ReadonlySet<string> = new Set(policyVariables.map((v) => v.name.split('.')[0]!));
 /** The flat aliases, which an expression may not name itself. */
 export const aliases: ReadonlySet<string> = new Set(policyVariables.map((v) => flatAlias(v.name)));
 

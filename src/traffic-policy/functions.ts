@@ -71,6 +71,9 @@ export const methods: readonly string[] = [
   'map.encodeQueryString(): string',
 ];
 
+/** The platform's macro beyond standard CEL's; `environment.ts` declares how it is checked. */
+export const sortByMacro = 'list.sortBy(ast, ast): list<dyn>';
+
 /** `base64.decode(string): bytes` → `base64.decode`. */
 export function functionName(signature: string): string {
   return signature.slice(0, signature.indexOf('('));

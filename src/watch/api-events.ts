@@ -16,11 +16,11 @@ export function runWithin<T>(run: RunningReconcile, step: () => Promise<T>): Pro
   return scope.run(run, step);
 }
 
-/** The client's `onRetry` and `onResponse` for a daemon logging to `log` and counting in `metrics`. */
+/** The client's `onRetry`, `onResponse` and `onPace` for a daemon logging to `log` and counting in `metrics`. */
 export function apiEventHandlers(
   log: Logger,
   metrics: ApiMetrics,
-): Required<Pick<ApiClientOptions, 'onRetry' | 'onResponse'>> {
+): Required<Pick<ApiClientOptions, 'onRetry' | 'onResponse' | 'onPace'>> {
   return {
     onRetry(event: RetryEvent) {
       metrics.recordRetry(event);
@@ -30,6 +30,10 @@ export function apiEventHandlers(
     },
     onResponse(event: ResponseEvent) {
       metrics.recordResponse(event);
+      scope.getStore()?.requested();
+    },
+    onPace(ratePerMinute: number) {
+      metrics.recordPace(ratePerMinute);
     },
   };
 }

@@ -23,6 +23,8 @@ export interface ReconcileRecord {
   readonly failures: number;
   /** The step found live objects differing from a desired state already reconciled: someone edited the account. */
   readonly drift: boolean;
+  /** API request attempts the reconcile made, retries included. */
+  readonly apiRequests: number;
 }
 
 interface LoopOptions {
@@ -145,7 +147,8 @@ export class ReconcileLoop {
     const retries = run.retrySummary;
     if (retries !== undefined)
       log.info(retries, `${retries.retries} API request retries during this reconcile`);
-    logResult(log, { trigger, result, durationMs }, previousFailures, this.#failures);
+    const apiRequests = run.requests;
+    logResult(log, { trigger, result, durationMs, apiRequests }, previousFailures, this.#failures);
     this.#options.onSettled?.({
       id,
       trigger,
@@ -154,6 +157,7 @@ export class ReconcileLoop {
       durationMs,
       failures: this.#failures,
       drift,
+      apiRequests,
     });
   }
 
@@ -182,7 +186,12 @@ export class ReconcileLoop {
 /** The one line that says how a reconcile ended: info on success, warn on a stop, error otherwise. */
 function logResult(
   log: Logger,
-  ended: { readonly trigger: Trigger; readonly result: ReconcileResult; readonly durationMs: number },
+  ended: {
+    readonly trigger: Trigger;
+    readonly result: ReconcileResult;
+    readonly durationMs: number;
+    readonly apiRequests: number;
+  },
   previousFailures: number,
   failures: number,
 ): void {
@@ -193,6 +202,7 @@ function logResult(
     planned: result.planned,
     applied: result.applied.length,
     durationMs: ended.durationMs,
+    apiRequests: ended.apiRequests,
   };
   switch (result.status) {
     case 'success':

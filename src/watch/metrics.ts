@@ -155,6 +155,7 @@ export class WatchMetrics {
     if (status === 'standby') return this.#ready.set(0);
     this.#reconciles.inc({ result: status });
     this.#duration.observe({ trigger: record.trigger, result: status }, record.durationMs / 1000);
+    this.api.recordReconcileRequests(record.apiRequests);
     this.#lastAttempt.set(Date.now() / 1000);
     if (record.drift) this.#drift.inc();
     if (status === 'success') this.#lastSuccess.set(Date.now() / 1000);

@@ -56,6 +56,7 @@ export class RunningReconcile implements ReconcileProgress {
     stopped: 0,
   };
   #retries = 0;
+  #requests = 0;
   #rateLimitedWaitMs = 0;
   readonly #byReason: Partial<Record<RetryReason, number>> = {};
 
@@ -74,6 +75,16 @@ export class RunningReconcile implements ReconcileProgress {
   operationFinished(operation: AppliedOperation & { readonly outcome: OperationOutcome }): void {
     this.#outcomes[operation.outcome]++;
     this.#listener.operation?.(operation);
+  }
+
+  /** One API request attempt of this reconcile was answered (or failed). */
+  requested(): void {
+    this.#requests++;
+  }
+
+  /** API request attempts this reconcile made so far, retries included. */
+  get requests(): number {
+    return this.#requests;
   }
 
   /** Logs a retry of one of this reconcile's requests at debug, and counts it for the summary. */

@@ -17,7 +17,7 @@ describe('docs/traffic-policy.md', () => {
     for (const v of policyVariables) {
       expect(doc, v.name).toContain(`| \`${v.name}\` | \`${v.type}\` | ${v.phase} |`);
     }
-    const rows = doc.split('\n').filter((l) => /^\| `conn\./.test(l));
+    const rows = doc.split('\n').filter((l) => /^\| `[a-z_.0-9]+` \| `[^`]+` \| on_tcp_connect \|/.test(l));
     expect(rows).toHaveLength(policyVariables.length);
   });
 

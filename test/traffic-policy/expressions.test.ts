@@ -55,7 +55,7 @@ const broken: readonly Broken[] = [
     style: 'folded',
     expression: "conn.client_port == 443 &&\ninCidrRang(conn.client_ip, '10.0.0.0/8')",
     at: 'inCidrRang',
-    message: /no matching overload for 'inCidrRang/,
+    message: /unknown function inCidrRang\b/,
     hint: /did you mean inCidrRange\?/,
   },
   {
@@ -69,8 +69,43 @@ const broken: readonly Broken[] = [
     style: 'plain',
     expression: 'conn.client_ip.isPrivatIp()',
     at: 'isPrivatIp',
-    message: /no matching overload for 'string\.isPrivatIp\(\)'/,
+    message: /unknown function isPrivatIp\b/,
     hint: /did you mean isPrivateIp\?/,
+  },
+  {
+    style: 'plain',
+    expression: "tme.now > '2026-01-01T00:00:00Z'",
+    at: 'tme',
+    message: /unknown variable tme\.now\b/,
+    hint: /did you mean time\.now\?/,
+  },
+  {
+    style: 'double',
+    expression: "conn.server_regon == 'eu'",
+    at: 'server_regon',
+    message: /unknown variable conn\.server_regon\b/,
+    hint: /did you mean conn\.server_region\?/,
+  },
+  {
+    style: 'plain',
+    expression: "endpoint.hots == 'db.example.com'",
+    at: 'hots',
+    message: /unknown variable endpoint\.hots\b/,
+    hint: /did you mean endpoint\.host\?/,
+  },
+  {
+    style: 'plain',
+    expression: "conn.tls.sni.upperAsci() == 'X'",
+    at: 'upperAsci',
+    message: /unknown function upperAsci\b/,
+    hint: /did you mean upperAscii\?/,
+  },
+  {
+    style: 'plain',
+    expression: 'request.size > 10',
+    at: 'request',
+    message: /unknown variable request\.size\b/,
+    hint: /variables start with .*conn\., .*endpoint\., .*time\./,
   },
   {
     style: 'single',
@@ -218,6 +253,30 @@ describe('traffic-policy expressions in validate', () => {
     expect(run.stderr).toContain('allow of the restrict-ips action must be a list<string>');
   });
 
+  it('checks the config of every action the reference documents for on_tcp_connect', async () => {
+    const good = config(
+      [{ style: 'plain', expression: "conn.server_region == 'eu'" }],
+      "[{ type: set-vars, config: { vars: [{ tier: gold }] } }, { type: terminate-tls, config: { min_version: '1.3', mutual_tls_verification_strategy: request } }, { type: forward-internal, config: { url: 'tls://db.internal:443', on_error: continue } }, { type: close-connection }]",
+    );
+    const accepted = await validate('good-actions.yaml', good);
+    expect(accepted.stderr).toBe('');
+    expect(accepted.code).toBe(0);
+    const bad = config(
+      [{ style: 'plain', expression: "conn.server_region == 'eu'" }],
+      "[{ type: terminate-tls, config: { min_version: '1.1' } }, { type: forward-internal, config: { on_eror: halt } }, { type: close-conection }]",
+    );
+    const refused = await validate('bad-actions.yaml', bad);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('min_version of the terminate-tls action must be one of 1.2, 1.3');
+    expect(refused.stderr).toContain('the forward-internal action needs config.url');
+    expect(refused.stderr).toMatch(
+      /unknown member on_eror[^\n]*\n(?:.*\n)*?\s*hint: did you mean on_error\?/,
+    );
+    expect(refused.stderr).toMatch(
+      /unknown action type close-conection[^\n]*\n(?:.*\n)*?\s*hint: did you mean close-connection\?/,
+    );
+  });
+
   it('accepts the expressions of the platform reference', async () => {
     const run = await validate(
       'valid.yaml',
@@ -282,4 +341,17 @@ const reference = [
   "conn.client_ip.isPrivateIp() || conn.tls.sni.endsWith('.example.com')",
   "conn.tls.sni.lower().matches('^[a-z0-9.-]+$')",
   "[1, 2, 3].all(x, x > 0) && size(['hello', 'world']) == 2",
+  "conn.server_region == 'eu'",
+  "time.now > '2026-01-01T00:00:00Z'",
+  "endpoint.host == 'db.example.com' && endpoint.port == 443 && endpoint.protocol == 'tls'",
+  "endpoint.id != '' && endpoint.url.startsWith('tls://') && endpoint.addr != ''",
+  "conn.k8s.pod.metadata.namespace == 'default' && conn.k8s.pod.metadata.annotations['k8s.ngrok.com/team'] == 'db'",
+  "conn.server_ip.as.number == 12345 && conn.server_ip.geo.location.country_code == 'US'",
+  "actions.ngrok.restrict_ips.action == 'allow' && actions.ngrok.restrict_ips.error.code == ''",
+  "actions.ngrok.terminate_tls.version == '1.3' && size(actions.ngrok.terminate_tls.warnings) == 0",
+  "actions.ngrok.terminate_tls.client.subject.common_name == 'client'",
+  "vars.tier == 'gold'",
+  "['hello', 'mellow'].join(' ') == 'hello mellow' && 'hello mellow'.lastIndexOf('ello') == 7",
+  "'TacoCat'.upperAscii() == 'TACOCAT' && b'hello'.size() == 5",
+  '[3, 1, 2].sortBy(e, e) == [1, 2, 3] && [1, 2, 3, 4].map(n, n % 2 == 0, n * 2) == [4, 8]',
 ];

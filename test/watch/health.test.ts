@@ -14,6 +14,7 @@ function record(result: ReconcileResult, extra: Partial<ReconcileRecord> = {}): 
     durationMs: 120,
     failures: 0,
     drift: false,
+    apiRequests: 20,
     ...extra,
   };
 }

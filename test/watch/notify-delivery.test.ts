@@ -25,6 +25,7 @@ function record(result: ReconcileResult): ReconcileRecord {
     durationMs: 5,
     failures: 1,
     drift: (result.drift?.length ?? 0) > 0,
+    apiRequests: 20,
   };
 }
 

@@ -24,6 +24,7 @@ function record(result: ReconcileResult): ReconcileRecord {
     durationMs: 5,
     failures: 0,
     drift: false,
+    apiRequests: 20,
   };
 }
 

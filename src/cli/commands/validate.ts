@@ -7,7 +7,7 @@ import { printConfigWarnings } from '../config-report.js';
 import { environmentName } from '../environment.js';
 import { filesRootFrom } from '../files-root.js';
 import { policiesFrom, policyDiagnostic } from '../policy.js';
-import { objectFindings, type PolicyRule } from '../../policy/index.js';
+import { policyFindings, type PolicyRule } from '../../policy/index.js';
 
 function keyOf(d: Diagnostic): string {
   return JSON.stringify([d.file, d.line, d.column, d.severity, d.message]);
@@ -54,17 +54,25 @@ async function loadEach(
 }
 
 /** Each loaded environment with its broken `on: object` rules as diagnostics (errors fail it). */
-function withPolicy(
+async function withPolicy(
   results: Array<[string | undefined, LoadResult]>,
   policies: readonly PolicyRule[],
-): Array<[string | undefined, LoadResult]> {
+): Promise<Array<[string | undefined, LoadResult]>> {
   if (policies.length === 0) return results;
-  return results.map(([name, r]) => {
-    if (!r.ok) return [name, r];
-    const found = objectFindings(policies, r.state, name ?? r.environment?.name ?? '').map(policyDiagnostic);
+  const out: Array<[string | undefined, LoadResult]> = [];
+  for (const [name, r] of results) {
+    if (!r.ok) {
+      out.push([name, r]);
+      continue;
+    }
+    const env = name ?? r.environment?.name ?? '';
+    const found = (await policyFindings(policies, { state: r.state, env })).map(policyDiagnostic);
     const errors = found.filter((d) => d.severity === 'error');
     const warnings = [...r.warnings, ...found.filter((d) => d.severity === 'warning')];
-    if (errors.length === 0) return [name, { ...r, warnings }];
+    if (errors.length === 0) {
+      out.push([name, { ...r, warnings }]);
+      continue;
+    }
     const failed: LoadResult = {
       ok: false,
       diagnostics: [...errors, ...warnings],
@@ -72,8 +80,9 @@ function withPolicy(
       secretSpans: r.secretSpans,
       environments: r.environments,
     };
-    return [name, failed];
-  });
+    out.push([name, failed]);
+  }
+  return out;
 }
 
 export const command = defineCommand({
@@ -81,7 +90,7 @@ export const command = defineCommand({
 
   async run(values, positionals) {
     const policies = await policiesFrom(values);
-    const results = withPolicy(
+    const results = await withPolicy(
       await loadEach(positionals, environmentName(values, process.env), filesRootFrom(values)),
       policies,
     );
