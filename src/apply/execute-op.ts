@@ -17,6 +17,7 @@ import { PlanMismatchError } from './plan-mismatch.js';
 import { findCreated, isClaimConflict, type LiveRecord } from './recover-create.js';
 import { resolveRequest, type ResolvedRequest } from './resolve-request.js';
 import type { TokenSink } from './token-output.js';
+import { verifyWrite } from './verify-write.js';
 
 /** Everything an operation needs besides itself; shared by all operations of a run. */
 export interface OperationContext {
@@ -35,12 +36,30 @@ interface OperationOutcome {
 /** POSTs tried for one create when each response is lost and the lookup finds nothing. */
 const createAttempts = 3;
 
-async function send(client: ApiClient, request: ResolvedRequest): Promise<LiveRecord | undefined> {
+/** A request of the plan and the same request as sent. */
+interface Write {
+  readonly planned: OperationRequest;
+  readonly sent: ResolvedRequest;
+}
+
+function writeOf(planned: OperationRequest, ctx: OperationContext): Write {
+  return { planned, sent: resolveRequest(planned, ctx) };
+}
+
+/** Sends a write and checks the answer holds what it sent (`verify-write.ts`). */
+async function send(
+  client: ApiClient,
+  d: KindDescriptor,
+  op: Operation,
+  write: Write,
+): Promise<LiveRecord | undefined> {
+  const { sent } = write;
   const response = await client.request<LiveRecord | undefined>(
-    request.method,
-    request.path,
-    request.body === undefined ? {} : { body: request.body },
+    sent.method,
+    sent.path,
+    sent.body === undefined ? {} : { body: sent.body },
   );
+  verifyWrite(d, op.key, write.planned, sent, response.body);
   return response.body;
 }
 
@@ -76,16 +95,16 @@ async function createOnce(
   ctx: OperationContext,
   d: KindDescriptor,
   op: Operation,
-  request: ResolvedRequest,
+  write: Write,
   parentId: string | undefined,
 ): Promise<{ record: LiveRecord; recovery?: string }> {
   let lastError: unknown;
   const notes: string[] = [];
   for (let attempt = 1; attempt <= createAttempts; attempt++) {
     try {
-      const record = await send(ctx.client, request);
+      const record = await send(ctx.client, d, op, write);
       if (record === undefined || typeof record.id !== 'string')
-        throw new PlanMismatchError(`POST ${request.path}: no id in the response`);
+        throw new PlanMismatchError(`POST ${write.sent.path}: no id in the response`);
       return notes.length === 0 ? { record } : { record, recovery: notes.join('; ') };
     } catch (err) {
       if (isClaimConflict(err, d)) return adoptRacingCreate(ctx, d, op, parentId, notes, err);
@@ -138,10 +157,10 @@ async function deleteObject(client: ApiClient, path: string): Promise<void> {
   }
 }
 
-/** Sends `request`; a DELETE answered 404 counts as done. */
-async function run(client: ApiClient, request: ResolvedRequest): Promise<void> {
-  if (request.method === 'DELETE') await deleteObject(client, request.path);
-  else await send(client, request);
+/** Sends `write`; a DELETE answered 404 counts as done. */
+async function run(client: ApiClient, d: KindDescriptor, op: Operation, write: Write): Promise<void> {
+  if (write.sent.method === 'DELETE') await deleteObject(client, write.sent.path);
+  else await send(client, d, op, write);
 }
 
 async function create(ctx: OperationContext, kind: KindName, op: Operation): Promise<OperationOutcome> {
@@ -150,14 +169,14 @@ async function create(ctx: OperationContext, kind: KindName, op: Operation): Pro
   const post = requests[0];
   if (post?.method !== 'POST') throw new PlanMismatchError(`${op.id}: a create must start with its POST`);
   const parentId = parentIdOf(ctx, d, op);
-  const { record, recovery } = await createOnce(ctx, d, op, resolveRequest(post, ctx), parentId);
+  const { record, recovery } = await createOnce(ctx, d, op, writeOf(post, ctx), parentId);
   const id = record.id as string;
   // Recorded before the follow-up PATCH: the object exists, and the id table must say so even if it
   // fails; the follow-ups address it by its key, which now resolves to this id.
   ctx.ids.created(op.key, id);
   await saveToken(ctx, d, op, record, id);
   for (let i = 1; i < requests.length; i++) {
-    await run(ctx.client, resolveRequest(requests[i] as OperationRequest, ctx));
+    await run(ctx.client, d, op, writeOf(requests[i] as OperationRequest, ctx));
   }
   return recovery === undefined ? { objectId: id } : { objectId: id, recovery };
 }
@@ -165,7 +184,8 @@ async function create(ctx: OperationContext, kind: KindName, op: Operation): Pro
 /** An operation on an object that exists: its requests in the plan's order. */
 async function change(ctx: OperationContext, op: Operation): Promise<OperationOutcome> {
   if (op.liveId === undefined) throw new PlanMismatchError(`${op.id}: a ${op.action} needs the live id`);
-  for (const request of op.requests) await run(ctx.client, resolveRequest(request, ctx));
+  const d = descriptorOf(op.kind);
+  for (const request of op.requests) await run(ctx.client, d, op, writeOf(request, ctx));
   return { objectId: op.liveId };
 }
 

@@ -28,7 +28,9 @@ export interface Harness extends TestAccount {
   ): Promise<{ computed: ComputedPlan; result: ApplyResult }>;
 }
 
-export async function startHarness(options: { faults?: FaultOptions } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { faults?: FaultOptions; echo?: boolean } = {},
+): Promise<Harness> {
   const account = await startAccount(options);
   const { client } = account;
   const plan: Harness['plan'] = (paths, o = {}) =>
