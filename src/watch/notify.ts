@@ -14,6 +14,7 @@ import type { BackoffPolicy, Random } from './backoff.js';
 import type { DriftEvent } from './drift.js';
 import type { ReconcileRecord } from './loop.js';
 import { driftText, type Notification } from './notification.js';
+import { notConvergingLine } from './convergence.js';
 import type { WatchMode } from './types.js';
 import { WebhookQueue, type DeliveryObserver } from './webhook-queue.js';
 
@@ -70,6 +71,8 @@ export class Notifier {
   #failureSent: { status: string; at: number; reminderMs: number } | undefined;
   /** The unreverted drift last sent; sent again only when it changes. */
   #driftSent: string | undefined;
+  /** The objects not converging last sent; sent again only when they change. */
+  #stuckSent: string | undefined;
   /** When each object (`kind/key`) was last reported reverted. */
   readonly #revertSent = new Map<string, number>();
 
@@ -154,6 +157,19 @@ export class Notifier {
         objects: standing,
       });
     this.#driftSent = standing.length > 0 ? driftKey : undefined;
+    // Sent when the set of objects held back changes, not on every reconcile that holds them.
+    if (result.status === 'success' || result.status === 'failed') {
+      const stuck = result.notConverging ?? [];
+      const stuckKey = JSON.stringify(stuck.map((o) => [o.key, o.action, o.fields]));
+      if (stuck.length > 0 && stuckKey !== this.#stuckSent)
+        out.push({
+          ...base,
+          event: 'not_converging',
+          text: `acctsync: ${stuck.length} object(s) not converging, their writes held back: ${stuck.map(notConvergingLine).join('; ')}`,
+          notConverging: stuck,
+        });
+      this.#stuckSent = stuck.length > 0 ? stuckKey : undefined;
+    }
 
     if (result.status === 'success') {
       if (this.#failureSent !== undefined)

@@ -13,6 +13,7 @@ import { UserError } from '../errors.js';
 import type { Operation, Plan } from '../plan/index.js';
 import { planFor } from '../pipeline/index.js';
 import type { DesiredState } from '../resources/index.js';
+import { ConvergenceWatch, notConvergingLine } from './convergence.js';
 import { driftEventsOf, observedDriftEvents, type DriftEvent } from './drift.js';
 import { gitCommitOf } from './git-revision.js';
 import { applyReported, appliedOf, incompleteApplyResult } from './reconcile-apply.js';
@@ -213,6 +214,7 @@ function observedDrift(plan: Plan, log: Logger): DriftEvent[] {
  */
 export function createReconcileStep(settings: ReconcileSettings): ReconcileStep {
   let lastGood: LastGood | undefined;
+  const convergence = new ConvergenceWatch();
   const observe = settings.mode === 'observe';
 
   return async (ctx) => {
@@ -264,9 +266,14 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     }
     if (signal.aborted) return cutShort('before applying', planned, ctx.signal, signal);
 
+    const { plan: sending, held } = convergence.hold(plan);
+    for (const object of held) log.warn({ notConverging: object }, notConvergingLine(object));
+    const stuck = held.length === 0 ? {} : { notConverging: held };
+    if (sending.operations.length === 0) return { ...succeeded([], reportDrift()), ...stuck };
     let result: ApplyResult;
     try {
-      result = await applyReported(plan, desired, settings, guards, { ...ctx, signal });
+      result = await applyReported(sending, desired, settings, guards, { ...ctx, signal });
+      convergence.record(sending, result);
     } catch (err) {
       const reason = `apply failed: ${message(err)}`;
       return {
@@ -279,7 +286,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       };
     }
     const drift = reportDrift(result);
-    if (result.status === 'succeeded') return succeeded(appliedOf(result), drift);
-    return incompleteApplyResult(result, planned, drift, ctx.signal.aborted);
+    if (result.status === 'succeeded') return { ...succeeded(appliedOf(result), drift), ...stuck };
+    return { ...incompleteApplyResult(result, planned, drift, ctx.signal.aborted), ...stuck };
   };
 }
