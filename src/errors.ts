@@ -1,12 +1,9 @@
 /**
  * The root of acctsync's own errors: each says what went wrong in words for a person and ends a
- * command with its exit code. The CLI edge (`cli/render-error.ts`) renders them; anything else
+ * command with exit status 1 (`cli/exit-codes.ts`). The CLI edge (`cli/render-error.ts`) renders them; anything else
  * reaching it is a bug in acctsync and is said to be one.
  */
 export abstract class AcctsyncError extends Error {
-  /** Process exit code when this error ends a command. */
-  readonly exitCode: number = 1;
-
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;

@@ -16,6 +16,7 @@ export {
   TimeoutError,
 } from './errors.js';
 export type { ApiKeySource } from './key-source.js';
+export { deleteIfPresent, isClaimConflict, isNotFound } from './outcomes.js';
 export type { HttpMethod } from './method.js';
 export {
   backoffDelayMs,

@@ -2,7 +2,7 @@
  * Runs one plan operation against the API: the requests the plan carries, in order, each resolved
  * the moment it is sent; with recovery for creates whose response was lost.
  */
-import { ApiError, isAmbiguousWriteFailure, type ApiClient } from '../api/index.js';
+import { deleteIfPresent, isAmbiguousWriteFailure, isClaimConflict, type ApiClient } from '../api/index.js';
 import type { Operation, OperationRequest } from '../plan/types.js';
 import {
   aTitle,
@@ -14,7 +14,7 @@ import {
 } from '../resources/index.js';
 import type { IdTable } from './ids.js';
 import { PlanMismatchError } from './plan-mismatch.js';
-import { findCreated, isClaimConflict, type LiveRecord } from './recover-create.js';
+import { claimCodeOf, findCreated, type LiveRecord } from './recover-create.js';
 import { resolveRequest, type ResolvedRequest } from './resolve-request.js';
 import type { TokenSink } from './token-output.js';
 import { verifyWrite } from './verify-write.js';
@@ -107,7 +107,7 @@ async function createOnce(
         throw new PlanMismatchError(`POST ${write.sent.path}: no id in the response`);
       return notes.length === 0 ? { record } : { record, recovery: notes.join('; ') };
     } catch (err) {
-      if (isClaimConflict(err, d)) return adoptRacingCreate(ctx, d, op, parentId, notes, err);
+      if (isClaimConflict(err, claimCodeOf(d))) return adoptRacingCreate(ctx, d, op, parentId, notes, err);
       if (!isAmbiguousWriteFailure(err)) throw err;
       lastError = err;
     }
@@ -118,7 +118,7 @@ async function createOnce(
     }
     const foundId = found.id as string;
     if (d.tokenField !== undefined && ctx.tokens !== undefined) {
-      await deleteObject(ctx.client, objectPath(d, foundId, parentId));
+      await deleteIfPresent(ctx.client, objectPath(d, foundId, parentId));
       notes.push(`create response lost with its token: deleted ${foundId} and created again`);
       continue;
     }
@@ -147,19 +147,9 @@ async function adoptRacingCreate(
   return { record: found, recovery: [...notes, note].join('; ') };
 }
 
-/** DELETE that counts "already gone" as done: a retried DELETE whose first try committed gets a 404. */
-async function deleteObject(client: ApiClient, path: string): Promise<void> {
-  try {
-    await client.delete(path);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return;
-    throw err;
-  }
-}
-
 /** Sends `write`; a DELETE answered 404 counts as done. */
 async function run(client: ApiClient, d: KindDescriptor, op: Operation, write: Write): Promise<void> {
-  if (write.sent.method === 'DELETE') await deleteObject(client, write.sent.path);
+  if (write.sent.method === 'DELETE') await deleteIfPresent(client, write.sent.path);
   else await send(client, d, op, write);
 }
 
@@ -191,7 +181,7 @@ async function change(ctx: OperationContext, op: Operation): Promise<OperationOu
 
 /**
  * Executes `op`; resolves with the object's id, rejects with the first failed request's error
- * ({@link ApiError}, a transport error, or {@link PlanMismatchError}).
+ * (an `ApiError`, a transport error, or {@link PlanMismatchError}).
  */
 export function executeOperation(ctx: OperationContext, op: Operation): Promise<OperationOutcome> {
   // Not async itself: one promise per operation fewer. Both branches reject rather than throw.

@@ -4,7 +4,7 @@
  * key, so the lookup cannot mistake another object for ours; ids that existed when the plan was made
  * (the old half of a replace carries the same key) are ignored.
  */
-import { ApiError, type ApiClient } from '../api/index.js';
+import type { ApiClient } from '../api/index.js';
 import { liveObject, markedAs } from '../live/index.js';
 import {
   collectionPath,
@@ -59,14 +59,11 @@ export async function findCreated(
 }
 
 /**
- * Whether a create was refused because a unique value it claims is held: by an object another
- * writer created at the same moment (a holder past its lease), then found by its marker and kept.
- * Keyed on the claim's code too: the live service may answer 400 where the emulator says 409.
+ * The code the service refuses a create with when a unique value of `d` it claims is held: by an
+ * object another writer created at the same moment (a holder past its lease), then found by its
+ * marker and kept.
  */
-export function isClaimConflict(err: unknown, d: KindDescriptor): boolean {
+export function claimCodeOf(d: KindDescriptor): string | undefined {
   const code = d.naturalKey?.claim?.code;
-  return (
-    err instanceof ApiError &&
-    (err.status === 409 || (code !== undefined && err.errorCode === errorCodeString(code)))
-  );
+  return code === undefined ? undefined : errorCodeString(code);
 }

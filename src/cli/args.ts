@@ -1,6 +1,6 @@
 /** Thin wrapper over node:util parseArgs that turns its exceptions into usage errors a person can act on. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { didYouMean } from '../config/suggest.js';
+import { didYouMean } from '../suggest.js';
 import { UsageError } from '../errors.js';
 import type { FlagTable } from './flags.js';
 

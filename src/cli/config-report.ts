@@ -4,6 +4,7 @@
  * GitHub Actions one workflow annotation per problem. Both go to stderr, which the Actions runner
  * reads for workflow commands too, so that stdout stays the plan a pipeline parses.
  */
+import { compare } from '../compare.js';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -19,7 +20,7 @@ import { writeAnnotations } from './workflow-commands.js';
 function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
     (a, b) =>
-      a.file.localeCompare(b.file) ||
+      compare(a.file, b.file) ||
       a.line - b.line ||
       a.column - b.column ||
       (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1),

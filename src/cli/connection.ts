@@ -11,7 +11,7 @@ import { defaultApiKeyEnv, defaultApiUrlEnv, type EnvironmentSettings } from '..
 import { isSystemError, systemUserError, UserError } from '../errors.js';
 import { ApiKeyFile, type KeyRotationCause } from './api-key-file.js';
 import { inert } from '../inert.js';
-import { parseDuration } from '../watch/duration.js';
+import { parseDuration } from '../duration.js';
 import { ciSignal } from './ci.js';
 import { defaultDeadlineMs } from './shared-flags.js';
 

@@ -3,18 +3,13 @@
  * --help` that command's help module, a command its own modules, and the error renderer only when
  * there is an error to render.
  */
-import { didYouMean } from '../config/suggest.js';
+import { didYouMean } from '../suggest.js';
 import { UsageError } from '../errors.js';
 import { commands } from './commands.js';
+import { exitStatusMeanings } from './exit-codes.js';
 import { usageLine, usageText } from './usage.js';
 import { guardWorkflowCommands, writeAnnotations } from './workflow-commands.js';
 import { packageVersion } from '../api/version.js';
-
-/** The exit status contract, the same for every command (README "Exit codes"). */
-const exitCodes = [
-  'Exit status: 0 success (no changes), 2 changes present (only with --detailed-exitcode),',
-  '1 any error: invalid config, API or network failure, bad usage.',
-].join('\n');
 
 function entry(name: string): (typeof commands)[string] {
   const found = Object.hasOwn(commands, name) ? commands[name] : undefined;
@@ -47,7 +42,10 @@ function overview(): string {
     '  SVC_API_KEY or --api-key-file FILE the API key (never printed)',
     '  --rate-limit N/m                   pace requests below N per minute',
     '',
-    exitCodes,
+    'Exit status:',
+    ...exitStatusMeanings.map(
+      ([status, meaning]) => `  ${String(status).padEnd(3)} ${meaning.replaceAll('`', '')}`,
+    ),
     '',
     "Run 'acctsync help <command>' (or 'acctsync <command> --help') for a command's options.",
   ].join('\n');

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { LeaseKeeper } from '../lease/keeper.js';
 import { defaultLeaseTtlMs } from '../lease/default-ttl.js';
 import { ScopeLease } from '../lease/lease.js';
-import { formatDuration, parseDuration } from '../watch/duration.js';
+import { formatDuration, parseDuration } from '../duration.js';
 import type { Connection } from './connection.js';
 
 /** Below this a renewal (every third of it) would not survive a slow answer. */

@@ -23,6 +23,7 @@ import { planFromConfig } from './planned.js';
 import { refusalMarkdown, refusalText, syncRefusal, withRefusal } from './plan-refusal.js';
 import { policiesFrom, printPolicyAnnotations } from './policy.js';
 import { hasPolicyErrors } from '../policy/index.js';
+import { exitStatus } from './exit-codes.js';
 
 interface EnvironmentPlan {
   readonly name: string;
@@ -123,8 +124,9 @@ export async function planEveryEnvironment(
     await writeOrFail('the step summary', summary, () => appendFile(summary, markdown, 'utf8'));
   }
   for (const p of plans) printPolicyAnnotations(p.plan.policy, process.env, process.stderr);
-  if (plans.some((p) => p.plan.policy !== undefined && hasPolicyErrors(p.plan.policy))) return 1;
-  if (flags['detailed-exitcode'] !== true) return 0;
-  if (plans.some((p) => p.refusal !== undefined)) return 1;
-  return plans.some((p) => hasChanges(p.plan)) ? 2 : 0;
+  if (plans.some((p) => p.plan.policy !== undefined && hasPolicyErrors(p.plan.policy)))
+    return exitStatus.error;
+  if (flags['detailed-exitcode'] !== true) return exitStatus.success;
+  if (plans.some((p) => p.refusal !== undefined)) return exitStatus.error;
+  return plans.some((p) => hasChanges(p.plan)) ? exitStatus.changes : exitStatus.success;
 }

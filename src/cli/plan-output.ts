@@ -8,6 +8,7 @@ import type { GuardRefusal } from '../apply/index.js';
 import { isSystemError, systemUserError, UsageError } from '../errors.js';
 import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
 import { refusalMarkdown, refusalText, withRefusal } from './plan-refusal.js';
+import { exitStatus } from './exit-codes.js';
 
 /** The planner's options from the parsed `planningOptions` flags. */
 export function planningSettings(values: {
@@ -105,7 +106,7 @@ export function hasChanges(plan: Plan): boolean {
  * would refuse (so the pull request is red before the merge, not main after it) and on errors.
  */
 export function planExitCode(plan: Plan, detailed: boolean, refusal?: GuardRefusal): number {
-  if (!detailed) return 0;
-  if (refusal !== undefined) return 1;
-  return hasChanges(plan) ? 2 : 0;
+  if (!detailed) return exitStatus.success;
+  if (refusal !== undefined) return exitStatus.error;
+  return hasChanges(plan) ? exitStatus.changes : exitStatus.success;
 }

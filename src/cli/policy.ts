@@ -5,7 +5,8 @@
  */
 import { renderGithubAnnotation, type Diagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
-import { hasPolicyErrors, loadPolicies, type PolicyFinding, type PolicyRule } from '../policy/index.js';
+import type { PolicyFinding } from '../plan/index.js';
+import { hasPolicyErrors, loadPolicies, type PolicyRule } from '../policy/index.js';
 
 export function policiesFrom(values: { readonly policy?: string[] | undefined }): Promise<PolicyRule[]> {
   return loadPolicies(values.policy ?? []);

@@ -4,6 +4,7 @@ import { ConfigError } from '../config/index.js';
 import { describeSystemError, isSystemError, UserError } from '../errors.js';
 import { inertLines } from '../inert.js';
 import { diagnosticAnnotations, diagnosticFrames } from './config-report.js';
+import { exitStatus } from './exit-codes.js';
 
 interface RenderedError {
   /** For stderr. */
@@ -28,19 +29,19 @@ function renderRaw(err: unknown, env: NodeJS.ProcessEnv): RenderedError {
     return {
       text: [`error: ${err.message}`, ...frames, ...err.details].join('\n'),
       annotations: diagnosticAnnotations(err.diagnostics, env),
-      exitCode: err.exitCode,
+      exitCode: exitStatus.error,
     };
   }
   if (err instanceof UserError) {
     return {
       text: [`error: ${err.message}`, ...err.details].join('\n'),
       annotations: [],
-      exitCode: err.exitCode,
+      exitCode: exitStatus.error,
     };
   }
   // The client's messages name the request only and are redacted: safe to print as they are.
   if (err instanceof RequestError) {
-    return { text: `error: ${err.message}${networkHint(err)}`, annotations: [], exitCode: err.exitCode };
+    return { text: `error: ${err.message}${networkHint(err)}`, annotations: [], exitCode: exitStatus.error };
   }
   // A file or socket the machine refused where no layer said what acctsync was doing: still the
   // user's or the machine's to fix, never a bug report.
@@ -49,14 +50,14 @@ function renderRaw(err: unknown, env: NodeJS.ProcessEnv): RenderedError {
     return {
       text: `error: cannot ${err.syscall ?? 'use'}${target}: ${describeSystemError(err)}`,
       annotations: [],
-      exitCode: 1,
+      exitCode: exitStatus.error,
     };
   }
   const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
   return {
     text: `internal error: this is a bug in acctsync, please report it with the lines below.\n${detail}`,
     annotations: [],
-    exitCode: 70,
+    exitCode: exitStatus.internal,
   };
 }
 

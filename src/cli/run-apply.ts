@@ -18,6 +18,7 @@ import {
   type GuardOptions,
 } from '../apply/index.js';
 import { renderResultJson, renderResultText } from '../apply/render-result.js';
+import { exitStatus } from './exit-codes.js';
 
 /** What the command line decided. */
 export interface RunSettings {
@@ -82,7 +83,7 @@ export async function runApply(
     const lost: unknown = streams.stop?.aborted ? streams.stop.reason : undefined;
     if (lost instanceof Error && result.status !== 'succeeded')
       streams.stderr.write(`error: ${lost.message}\n`);
-    return { exitCode: result.status === 'succeeded' ? 0 : 1, result };
+    return { exitCode: result.status === 'succeeded' ? exitStatus.success : exitStatus.error, result };
   } finally {
     process.removeListener('SIGINT', onSigint);
   }

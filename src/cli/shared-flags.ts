@@ -5,7 +5,7 @@
 import { defaultTimeoutMs } from '../api/client-options.js';
 import { defaultGuardOptions, defaultParallelism } from '../apply/defaults.js';
 import { defaultLeaseTtlMs } from '../lease/default-ttl.js';
-import { formatDuration } from '../watch/duration.js';
+import { formatDuration } from '../duration.js';
 import type { FlagTable } from './flags.js';
 
 /** Command-line options every command that talks to the API accepts. */

@@ -1,6 +1,6 @@
 /** The flags of `acctsync watch` checked before the daemon connects or listens. */
 import { UsageError } from '../errors.js';
-import { parseDuration } from '../watch/duration.js';
+import { parseDuration } from '../duration.js';
 import { parseListen } from '../watch/health.js';
 import type { LogFormat } from '../watch/logger.js';
 import { parseNotifyUrls } from '../watch/notify.js';

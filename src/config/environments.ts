@@ -9,7 +9,7 @@ import type { DocPath } from './diagnostic.js';
 import { isPlainObject } from '../plain-object.js';
 import type { FileFinding, SourceFile } from './source.js';
 import type { NamedValue, Values } from './sources.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../suggest.js';
 
 /** How a command reaches an environment's account, and which part of it is managed. */
 export interface EnvironmentSettings {

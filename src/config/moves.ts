@@ -8,7 +8,7 @@ import { isPlainObject } from '../plain-object.js';
 import type { DesiredMove } from '../resources/index.js';
 import { configLayout } from './layout.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../suggest.js';
 
 /** A `moved:` entry where it is written. */
 interface WrittenMove {

@@ -6,7 +6,7 @@ import { declaredEntries, type Layers } from './layers.js';
 import { isPlainObject } from '../plain-object.js';
 import type { PatchConflict } from './overlay.js';
 import { locate, type FileFinding, type Place, type SourceFile } from './source.js';
-import { closest } from './suggest.js';
+import { closest } from '../suggest.js';
 
 const overlaySections = ['patch', 'drop'] as const;
 

@@ -18,7 +18,7 @@ import {
 import { mapOfKind, type MapLayout } from './layout.js';
 import type { DeclaredObject } from './objects.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
-import { closest } from './suggest.js';
+import { closest } from '../suggest.js';
 
 function place(o: DeclaredObject, path = o.entryPath): string {
   const { line } = locate(o.source, path, true);

@@ -4,7 +4,7 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { DocPath, Finding } from './diagnostic.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../suggest.js';
 import { describeValue } from '../resources/describe-value.js';
 
 /** One ajv error, with what its explanation needs decoded once. */

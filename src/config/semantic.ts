@@ -7,7 +7,7 @@ import { parseCidr } from '../resources/formats/index.js';
 import { ignoredPathProblem, validateBody, type FieldPath } from '../resources/index.js';
 import type { DeclaredObject } from './objects.js';
 import type { FileFinding } from './source.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../suggest.js';
 import { pathKey } from './sources.js';
 import { withheldMessage, type Withheld } from './withheld.js';
 

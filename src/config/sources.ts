@@ -6,7 +6,7 @@
  */
 import { mapValue, type Field, type FieldPath, type FieldType, type Fields } from '../resources/index.js';
 import { readExternal, type ExternalContext } from './external-value.js';
-import { closest } from './suggest.js';
+import { closest } from '../suggest.js';
 import type { FileFinding, Place } from './source.js';
 import { isPlainObject } from '../plain-object.js';
 import type { Withheld } from './withheld.js';

@@ -3,6 +3,7 @@
  * collection once, names every object, and converts records to config values; `renderExport` turns
  * the result into YAML files.
  */
+import { compare } from '../compare.js';
 import type { ApiClient } from '../api/index.js';
 import { configLayout, pinMember, type MapLayout } from '../config/layout.js';
 import { readLiveState, type LiveObject, type LiveState } from '../live/index.js';
@@ -103,7 +104,7 @@ function assignNames(maps: readonly MapLayout[], selected: Selected, scope: stri
   for (const map of maps) {
     const allocator = new NameAllocator();
     const members = map.kinds.flatMap((d) => (selected.records.get(d) ?? []).map((o) => ({ d, o })));
-    members.sort((a, b) => (a.o.id < b.o.id ? -1 : a.o.id > b.o.id ? 1 : 0));
+    members.sort((a, b) => compare(a.o.id, b.o.id));
     const rest = members.filter(({ o }) => {
       const name = o.marker?.scope === scope ? markedName(map, o.marker) : undefined;
       if (name === undefined || !allocator.reserve(name)) return true;
@@ -202,7 +203,7 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
         entries.push({ name, values, managed: object.marker?.scope === options.scope });
       }
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries.sort((a, b) => compare(a.name, b.name));
     return { key: map.key, entries };
   });
   return {

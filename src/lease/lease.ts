@@ -5,12 +5,12 @@
  * remaining third covers requests in flight and clocks a little apart); `signal` tells it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ApiClient } from '../api/index.js';
+import { isNotFound, type ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
 import type { LeaseRecord } from '../resources/ownership/lease-record.js';
 import { LeaseHeldError, recordOf, retryDelay, tryAcquire } from './acquire.js';
 import { thisHolder, type Holder } from './holder.js';
-import { deleteLease, isGone, writeLease } from './store.js';
+import { deleteLease, writeLease } from './store.js';
 
 export interface LeaseSettings {
   /** Recorded as the holder: `acctsync sync`. */
@@ -114,7 +114,7 @@ export class ScopeLease {
       this.#renewed(startedAt);
     } catch (err) {
       if (this.#released || this.#lost.signal.aborted) return;
-      if (isGone(err)) this.#lose('someone broke it (acctsync unlock) or took it over');
+      if (isNotFound(err)) this.#lose('someone broke it (acctsync unlock) or took it over');
       // Anything else (the network, a 5xx): try again soon; the deadline decides when it is lost.
       else this.#schedule(this.#ttlMs / 6);
     }

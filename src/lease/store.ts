@@ -2,7 +2,7 @@
  * The lease object in the account: an SSH credential whose key is derived from the scope
  * (`key.ts`), whose `metadata` holds the lease record. Only this module reads and writes it.
  */
-import { ApiError, type ApiClient } from '../api/index.js';
+import { deleteIfPresent, isClaimConflict, type ApiClient } from '../api/index.js';
 import { descriptors, errorCodeString, ErrorCode } from '../resources/index.js';
 import { parseSshPublicKey } from '../resources/formats/index.js';
 import {
@@ -53,21 +53,10 @@ export async function writeLease(client: ApiClient, id: string, record: LeaseRec
 
 /** Deletes the lease object `id`; one already gone is fine. Never another lease: a new one has a new id. */
 export async function deleteLease(client: ApiClient, id: string): Promise<void> {
-  try {
-    await client.delete(`${kind.path}/${id}`);
-  } catch (err) {
-    if (!(err instanceof ApiError && err.status === 404)) throw err;
-  }
+  await deleteIfPresent(client, `${kind.path}/${id}`);
 }
 
 /** Whether a create failed because the scope's key is registered already (409; a 400 with its code on the live service). */
 export function isTaken(err: unknown): boolean {
-  return (
-    err instanceof ApiError &&
-    (err.status === 409 || err.errorCode === errorCodeString(ErrorCode.sshKeyExists))
-  );
-}
-
-export function isGone(err: unknown): boolean {
-  return err instanceof ApiError && err.status === 404;
+  return isClaimConflict(err, errorCodeString(ErrorCode.sshKeyExists));
 }

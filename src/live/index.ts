@@ -3,5 +3,5 @@
  * its ownership marker, parent and user metadata read by one reader. The planner, the exporter,
  * `forget` and `watch` read the account through it.
  */
-export { fetchLiveState, kindsToFetch, readLiveState, compare, type LiveState } from './read.js';
+export { fetchLiveState, kindsToFetch, readLiveState, type LiveState } from './read.js';
 export { liveObject, markedAs, readMetadata, type LiveObject } from './record.js';

@@ -3,6 +3,7 @@
  * collection (all pages), collections in parallel within the client's concurrency limit. Routes come
  * embedded in their HTTPS edge, so they cost no request of their own.
  */
+import { compare } from '../compare.js';
 import type { ApiClient } from '../api/index.js';
 import {
   descriptorOf,
@@ -134,9 +135,4 @@ function objectsOf(
     }
   }
   return out;
-}
-
-/** Code-unit order: the same in every locale, so plans are byte-identical everywhere. */
-export function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

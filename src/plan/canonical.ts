@@ -5,6 +5,7 @@
  * sorted members, and no member the service ignores. Both sides of a diff go through the same
  * functions, driven by the field descriptors.
  */
+import { compare } from '../compare.js';
 import { mapValue, normalString, type Fields, type ValueMapper } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 
@@ -66,7 +67,7 @@ export function canonicalValues(fields: Fields, values: Plain): Plain {
 function sortedItems(items: readonly unknown[]): unknown[] {
   return items
     .map((item) => [canonicalJson(item), item] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compare(a, b))
     .map(([, item]) => item);
 }
 

@@ -12,7 +12,8 @@ import {
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
-import { compare, type LiveObject } from '../live/index.js';
+import { compare } from '../compare.js';
+import type { LiveObject } from '../live/index.js';
 import type { Cascade, CascadedObject, Operation } from './types.js';
 
 /** Module members set on a live record (an edge's `mutual_tls`, a route's `oidc`). */

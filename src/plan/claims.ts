@@ -6,7 +6,7 @@
 import { claimKeys, descriptorOf, type DesiredObject, type KindDescriptor } from '../resources/index.js';
 import type { LiveObject } from '../live/index.js';
 import { resolvedFields, type ResolveRef } from './normalize.js';
-import { desiredParentId } from './parents.js';
+import { byReference, desiredParentId } from './parents.js';
 import { objectParts, releaseRequest } from './requests.js';
 import type { Operation } from './types.js';
 
@@ -80,7 +80,7 @@ export function claimsOf(ops: readonly Operation[], inputs: ClaimInputs): Map<st
     const wanted =
       o === undefined || values === undefined
         ? []
-        : claimKeys(d, values, desiredParentId(d, o, inputs.resolve));
+        : claimKeys(d, values, desiredParentId(d, o, byReference(inputs.resolve)));
     const claims = op.action === 'create' ? wanted : minus(wanted, held);
     const releases = op.action === 'delete' ? held : op.action === 'create' ? [] : minus(held, wanted);
     if (claims.length === 0 && releases.length === 0) continue;

@@ -3,7 +3,7 @@
  * deterministic topological order once there is none.
  */
 import { findCycle, MinHeap } from '../graph.js';
-import { compare } from '../live/index.js';
+import { compare } from '../compare.js';
 import type { Operation } from './types.js';
 
 /** What each operation waits for, by operation id. */

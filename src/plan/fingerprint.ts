@@ -2,6 +2,7 @@
  * Fingerprints of both inputs of a plan. The live one lets `apply plan.json` refuse when the
  * account changed since review; the desired one identifies the config without holding a secret.
  */
+import { compare } from '../compare.js';
 import { createHash } from 'node:crypto';
 import {
   derivedOnce,
@@ -96,7 +97,7 @@ function replaceAt(value: unknown, path: FieldPath, replace: (v: unknown) => unk
  */
 export function desiredFingerprint(desired: DesiredState, scope: string): string {
   const sensitive: unknown[] = [];
-  const sorted = [...desired.objects].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const sorted = [...desired.objects].sort((a, b) => compare(a.key, b.key));
   const objects = mapped(sorted, (o) => {
     const paths = [...secretPaths(descriptorOf(o.kind).fields, o.fields), ...o.sensitive];
     const fields = paths.reduce<unknown>(

@@ -14,8 +14,10 @@ import {
   type DesiredState,
   newObjectPin,
 } from '../resources/index.js';
-import { compare, type LiveObject, type LiveState } from '../live/index.js';
+import { compare } from '../compare.js';
+import type { LiveObject, LiveState } from '../live/index.js';
 import { indexLive, markerSlot, Pairing, type LiveIndex, type RenameCause } from './pairing.js';
+import { desiredParentId } from './parents.js';
 import { pairObserved } from './observed.js';
 import { handOverKeys, pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
 
@@ -62,11 +64,7 @@ interface MatchOptions {
 
 /** The parent id a desired object's natural key is scoped by, once its parent is matched. */
 function parentIdOf(o: DesiredObject, matchedIds: ReadonlyMap<string, string>): string | undefined {
-  const link = descriptorOf(o.kind).parent;
-  if (link === undefined) return undefined;
-  const ref = link.via === 'field' ? o.fields[link.field] : o.parentKey;
-  if (typeof ref !== 'string') return undefined;
-  return isObjectKey(ref) ? matchedIds.get(ref) : ref;
+  return desiredParentId(descriptorOf(o.kind), o, (ref) => (isObjectKey(ref) ? matchedIds.get(ref) : ref));
 }
 
 function pairByMarker(sorted: readonly DesiredObject[], index: LiveIndex, pairing: Pairing): void {

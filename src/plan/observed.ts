@@ -7,6 +7,7 @@ import { UserError } from '../errors.js';
 import type { LiveObject } from '../live/index.js';
 import { descriptorOf, naturalIdentity, type DesiredObject } from '../resources/index.js';
 import type { LiveIndex, Pairing } from './pairing.js';
+import { desiredParentId } from './parents.js';
 
 /** Why no single live object is `o`, or the one that is. */
 function observedObject(o: DesiredObject, index: LiveIndex, pairing: Pairing): LiveObject | string {
@@ -15,11 +16,7 @@ function observedObject(o: DesiredObject, index: LiveIndex, pairing: Pairing): L
     const l = index.byId.get(o.pin);
     return l?.kind === o.kind ? l : `no ${d.title} with id ${o.pin} exists`;
   }
-  const link = d.parent;
-  const parentRef =
-    link === undefined ? undefined : link.via === 'field' ? o.fields[link.field] : o.parentKey;
-  const parentId =
-    typeof parentRef === 'string' ? (pairing.matchedIds.get(parentRef) ?? parentRef) : undefined;
+  const parentId = desiredParentId(d, o, (ref) => pairing.matchedIds.get(ref) ?? ref);
   const identity = naturalIdentity(d, o.fields, parentId);
   if (identity === undefined) return `it has no natural key to find it by: pin it with id:`;
   const found = index.all.filter(
@@ -30,7 +27,7 @@ function observedObject(o: DesiredObject, index: LiveIndex, pairing: Pairing): L
   if (only === undefined)
     return `no ${d.title} with the same ${d.naturalKey?.fields.join(' and ') ?? 'description'} exists`;
   if (more.length > 0)
-    return `${found.length} ${d.title}s match (${found.map((l) => l.id).join(', ')}): pin one with id:`;
+    return `${found.length} ${d.titlePlural} match (${found.map((l) => l.id).join(', ')}): pin one with id:`;
   return only;
 }
 

@@ -16,7 +16,8 @@ import {
 import { UserError } from '../errors.js';
 import type { ClaimSides } from './claims.js';
 import { firstCycle, topologicalOrder } from './dependency-graph.js';
-import { compare, type LiveObject } from '../live/index.js';
+import { compare } from '../compare.js';
+import type { LiveObject } from '../live/index.js';
 import type { Operation, OperationAction } from './types.js';
 
 /** Actions that change a live object where it is (its referrers need not move). */

@@ -3,6 +3,7 @@
  * block (destructive first, then by kind and name; long bodies folded into `<details>` after it),
  * cut at a line boundary with a note so the whole stays under GitHub's comment limit.
  */
+import { compare } from '../compare.js';
 import { inert } from '../inert.js';
 import { codeSpan, fenceFor, htmlText, markdownText } from './markdown-text.js';
 import { policyMarkdown } from './render-policy.js';
@@ -62,7 +63,7 @@ function folded(e: Entry, body: readonly string[]): string {
 function notListed(rest: readonly Entry[]): string[] {
   const counts = new Map<string, number>();
   for (const e of rest) counts.set(`${e.verb} ${e.title}`, (counts.get(`${e.verb} ${e.title}`) ?? 0) + 1);
-  const parts = [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([what, n]) => `${n} × ${what}`);
+  const parts = [...counts].sort(([a], [b]) => compare(a, b)).map(([what, n]) => `${n} × ${what}`);
   return [`_${rest.length} more destructive changes not listed: ${parts.join(', ')}. ${fullPlanHint}_`];
 }
 

@@ -1,5 +1,5 @@
 /** Broken `--policy` rules in the plan's text and markdown renderings. */
-import type { PolicyFinding } from '../policy/types.js';
+import type { PolicyFinding } from './types.js';
 
 function where(f: PolicyFinding): string {
   return f.location === undefined ? '' : ` (${f.location.file}:${f.location.line})`;

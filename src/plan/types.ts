@@ -3,7 +3,6 @@
  * holds a secret: sensitive values are `(sensitive)` in changes and references in requests, which
  * the applier resolves from the desired state it is handed alongside.
  */
-import type { PolicyFinding } from '../policy/types.js';
 import type { FieldPath, KindName } from '../resources/index.js';
 
 /** What shows in place of a sensitive value in every output. */
@@ -235,4 +234,25 @@ export interface Plan {
    * refuse it (the planner itself never sets it); `apply` checks the guards afresh either way.
    */
   readonly syncRefusal?: SyncRefusal;
+}
+
+/** How a `--policy` rule's finding counts: an error fails the check, a warning is shown. */
+export type PolicySeverity = 'error' | 'warning';
+
+/** Where a policy rule, or the config entry it judged, was written. */
+export interface PolicyLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A broken rule: what every rendering (text, JSON, markdown, annotations) reports. */
+export interface PolicyFinding {
+  readonly rule: string;
+  readonly severity: PolicySeverity;
+  /** The object's key (`reserved_domains/app`). */
+  readonly object: string;
+  readonly message: string;
+  /** The object's entry in the config, when it has one (a deleted object has none). */
+  readonly location?: PolicyLocation;
 }

@@ -6,7 +6,8 @@
 import type { Operation, Plan } from '../plan/index.js';
 import type { DesiredObject, DesiredState } from '../resources/index.js';
 import { celValue } from './environment.js';
-import type { PolicyFinding, PolicyRule } from './types.js';
+import type { PolicyFinding } from '../plan/index.js';
+import type { PolicyRule } from './types.js';
 
 /** What a masked secret looks like to a rule. */
 const secretMask = '********';

@@ -9,7 +9,7 @@ import { fileDiagnostic } from '../config/diagnostic.js';
 import { expandPaths } from '../config/files.js';
 import { locateInScalar } from '../config/scalar-position.js';
 import { locate, readSource, type SourceFile } from '../config/source.js';
-import { didYouMean } from '../config/suggest.js';
+import { didYouMean } from '../suggest.js';
 import { allDescriptors } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { ruleEnvironment } from './environment.js';

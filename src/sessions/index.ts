@@ -3,6 +3,7 @@
  * rules of the spec's state table; `commandSession` turns each refusal into a message that says why
  * and what to do, keyed on the service's message since the failure code is not specific.
  */
+import { compare } from '../compare.js';
 import { ApiError, type ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { descriptors, type TunnelSessionCommand } from '../resources/index.js';
@@ -29,7 +30,7 @@ export { restartAfterUpdateSeconds } from './restart-delay.js';
 /** Online sessions (the API lists no others), oldest first. */
 export async function listSessions(client: ApiClient): Promise<TunnelSession[]> {
   const sessions = await client.listAll<TunnelSession>(sessionKind.path, sessionKind.listMember ?? '');
-  return sessions.sort((a, b) => (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0));
+  return sessions.sort((a, b) => compare(a.started_at, b.started_at));
 }
 
 export async function getSession(client: ApiClient, id: string): Promise<TunnelSession> {

@@ -3,7 +3,7 @@
  * with the configuration each documents for TLS traffic. A type whose configuration the reference
  * gives is checked member by member; `terminate-tls` is known by name only.
  */
-import { didYouMean } from '../config/suggest.js';
+import { didYouMean } from '../suggest.js';
 import { isPlainObject } from '../plain-object.js';
 
 /** What a configuration member holds. */

@@ -4,7 +4,7 @@
  * with a did-you-mean, then type-checks the expression in the platform's environment. Positions
  * are offsets into the expression as written.
  */
-import { didYouMean } from '../config/suggest.js';
+import { didYouMean } from '../suggest.js';
 import {
   aliases,
   flatAlias,

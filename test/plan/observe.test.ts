@@ -109,3 +109,17 @@ it('pairs by natural key without an id:, and names an observed entry the account
   );
   expect(account.writes()).toBe(2);
 });
+
+it('names every object an observed entry could be when several match, in the plural of the kind', async () => {
+  const { body: made } = await account.client.post<{ id: string }>('/ip_policies', {
+    description: 'Corporate networks',
+  });
+  await account.write('web/main.yaml', web('', 'Corporate networks'));
+  const run = await account.acctsync(['plan', 'web/']);
+  expect(run.code).toBe(1);
+  const [synced] = (await policies()).filter((p) => p.id !== made.id);
+  const ids = [synced?.id, made.id].sort();
+  expect(run.stderr).toContain(
+    `ip_policies/corp (web/main.yaml:4): 2 IP policies match (${ids.join(', ')}): pin one with id:`,
+  );
+});

@@ -115,4 +115,56 @@ describe('module structure', () => {
     );
     expect(upward).toEqual([]);
   });
+
+  it('each stage imports exactly the stages docs/architecture.md lists for it, and that list has no cycle', () => {
+    const documented = documentedStageImports();
+    const files = new Map<string, string>();
+    for (const file of sourceFiles(join(root, 'src'))) files.set(file, readFileSync(file, 'utf8'));
+    const actual = new Map<string, Set<string>>();
+    const sharedReachingUp: string[] = [];
+    for (const [file, targets] of importGraph(files)) {
+      const from = stageOf(file);
+      for (const target of targets) {
+        const to = stageOf(target);
+        if (to === undefined || to === from) continue;
+        if (from === undefined) sharedReachingUp.push(`${relative(root, file)} -> ${relative(root, target)}`);
+        else actual.set(from, (actual.get(from) ?? new Set()).add(to));
+      }
+    }
+    const stages = readdirSync(join(root, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory());
+    const rows = (m: Map<string, Set<string>>, names: Iterable<string>) =>
+      Object.fromEntries([...names].sort().map((n) => [n, [...(m.get(n) ?? [])].sort()]));
+    expect(rows(documented, documented.keys())).toEqual(
+      rows(
+        actual,
+        stages.map((e) => e.name),
+      ),
+    );
+    expect(sharedReachingUp).toEqual([]);
+    const graph = new Map([...documented].map(([stage, deps]) => [stage, [...deps]]));
+    expect(cycles(graph)).toEqual([]);
+  });
 });
+
+/** The stage directory of a file under src/; undefined for the shared files directly under it. */
+function stageOf(file: string): string | undefined {
+  const parts = relative(join(root, 'src'), file).split(sep);
+  return parts.length > 1 ? parts[0] : undefined;
+}
+
+/** docs/architecture.md's table "Which stage imports which": each directory and the stages it imports. */
+function documentedStageImports(): Map<string, Set<string>> {
+  const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('### Which stage imports which'));
+  const rows = new Map<string, Set<string>>();
+  for (const line of section.split('\n')) {
+    const row = /^\| `([a-z-]+)` +\|(.*)\|$/.exec(line);
+    if (row !== null)
+      rows.set(
+        row[1] as string,
+        new Set([...(row[2] ?? '').matchAll(/`([a-z-]+)`/g)].map((m) => m[1] as string)),
+      );
+    else if (rows.size > 0 && !line.startsWith('|')) break;
+  }
+  return rows;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, jitteredInterval } from '../../src/watch/backoff.js';
-import { formatDuration, parseDuration } from '../../src/watch/duration.js';
+import { formatDuration, parseDuration } from '../../src/duration.js';
 import { parseListen } from '../../src/watch/health.js';
 import { createLogger, prettyLine } from '../../src/watch/logger.js';
 import { isIgnoredPath } from '../../src/watch/watcher.js';

@@ -12,7 +12,7 @@ import {
 import { UsageError } from '../../errors.js';
 import { apiEventHandlers } from '../../watch/api-events.js';
 import { startDaemon, type Daemon } from '../../watch/daemon.js';
-import { formatDuration } from '../../watch/duration.js';
+import { formatDuration } from '../../duration.js';
 import { createLogger } from '../../watch/logger.js';
 import { WatchMetrics } from '../../watch/metrics.js';
 import { Notifier } from '../../watch/notify.js';

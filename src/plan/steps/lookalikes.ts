@@ -7,7 +7,7 @@ import type { SecretHasher } from '../../resources/ownership/marker.js';
 import { refuseLookalikeCreates } from '../lookalike.js';
 import type { Matching } from '../match.js';
 import { resolvedFields, type ResolveRef } from '../normalize.js';
-import { desiredParentId } from '../parents.js';
+import { byReference, desiredParentId } from '../parents.js';
 import { changesOf } from './object-changes.js';
 
 /** @throws {UserError} when a create may duplicate an unmanaged object (see `refuseLookalikeCreates`) */
@@ -16,7 +16,7 @@ export function refuseAdoptLookalikes(matching: Matching, resolve: ResolveRef, h
   refuseLookalikeCreates(creates, matching.unmanaged, {
     identity: (o) => {
       const d = descriptorOf(o.kind);
-      return naturalIdentity(d, resolvedFields(d, o, resolve), desiredParentId(d, o, resolve));
+      return naturalIdentity(d, resolvedFields(d, o, resolve), desiredParentId(d, o, byReference(resolve)));
     },
     changedFields: (o, l) =>
       changesOf(descriptorOf(o.kind), { desired: o, live: l, adopted: true }, resolve, hash).map((c) =>

@@ -5,7 +5,7 @@
 import { descriptorOf, naturalIdentity, type KindDescriptor } from '../../resources/index.js';
 import type { Paired } from '../match.js';
 import { resolvedFields, type ResolveRef } from '../normalize.js';
-import { desiredParentId, pathParent } from '../parents.js';
+import { byReference, desiredParentId, pathParent } from '../parents.js';
 import { deleteRequest, objectParts } from '../requests.js';
 import type { FieldChange, Operation, ReasonCode } from '../types.js';
 import { creation } from './create-operation.js';
@@ -38,8 +38,11 @@ export function replaceClaimsLiveKey(m: Paired, resolve: ResolveRef): boolean {
   const d = descriptorOf(m.desired.kind);
   return (
     d.naturalKey?.claim !== undefined &&
-    naturalIdentity(d, resolvedFields(d, m.desired, resolve), desiredParentId(d, m.desired, resolve)) ===
-      naturalIdentity(d, m.live.record, m.live.parentId)
+    naturalIdentity(
+      d,
+      resolvedFields(d, m.desired, resolve),
+      desiredParentId(d, m.desired, byReference(resolve)),
+    ) === naturalIdentity(d, m.live.record, m.live.parentId)
   );
 }
 

@@ -1,5 +1,5 @@
 /** Durations on the command line: `500ms`, `30s`, `5m`, `1h`, or combinations like `1m30s`. */
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 
 const unitMs: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
