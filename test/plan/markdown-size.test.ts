@@ -57,11 +57,12 @@ describe('markdown plan size', () => {
     const listed = md.split('\n').filter((l) => l.startsWith('| `-` |')).length;
     expect(listed).toBeGreaterThan(0);
     const rest =
-      /_(\d+) more destructive changes not listed: (\d+) × delete certificate authority, (\d+) × delete HTTPS edge\./.exec(
+      /_(\d+) more destructive changes not listed: (\d+) × delete HTTPS edge, (\d+) × delete certificate authority\./.exec(
         md,
       );
     expect(rest).not.toBeNull();
-    const [, total, cas, edges] = (rest ?? []).map(Number);
+    // In code-point order, the one order of every output: upper case before lower case.
+    const [, total, edges, cas] = (rest ?? []).map(Number);
     expect(listed + (total ?? 0)).toBe(5000);
     expect((cas ?? 0) + (edges ?? 0)).toBe(total);
     expect(md).toContain('acctsync plan --out plan.json');
