@@ -201,31 +201,50 @@ describe('verify every write', () => {
 });
 
 describe('acctsync serve --echo', () => {
-  it('answers what was written as written; without it, as the vendor examples show', async () => {
+  it('answers what was written, as written; without it, as the vendor examples show', async () => {
     const caPem = (await readFile(join(pki, 'ca.crt'), 'utf8')).trimEnd();
-    const created = async (args: readonly string[]) => {
+    // Serial 0x0f: the vendor's examples keep the leading zero of its byte.
+    const leafPem = await readFile(join(pki, 'leaf-ecdsa.crt'), 'utf8');
+    const leafKey = await readFile(join(pki, 'leaf-ecdsa.key'), 'utf8');
+    const answers = async (args: readonly string[]) => {
       const serve = await startServe(['--token', 'echo-token', ...args], tmpdir());
-      try {
-        const response = await fetch(`${serve.url}/certificate_authorities`, {
+      const post = async (path: string, body: unknown) => {
+        const response = await fetch(`${serve.url}${path}`, {
           method: 'POST',
           headers: {
             authorization: 'Bearer echo-token',
             'content-type': 'application/json',
             'svc-version': '2',
           },
-          body: JSON.stringify({ ca_pem: caPem, description: '' }),
+          body: JSON.stringify(body),
         });
-        expect(response.status).toBe(201);
+        expect(response.status, path).toBe(201);
         return (await response.json()) as Record<string, unknown>;
+      };
+      try {
+        return {
+          ca: await post('/certificate_authorities', { ca_pem: caPem, description: '' }),
+          cert: await post('/tls_certificates', { certificate_pem: leafPem, private_key_pem: leafKey }),
+          domain: await post('/reserved_domains', { domain: 'legacy.example.com', region: 'us' }),
+          edge: await post('/edges/https', {
+            hostports: ['echo.example.com:443'],
+            tls_termination: { min_version: '1.2' },
+          }),
+        };
       } finally {
         await serve.stop('SIGTERM');
       }
     };
-    const echoed = await created(['--echo']);
-    expect(echoed.ca_pem).toBe(caPem);
-    expect(echoed.description).toBe('');
-    const vendor = await created([]);
-    expect(vendor.ca_pem).toBe(`${caPem}\n`);
-    expect('description' in vendor).toBe(false);
+    const echoed = await answers(['--echo']);
+    expect(echoed.ca.ca_pem).toBe(caPem);
+    expect(echoed.ca.description).toBe('');
+    expect(echoed.cert.serial_number).toBe('f');
+    expect(echoed.domain.region).toBe('us');
+    const vendor = await answers([]);
+    expect(vendor.ca.ca_pem).toBe(`${caPem}\n`);
+    expect(vendor.ca).not.toHaveProperty('description');
+    expect(vendor.cert.serial_number).toBe('0f');
+    expect(vendor.domain.region).toBe('');
+    expect(vendor.edge.tls_termination).toMatchObject({ terminate_at: 'edge', min_version: '1.2' });
   }, 120_000);
 });
