@@ -18,7 +18,7 @@ describe('every reviewed change converges in one sync (model)', () => {
     [16, 1, 'vendor-like'],
     [16, 2, 'echo'],
   ])(
-    '40 steps at --parallelism %i: no failure, no 409, nothing left to plan (%#: %s answers)',
+    '40 steps at --parallelism %i (seed + %i), %s answers: no failure, no 409, nothing left to plan',
     async (parallelism, offset, answers) => {
       const run = await runModel(seed + offset, 40, parallelism, answers === 'echo');
       expect(run.failure?.report, `seed ${seed + offset}`).toBeUndefined();
