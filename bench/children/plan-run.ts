@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     adopt: false,
     noDelete: false,
     configPaths: [arg.dir],
+    now: new Date(),
   });
   const cpu = process.cpuUsage(cpu0);
   const t3 = performance.now();

@@ -25,7 +25,13 @@ function timePlan(n: number, shape: Shape): PurePlanResult {
   const desired = shape === 'all deletes' ? { scope, objects: [] } : states.desired;
   globalThis.gc?.();
   const t0 = performance.now();
-  const plan = buildPlan(desired, states.live, { scope, adopt: false, noDelete: false, configPaths: [] });
+  const plan = buildPlan(desired, states.live, {
+    scope,
+    adopt: false,
+    noDelete: false,
+    configPaths: [],
+    now: new Date(),
+  });
   return { ms: performance.now() - t0, ops: plan.operations.length, unchanged: plan.summary.unchanged };
 }
 

@@ -25,17 +25,14 @@ export function client(
   return new ApiClient({ baseUrl: url, apiKey: token, ...options });
 }
 
-/** Plans `desired` against the API and applies it; the guards are off (seeding may create thousands). */
+/** Plans `desired` against the API and applies it (no guard: seeding may create thousands). */
 export async function sync(
   desired: DesiredState,
   api: ApiClient,
   parallelism: number,
 ): Promise<{ result: ApplyResult; operations: number }> {
   const { plan } = await planFor(desired, api);
-  const result = await applyPlan(plan, desired, api, {
-    parallelism,
-    guards: { force: true },
-  });
+  const result = await applyPlan(plan, desired, api, { parallelism });
   return { result, operations: plan.operations.length };
 }
 

@@ -64,22 +64,14 @@ function describeDeletes(plan: Plan): string[] {
   return lines;
 }
 
-/**
- * @throws {UserError} when the plan deletes everything while the config is empty, or more than the
- *   allowed share of the managed objects; the message lists what would go and how to proceed
- */
-export function checkGuards(plan: Plan, desired: DesiredState, options: GuardOptions): void {
-  const refusal = guardRefusal(plan, desired, options);
-  if (refusal !== undefined) throw refusal;
-}
-
 /** What the guards would refuse in `plan` (and how to proceed), for `plan` to show before a sync. */
 export function guardRefusal(
   plan: Plan,
   desired: DesiredState,
   options: GuardOptions,
 ): GuardRefusal | undefined {
-  if (options.force) return undefined;
+  // A plan that writes nothing has nothing to refuse (an empty config under --no-delete).
+  if (options.force || plan.operations.length === 0) return undefined;
   const managed = plan.summary.managed;
   // Children the service deletes with their parent count too: removing one edge with its 8 routes
   // removes 9 objects, not 1. Duplicates of a key that two writers created at once are clean-up,

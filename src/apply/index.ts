@@ -1,7 +1,8 @@
 /**
- * The applier: executes a plan the planner computed, against the live API. It checks everything it
- * can before the first write (guards, a well-formed dependency graph, matching scopes), then runs
- * operations in dependency order, independent ones concurrently.
+ * The applier: executes a plan the planner computed, against the live API. It checks what it can
+ * before the first write (a well-formed dependency graph, matching scopes; the guards are the
+ * run's, `pipeline/run-once.ts`), then runs operations in dependency order, independent ones
+ * concurrently.
  */
 import type { ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
@@ -9,8 +10,7 @@ import { isKeyDelete } from '../plan/key-in-use.js';
 import type { Operation, Plan } from '../plan/types.js';
 import type { DesiredState } from '../resources/index.js';
 import { executeOperation, type OperationContext } from './execute-op.js';
-import { defaultGuardOptions, defaultParallelism } from './defaults.js';
-import { checkGuards, type GuardOptions } from './guards.js';
+import { defaultParallelism } from './defaults.js';
 import { IdTable } from './ids.js';
 import { silentProgress, type ApplyProgress } from './progress.js';
 import { checkGraph, runSchedule, type TaskOutcome } from './schedule.js';
@@ -20,18 +20,16 @@ import type { ApplyResult } from './types.js';
 
 export type * from './types.js';
 export { defaultGuardOptions } from './defaults.js';
-export { checkGuards, guardOptionsFor, guardRefusal, GuardRefusal, type GuardOptions } from './guards.js';
+export { guardOptionsFor, guardRefusal, GuardRefusal, type GuardOptions } from './guards.js';
 export { fileTokenSink } from './token-output.js';
-export { describeResult, lineProgress, ttyProgress } from './progress.js';
+export { describeResult, lineProgress, ttyProgress, type ApplyProgress } from './progress.js';
 export { abortedErrorCode } from './operation-result.js';
 
-export interface ApplyOptions {
+interface ApplyOptions {
   /** Operations running at once; default {@link defaultParallelism}. */
   readonly parallelism?: number;
   /** Keep running what does not depend on a failed operation. */
   readonly continueOnError?: boolean;
-  /** Mass-delete and empty-config guards; see {@link defaultGuardOptions}. */
-  readonly guards?: Partial<GuardOptions>;
   /** Where created tokens go; without one they are not kept anywhere. */
   readonly tokens?: TokenSink;
   readonly progress?: ApplyProgress;
@@ -41,7 +39,7 @@ export interface ApplyOptions {
 
 /**
  * Refuses, before any request, a plan that cannot run against `desired`: another scope, a
- * malformed dependency graph, a guard, or a parallelism that is not a count.
+ * malformed dependency graph, or a parallelism that is not a count.
  * @returns the parallelism to run with
  */
 function checkRunnable(plan: Plan, desired: DesiredState, options: ApplyOptions): number {
@@ -55,7 +53,6 @@ function checkRunnable(plan: Plan, desired: DesiredState, options: ApplyOptions)
       cause: err,
     });
   }
-  checkGuards(plan, desired, { ...defaultGuardOptions, ...options.guards });
   const parallelism = options.parallelism ?? defaultParallelism;
   if (!Number.isInteger(parallelism) || parallelism < 1)
     throw new UserError(`parallelism must be a whole number of at least 1, not ${parallelism}`);
@@ -99,7 +96,7 @@ function operationTask(
 
 /**
  * Executes `plan`, taking request values (secrets included) from `desired`.
- * @throws {UserError} before any request when a guard refuses or the plan does not fit `desired`
+ * @throws {UserError} before any request when the plan does not fit `desired`
  * @returns what happened to each operation; `status: 'failed'` when any operation did not finish
  */
 export async function applyPlan(

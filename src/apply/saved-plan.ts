@@ -2,9 +2,12 @@
  * Reviewed == applied: a plan saved by `acctsync plan --out` runs only against the live state and
  * config it was computed from. The fresh plan computed at apply time is compared with the saved one,
  * so a refusal can say which operations appeared, disappeared or changed, not only that a hash moved.
+ * The planner is a function of its inputs: with the same fingerprints, every operation of the saved
+ * plan (changes, requests, their bodies and markers) is exactly that of the fresh one.
  */
 import { readFile } from 'node:fs/promises';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
+import { canonicalJson } from '../plan/canonical.js';
 import type { Operation, Plan } from '../plan/types.js';
 import { isPlainObject } from '../plain-object.js';
 
@@ -43,17 +46,9 @@ export async function readSavedPlan(path: string): Promise<Plan> {
   return parsed as unknown as Plan;
 }
 
-/**
- * What must be the same for two plans' operations to be the same: changes and requests. The
- * metadata a POST writes is left out: a new object's marker gets a fresh random salt each plan.
- */
-function changesText(op: Operation): string {
-  const requests = op.requests.map(({ body, ...request }) => {
-    if (body === undefined || request.method !== 'POST') return { ...request, body };
-    const { metadata: _marker, ...rest } = body;
-    return { ...request, body: rest };
-  });
-  return JSON.stringify([op.changes, requests, op.liveId ?? null]);
+/** An operation as its plan file holds it, member order aside: two plans' operations are the same when these are. */
+function operationText(op: Operation): string {
+  return canonicalJson(JSON.parse(JSON.stringify(op)));
 }
 
 /** Lines saying how the operations of `fresh` differ from those of `saved`. */
@@ -64,7 +59,7 @@ function operationDifferences(saved: Plan, fresh: Plan): string[] {
   for (const [id, op] of after) {
     const old = before.get(id);
     if (old === undefined) lines.push(`  + now also needed: ${id}`);
-    else if (changesText(old) !== changesText(op)) lines.push(`  ~ now different: ${id}`);
+    else if (operationText(old) !== operationText(op)) lines.push(`  ~ now different: ${id}`);
   }
   for (const id of before.keys()) if (!after.has(id)) lines.push(`  - no longer needed: ${id}`);
   return lines;

@@ -156,7 +156,11 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
   try {
     parsed = new URL(url);
   } catch {
-    throw new UserError(`the API URL ${url} is not a valid URL`);
+    // Named by where it came from, never shown: a variable swapped by mistake may hold the key.
+    const source = flags['api-url'] === undefined ? urlVariable : '--api-url';
+    throw new UserError(`the API URL in ${source} is not a valid URL`, {
+      details: [`Set ${source} to the API address, like https://api.example.com.`],
+    });
   }
   const client = new ApiClient({
     ...clientOptions,

@@ -1,10 +1,10 @@
 /**
  * `--files-root DIR`: a directory a config may read below besides its own root (the git work tree
  * that holds it), for `{file:}` values and symlinks: a secrets volume mounted beside the config in
- * Kubernetes. The flag adds to `ACCTSYNC_FILES_ROOT`, which the loader reads, so that every stage
- * that loads the config (plan, the daemon's reconciles) sees the same root.
+ * Kubernetes. The flag adds to `ACCTSYNC_FILES_ROOT`: the directories are handed to every load of
+ * the config (plan, the daemon's reconciles).
  */
-import { delimiter, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { filesRootVariable } from '../config/files-root.js';
 import type { FlagTable } from './flags.js';
 
@@ -17,14 +17,7 @@ export const filesRootOptions = {
   },
 } as const satisfies FlagTable;
 
-/** Adds the directories given to `env`'s `ACCTSYNC_FILES_ROOT`, absolute. */
-export function useFilesRoot(
-  values: { readonly 'files-root'?: readonly string[] | undefined },
-  env: NodeJS.ProcessEnv,
-): void {
-  const given = (values['files-root'] ?? []).map((dir) => resolve(dir));
-  if (given.length === 0) return;
-  env[filesRootVariable] = [env[filesRootVariable], ...given]
-    .filter((d) => d !== undefined && d !== '')
-    .join(delimiter);
+/** The directories `--files-root` gives, absolute. */
+export function filesRootFrom(values: { readonly 'files-root'?: readonly string[] | undefined }): string[] {
+  return (values['files-root'] ?? []).map((dir) => resolve(dir));
 }

@@ -19,8 +19,9 @@ import {
 import type { GuardRefusal } from '../apply/index.js';
 import type { ConnectionFlags } from './connection.js';
 import { hasChanges, useColor, writeOrFail, type PlanFormat } from './plan-output.js';
-import { planFromConfig } from './planned.js';
-import { refusalMarkdown, refusalText, syncRefusal, withRefusal } from './plan-refusal.js';
+import { filesRootFrom } from './files-root.js';
+import { runCommand } from './planned.js';
+import { refusalMarkdown, refusalText, withRefusal } from './plan-refusal.js';
 import { policiesFrom, printPolicyAnnotations } from './policy.js';
 import { hasPolicyErrors } from '../policy/index.js';
 import { exitStatus } from './exit-codes.js';
@@ -40,12 +41,14 @@ interface Flags extends ConnectionFlags {
   readonly out?: string | undefined;
   readonly 'detailed-exitcode'?: boolean | undefined;
   readonly policy?: string[] | undefined;
+  readonly 'files-root'?: string[] | undefined;
 }
 
 /** The declared environments' plans, in declaration order. */
 async function planEnvironments(paths: readonly string[], flags: Flags): Promise<EnvironmentPlan[]> {
   const policies = await policiesFrom(flags);
-  const probe = await loadDesiredState([...paths], {});
+  const filesRoot = filesRootFrom(flags);
+  const probe = await loadDesiredState([...paths], { filesRoot });
   if (probe.environments.length === 0) {
     throw new UsageError('--all-envs: this config declares no environments', {
       details: ['Declare them under environments: (docs/environments.md), or plan without --all-envs.'],
@@ -53,18 +56,19 @@ async function planEnvironments(paths: readonly string[], flags: Flags): Promise
   }
   const plans: EnvironmentPlan[] = [];
   for (const name of probe.environments) {
-    const { plan, desired, connection } = await planFromConfig({
+    const { result } = await runCommand({
       paths,
       flags,
       env: process.env,
+      filesRoot,
       environment: name,
       scope: flags.scope,
       adopt: flags.adopt ?? false,
       noDelete: flags['no-delete'] ?? false,
       policies,
     });
-    await connection.close();
-    const refusal = syncRefusal(plan, desired);
+    if (!('plan' in result)) throw new Error(`a run that plans ended ${result.status}`);
+    const { plan, guardRefusal: refusal } = result;
     plans.push({ name, plan: withRefusal(plan, refusal), refusal });
   }
   return plans;

@@ -4,17 +4,11 @@
  * sync would refuse after merge is red before it, and its comment says why and how to proceed.
  * (Protection already refuses the plan itself.)
  */
-import { guardOptionsFor, guardRefusal, type GuardRefusal } from '../apply/index.js';
+import type { GuardRefusal } from '../apply/index.js';
 import { inert } from '../inert.js';
 import { markdownText, type Plan, type SyncRefusal } from '../plan/index.js';
-import type { DesiredState } from '../resources/index.js';
 
 const lead = 'sync would refuse this';
-
-/** The refusal a sync of `plan` would meet, with `force` as `--force` says. */
-export function syncRefusal(plan: Plan, desired: DesiredState, force = false): GuardRefusal | undefined {
-  return guardRefusal(plan, desired, guardOptionsFor(desired, { force }));
-}
 
 /** The plan with what sync would refuse in it, for the JSON plan (`syncRefusal`). */
 export function withRefusal(plan: Plan, refusal: GuardRefusal | undefined): Plan {

@@ -1,22 +1,25 @@
 /**
- * The first half of plan, sync and apply: load the config (its environment names the account),
- * show its warnings, connect to that account and plan. The caller closes the connection.
+ * A command's run (`plan`, `sync`, `apply`): `runOnce` with the account the command line and the
+ * loaded config name. What belongs to the command line happens in its hooks: the early read,
+ * the loader's warnings printed once the config loaded, the connection, and the lease a writing
+ * command holds until the run is over. The connection is closed (the lease released) on return.
  */
 import type { ApiClientOptions } from '../api/index.js';
-import { loadConfig } from '../config/index.js';
-import type { TokenFileView } from '../plan/index.js';
-import { planFor, type ComputedPlan } from '../pipeline/index.js';
-import { changeFindings, objectFindings, type PolicyRule } from '../policy/index.js';
+import type { Plan, TokenFileView } from '../plan/index.js';
+import { runOnce, type RunInputs, type RunResult } from '../pipeline/run-once.js';
+import type { PolicyRule } from '../policy/index.js';
+import type { ScopeLease } from '../lease/lease.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
 import { startEarlyRead, type EarlyRead } from './early-read.js';
 import { holdScope, withLease, type LeaseFlags } from './lease-flags.js';
-import type { ScopeLease } from '../lease/lease.js';
 
-interface PlanRequest {
+interface RunRequest {
   readonly paths: readonly string[];
   readonly flags: ConnectionFlags;
   readonly env: NodeJS.ProcessEnv;
+  /** `--files-root` directories, absolute. */
+  readonly filesRoot: readonly string[];
   readonly environment?: string | undefined;
   readonly scope?: string | undefined;
   readonly adopt: boolean;
@@ -30,18 +33,20 @@ interface PlanRequest {
   readonly tokens?: TokenFileView | undefined;
   /** Commands that write hold the scope's lease from before the plan (docs/lease.md). */
   readonly lease?: { readonly command: string; readonly flags: LeaseFlags };
-  /** `--policy` rules: the plan carries what they find. */
+  /** `--policy` rules, loaded before anything is contacted. */
   readonly policies?: readonly PolicyRule[];
+  readonly guards?: RunInputs['guards'];
+  readonly saved?: Plan;
+  readonly apply?: RunInputs['apply'];
 }
 
-interface Planned extends ComputedPlan {
-  /** Closing it releases the lease first. */
-  readonly connection: Connection;
-  /** Held while the connection is open; its signal says when writing must stop. */
-  readonly lease?: ScopeLease | undefined;
+interface CommandRun {
+  readonly result: RunResult;
+  /** Why writing stopped, when the scope's lease was lost during the run. */
+  readonly leaseLost?: unknown;
 }
 
-export async function planFromConfig(request: PlanRequest): Promise<Planned> {
+export async function runCommand(request: RunRequest): Promise<CommandRun> {
   const connectionSettings = {
     flags: request.flags,
     env: request.env,
@@ -54,68 +59,63 @@ export async function planFromConfig(request: PlanRequest): Promise<Planned> {
     noDelete: request.noDelete,
     lease: request.lease !== undefined,
   });
-  const config = await loadConfig({
-    paths: request.paths,
-    env: request.env,
-    ...(request.environment === undefined ? {} : { environment: request.environment }),
-    ...(request.scope === undefined ? {} : { scope: request.scope }),
-  }).catch(async (err: unknown) => {
-    await early?.discard();
-    throw err;
-  });
-  printConfigWarnings(config.warnings, config.secretSpans, request.env);
-  const taken = await takeEarlyRead(early, config.environment === undefined);
-  const connection =
-    taken?.connection ??
-    (await openConnection({
-      ...connectionSettings,
-      ...(config.environment === undefined ? {} : { environment: config.environment }),
-    }));
+  let connection: Connection | undefined;
+  let earlySettled = early === undefined;
   let lease: ScopeLease | undefined;
+  const leaseRequest = request.lease;
   try {
-    if (request.lease)
-      lease = await holdScope(connection, config.desired.scope, request.lease.command, request.lease.flags);
-    const computed = await planFor(config.desired, connection.client, {
-      adopt: request.adopt,
-      noDelete: request.noDelete,
-      ...(request.unprotect === undefined ? {} : { unprotect: request.unprotect }),
-      configPaths: request.paths,
-      ...(config.environment === undefined ? {} : { environment: config.environment.name }),
-      ...(request.tokens === undefined ? {} : { tokens: request.tokens }),
-      ...(taken === undefined ? {} : { live: taken.live }),
+    const result = await runOnce({
+      desired: {
+        load: {
+          paths: request.paths,
+          env: request.env,
+          filesRoot: request.filesRoot,
+          ...(request.environment === undefined ? {} : { environment: request.environment }),
+          ...(request.scope === undefined ? {} : { scope: request.scope }),
+        },
+      },
+      async account(loaded) {
+        if (loaded !== undefined) printConfigWarnings(loaded.warnings, loaded.secretSpans, request.env);
+        earlySettled = true;
+        // The early read went to the default account: a config naming its own discards it.
+        let taken: Awaited<ReturnType<EarlyRead['take']>>;
+        if (loaded?.environment === undefined) taken = await early?.take();
+        else await early?.discard();
+        const opened =
+          taken?.connection ??
+          (await openConnection({
+            ...connectionSettings,
+            ...(loaded?.environment === undefined ? {} : { environment: loaded.environment }),
+          }));
+        connection = opened;
+        return { client: opened.client, live: taken?.live };
+      },
+      ...(leaseRequest === undefined
+        ? {}
+        : {
+            lease: async (_client, scope) => {
+              if (connection !== undefined)
+                lease = await holdScope(connection, scope, leaseRequest.command, leaseRequest.flags);
+              return { held: true, signal: lease?.signal };
+            },
+          }),
+      planning: {
+        adopt: request.adopt,
+        noDelete: request.noDelete,
+        unprotect: request.unprotect,
+        tokens: request.tokens,
+        now: new Date(),
+      },
+      ...(request.policies === undefined || request.policies.length === 0
+        ? {}
+        : { policies: () => Promise.resolve(request.policies ?? []) }),
+      guards: request.guards ?? { force: false },
+      saved: request.saved,
+      apply: request.apply,
     });
-    return {
-      ...withPolicy(computed, request.policies, config.environment?.name ?? ''),
-      connection: withLease(connection, lease),
-      lease,
-    };
-  } catch (err) {
-    await withLease(connection, lease).close();
-    throw err;
+    return { result, ...(lease?.signal.aborted === true ? { leaseLost: lease.signal.reason } : {}) };
+  } finally {
+    if (!earlySettled) await early?.discard();
+    if (connection !== undefined) await withLease(connection, lease).close();
   }
-}
-
-/** The early read, when the config loaded named no account of its own. */
-async function takeEarlyRead(
-  early: EarlyRead | undefined,
-  defaultAccount: boolean,
-): ReturnType<EarlyRead['take']> {
-  if (early === undefined) return undefined;
-  if (defaultAccount) return early.take();
-  await early.discard();
-  return undefined;
-}
-
-/** The plan with the findings of `policies` over its desired state and its operations. */
-function withPolicy(
-  computed: ComputedPlan,
-  policies: readonly PolicyRule[] | undefined,
-  env: string,
-): ComputedPlan {
-  if (policies === undefined || policies.length === 0) return computed;
-  const policy = [
-    ...objectFindings(policies, computed.desired, env),
-    ...changeFindings(policies, computed.plan, computed.desired),
-  ];
-  return { ...computed, plan: { ...computed.plan, policy } };
 }

@@ -2,11 +2,9 @@
  * A plan shown for review, the same way by `plan` and `sync --dry-run`: its rendering with what sync
  * would refuse, the policy rules' annotations, and the exit code a pipeline branches on.
  */
-import type { Plan } from '../plan/index.js';
+import type { RunResult } from '../pipeline/run-once.js';
 import { hasPolicyErrors } from '../policy/index.js';
-import type { DesiredState } from '../resources/index.js';
 import { planExitCode, writePlanOutput, type PlanFormat } from './plan-output.js';
-import { syncRefusal } from './plan-refusal.js';
 import { printPolicyAnnotations } from './policy.js';
 
 interface ReviewSettings {
@@ -14,17 +12,12 @@ interface ReviewSettings {
   /** `--out`: where the JSON plan is saved. */
   readonly out: string | undefined;
   readonly detailedExitcode: boolean;
-  /** `sync --force`: the guards would not refuse. */
-  readonly force?: boolean;
 }
 
-/** Prints `plan` for review and returns the exit code: 1 when a policy error rule is broken. */
-export async function reviewPlan(
-  plan: Plan,
-  desired: DesiredState,
-  settings: ReviewSettings,
-): Promise<number> {
-  const refusal = syncRefusal(plan, desired, settings.force);
+/** Prints a run's plan for review and returns the exit code: 1 when a policy error rule is broken. */
+export async function reviewPlan(run: RunResult, settings: ReviewSettings): Promise<number> {
+  if (!('plan' in run)) throw new Error(`a run that plans ended ${run.status}`);
+  const { plan, guardRefusal: refusal } = run;
   await writePlanOutput(plan, {
     format: settings.format,
     out: settings.out,

@@ -1,24 +1,17 @@
 /**
- * The part of `sync` and `apply` that is the same: open the token file, pick a progress reporter,
- * apply, print the outcome. Everything is checked before the first write: guards, then the token
- * file (an unreadable one must not be found out after keys were created).
+ * The part of `sync` and `apply` that is the same: how their run applies (progress on stderr,
+ * Ctrl-C) and how its result is rendered (the refusal as an error, the outcome on stdout, the
+ * exit code). Everything is checked by the run before the first write: policy, guards, then the
+ * token file (an unreadable one must not be found out after keys were created).
  */
-import { setMaxListeners } from 'node:events';
-import type { ApiClient } from '../api/index.js';
-import type { Plan } from '../plan/types.js';
-import type { DesiredState } from '../resources/index.js';
-import {
-  applyPlan,
-  checkGuards,
-  fileTokenSink,
-  guardOptionsFor,
-  lineProgress,
-  ttyProgress,
-  type ApplyResult,
-  type GuardOptions,
-} from '../apply/index.js';
+import { lineProgress, ttyProgress, type ApplyResult, type GuardOptions } from '../apply/index.js';
 import { renderResultJson, renderResultText } from '../apply/render-result.js';
+import type { Plan } from '../plan/types.js';
+import type { RunInputs, RunResult } from '../pipeline/run-once.js';
+import { PolicyRefusal } from '../policy/index.js';
 import { exitStatus } from './exit-codes.js';
+import { printPolicyAnnotations } from './policy.js';
+import { renderPlan, useColor } from './plan-output.js';
 
 /** What the command line decided. */
 export interface RunSettings {
@@ -30,68 +23,85 @@ export interface RunSettings {
   readonly output: 'text' | 'json';
 }
 
-interface RunStreams {
+interface Streams {
   readonly stdout: { write(chunk: string): unknown };
   readonly stderr: { write(chunk: string): unknown; readonly isTTY?: boolean };
-  /**
-   * Runs before applying, after the guards passed: prints the plan text for `sync`, and may ask for
-   * confirmation (a rejection stops before any change).
-   */
-  readonly beforeApply?: () => void | Promise<void>;
-  /** Aborted when writing must stop: the scope's lease was lost (its reason is printed). */
-  readonly stop?: AbortSignal | undefined;
+}
+
+/** A command's apply: its progress, and Ctrl-C handled from the first write until `done`. */
+interface CommandApply {
+  readonly apply: NonNullable<RunInputs['apply']>;
+  /** Stops listening for Ctrl-C. */
+  done(): void;
 }
 
 /**
- * Applies `plan` as a command does, printing progress on stderr and the result on stdout.
- * Stops starting operations on Ctrl-C (those running finish, so the account is never left with a
- * request in doubt that nobody will report).
- * @returns the process exit code: 0 when every operation is done, 1 otherwise
+ * How `sync` and `apply` apply: progress on stderr; on Ctrl-C, no more operations start (those
+ * running finish, so the account is never left with a request in doubt that nobody will report).
+ * `beforeApply` shows the plan and may ask for confirmation (a rejection stops before any change).
  */
-export async function runApply(
-  plan: Plan,
-  desired: DesiredState,
-  client: ApiClient,
+export function commandApply(
   settings: RunSettings,
-  streams: RunStreams,
-): Promise<{ exitCode: number; result: ApplyResult }> {
-  const guards = guardOptionsFor(desired, settings.guards);
-  checkGuards(plan, desired, guards);
-  const tokens = settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
-  await streams.beforeApply?.();
-  const total = plan.operations.length;
-  const progress =
-    streams.stderr.isTTY === true ? ttyProgress(streams.stderr, total) : lineProgress(streams.stderr, total);
+  streams: Streams,
+  beforeApply: (plan: Plan) => void | Promise<void>,
+): CommandApply {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     streams.stderr.write('\nInterrupted: finishing the operations in flight, starting no more.\n');
     interrupt.abort();
   };
-  process.once('SIGINT', onSigint);
-  try {
-    const result = await applyPlan(plan, desired, client, {
+  return {
+    apply: {
       parallelism: settings.parallelism,
       continueOnError: settings.continueOnError,
-      guards,
-      progress,
-      signal: streams.stop ? writingSignal(interrupt.signal, streams.stop) : interrupt.signal,
-      ...(tokens === undefined ? {} : { tokens }),
-    });
-    if (settings.output === 'json') streams.stdout.write(renderResultJson(plan, result));
-    // An empty plan already said "No changes"; a line of zero counts would only add noise.
-    else if (plan.operations.length > 0) streams.stdout.write(renderResultText(result));
-    const lost: unknown = streams.stop?.aborted ? streams.stop.reason : undefined;
-    if (lost instanceof Error && result.status !== 'succeeded')
-      streams.stderr.write(`error: ${lost.message}\n`);
-    return { exitCode: result.status === 'succeeded' ? exitStatus.success : exitStatus.error, result };
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-  }
+      tokenOutput: settings.tokenOutput,
+      signal: interrupt.signal,
+      progress: (plan) => {
+        const total = plan.operations.length;
+        return streams.stderr.isTTY === true
+          ? ttyProgress(streams.stderr, total)
+          : lineProgress(streams.stderr, total);
+      },
+      async beforeApply({ plan }) {
+        printPolicyAnnotations(plan.policy, process.env, streams.stderr);
+        await beforeApply(plan);
+        process.once('SIGINT', onSigint);
+      },
+    },
+    done: () => process.removeListener('SIGINT', onSigint),
+  };
 }
 
-/** Aborted by Ctrl-C or a lost lease; every operation in flight listens on it, which is no leak. */
-function writingSignal(interrupt: AbortSignal, stop: AbortSignal): AbortSignal {
-  const signal = AbortSignal.any([interrupt, stop]);
-  setMaxListeners(0, signal);
-  return signal;
+/**
+ * The outcome of a run of `sync` or `apply`: a refusal thrown as its error (a broken policy rule
+ * with the plan printed first when `showPlan`), else the result on stdout.
+ * @returns the process exit code: 0 when every operation is done, 1 otherwise
+ */
+export function renderApplied(
+  run: { readonly result: RunResult; readonly leaseLost?: unknown },
+  settings: RunSettings,
+  streams: Streams & { readonly showPlanOnPolicyRefusal: boolean },
+): number {
+  const { result } = run;
+  if (result.status === 'refused' && result.refusal !== undefined) {
+    printPolicyAnnotations(result.plan.policy, process.env, streams.stderr);
+    if (result.refusal instanceof PolicyRefusal && streams.showPlanOnPolicyRefusal)
+      streams.stdout.write(renderPlan(result.plan, 'text', useColor(process.env, process.stdout.isTTY)));
+    throw result.refusal;
+  }
+  // Stopped before the first write: the lease was lost (a `LeaseLostError` saying so).
+  if (result.status === 'stopped')
+    throw result.reason instanceof Error ? result.reason : new Error(String(result.reason));
+  if (result.status !== 'applied') throw new Error(`a run that applies ended ${result.status}`);
+  const { plan, applied } = result;
+  if (settings.output === 'json') streams.stdout.write(renderResultJson(plan, applied));
+  // An empty plan already said "No changes"; a line of zero counts would only add noise.
+  else if (plan.operations.length > 0) streams.stdout.write(renderResultText(applied));
+  if (run.leaseLost instanceof Error && applied.status !== 'succeeded')
+    streams.stderr.write(`error: ${run.leaseLost.message}\n`);
+  return exitCodeOf(applied);
+}
+
+function exitCodeOf(result: ApplyResult): number {
+  return result.status === 'succeeded' ? exitStatus.success : exitStatus.error;
 }

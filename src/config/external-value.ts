@@ -4,10 +4,10 @@
  * config's root or inside `.git/` (`files-root.ts`). Problems name the variable or the path as
  * written, never what was read.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { describeSystemError, isSystemError } from '../errors.js';
-import { checkInRoot, describeRoot, filesRootVariable, type FilesRoot } from './files-root.js';
+import { describeSystemError } from '../errors.js';
+import { describeRoot, filesRootVariable, type FilesRoot } from './files-root.js';
+import { readFileInRoot, type RootFileRead } from './root-file.js';
 import { guardedVariableOwner } from './guarded-variables.js';
 
 /** Files named by `{file}` hold a certificate or a secret, never more. */
@@ -19,8 +19,6 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 export interface ExternalContext {
   readonly env: NodeJS.ProcessEnv;
   readonly filesRoot: FilesRoot;
-  /** The variables the config's environments name for their accounts' URL and key. */
-  readonly accountVariables: ReadonlySet<string>;
 }
 
 type ExternalValue =
@@ -47,7 +45,7 @@ export function readExternal(
 }
 
 function readEnv(name: string, ctx: ExternalContext): ExternalValue {
-  const owner = guardedVariableOwner(name, ctx.accountVariables);
+  const owner = guardedVariableOwner(name);
   if (owner !== undefined) {
     return refused(
       `{env: ${name}} is refused: ${name} is a variable of ${owner}, which a config may not read`,
@@ -63,31 +61,9 @@ function readEnv(name: string, ctx: ExternalContext): ExternalValue {
 
 function readFile(written: string, yamlFile: string, root: FilesRoot): ExternalValue {
   const file = resolve(dirname(yamlFile), written);
-  const inRoot = checkInRoot(root, file);
-  if (!inRoot.ok && inRoot.reason === 'git') {
-    return refused(`file ${written} is inside .git/, which a config may not read`);
-  }
-  if (!inRoot.ok && inRoot.reason === 'outside') {
-    return refused(
-      `file ${written} is outside the config's root (${describeRoot(root)})`,
-      `a config reads files only inside the git work tree that holds it (or the config directory given); --files-root DIR (or ${filesRootVariable}) adds a directory on purpose`,
-    );
-  }
-  let bytes: Buffer;
-  try {
-    const info = statSync(file);
-    if (!info.isFile()) return refused(`${written} is not a file`);
-    if (info.size > maxValueFileBytes) return refused(`file ${written} is larger than 1 MB`);
-    bytes = readFileSync(file);
-  } catch (err) {
-    if (isSystemError(err) && err.code !== 'ENOENT') {
-      return refused(`cannot read file ${written}: ${describeSystemError(err)}`);
-    }
-    return refused(
-      `file ${written} does not exist (looked for ${file})`,
-      'paths are relative to this YAML file',
-    );
-  }
+  const read = readFileInRoot(root, file, maxValueFileBytes);
+  if (!read.ok) return fileRefused(read, written, file, root);
+  const { bytes } = read;
   const text = utf8Text(bytes);
   if (text === undefined) {
     return refused(
@@ -96,6 +72,41 @@ function readFile(written: string, yamlFile: string, root: FilesRoot): ExternalV
     );
   }
   return { ok: true, value: fileValue(text), subject: `the content of ${written} (${bytes.length} bytes)` };
+}
+
+function fileRefused(
+  read: Exclude<RootFileRead, { ok: true }>,
+  written: string,
+  file: string,
+  root: FilesRoot,
+): ExternalValue {
+  switch (read.reason) {
+    case 'git':
+      return refused(`file ${written} is inside .git/, which a config may not read`);
+    case 'outside':
+      return refused(
+        `file ${written} is outside the config's root (${describeRoot(root)})`,
+        `a config reads files only inside the git work tree that holds it (or the config directory given); --files-root DIR (or ${filesRootVariable}) adds a directory on purpose`,
+      );
+    case 'missing':
+      return refused(
+        `file ${written} does not exist (looked for ${file})`,
+        'paths are relative to this YAML file',
+      );
+    case 'changed':
+      return refused(
+        `file ${written} changed while it was opened (a symbolic link replaced a part of its path); nothing was read`,
+      );
+    case 'not-a-file':
+      return refused(
+        `${written} is not a regular file`,
+        'name a file, not a directory, FIFO, socket or device',
+      );
+    case 'too-large':
+      return refused(`file ${written} is larger than 1 MB`);
+    case 'unreadable':
+      return refused(`cannot read file ${written}: ${describeSystemError(read.error)}`);
+  }
 }
 
 /**

@@ -7,7 +7,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
-/** The variable `--files-root` sets: directories (joined by the path delimiter) added to the root. */
+/** The variable naming directories (joined by the path delimiter) added to the root, as `--files-root` does. */
 export const filesRootVariable = 'ACCTSYNC_FILES_ROOT';
 
 /** One directory a config may read below, as written and with its symlinks resolved. */
@@ -70,10 +70,15 @@ function rootOfPath(absolute: string): RootDirectory | undefined {
 
 /**
  * The root of a config given as `paths` (relative to `cwd`), widened by the directories of
- * `ACCTSYNC_FILES_ROOT` in `env`.
+ * `ACCTSYNC_FILES_ROOT` in `env` and by `given` (`--files-root`).
  */
-export function filesRootOf(paths: readonly string[], cwd: string, env: NodeJS.ProcessEnv): FilesRoot {
-  const widened = (env[filesRootVariable] ?? '').split(delimiter).filter((p) => p !== '');
+export function filesRootOf(
+  paths: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  given: readonly string[] = [],
+): FilesRoot {
+  const widened = [...(env[filesRootVariable] ?? '').split(delimiter), ...given].filter((p) => p !== '');
   const directories: RootDirectory[] = [];
   for (const p of paths) {
     const root = rootOfPath(resolve(cwd, p));
@@ -107,6 +112,11 @@ export function checkInRoot(root: FilesRoot, absolute: string): RootCheck {
   if (written.some(inGitDirectory)) return { ok: false, reason: 'git' };
   const real = realOrUndefined(absolute);
   if (real === undefined) return { ok: false, reason: written.length > 0 ? 'missing' : 'outside' };
+  return checkRealInRoot(root, real);
+}
+
+/** Whether `real`, a path with no symlinks left (an opened file's), is below the root and not in `.git`. */
+export function checkRealInRoot(root: FilesRoot, real: string): RootCheck {
   const inside = root.directories.map((d) => below(real, d.real)).filter((r) => r !== undefined);
   if (inside.length === 0) return { ok: false, reason: 'outside' };
   if (inside.some(inGitDirectory)) return { ok: false, reason: 'git' };

@@ -12,9 +12,9 @@ interface GuardedGroup {
 }
 
 /**
- * The variables acctsync reads itself. An environment's own key and URL variables (named by its
- * `api_key_env`/`api_url_env`, `STAGING_SVC_API_KEY` by convention) are refused too: by the names
- * the config declares, and by the `_SVC_API_KEY`/`_SVC_API_URL` ending.
+ * The variables acctsync reads itself. An environment's own key and URL variables (its
+ * `api_key_env`/`api_url_env`, which may only be `<PREFIX>_SVC_API_KEY`/`_URL`) are refused by
+ * their ending.
  */
 export const acctsyncVariables: GuardedGroup = {
   owner: 'acctsync',
@@ -66,17 +66,10 @@ export const ciTokenVariables: readonly GuardedGroup[] = [
   { owner: 'Drone and Woodpecker', names: ['DRONE_NETRC_PASSWORD', 'CI_NETRC_PASSWORD'] },
 ];
 
-/**
- * Whose the variable is, when `{env:}` must not read it; `declared` are the variables the config's
- * environments name for their accounts.
- */
-export function guardedVariableOwner(name: string, declared: ReadonlySet<string>): string | undefined {
+/** Whose the variable is, when `{env:}` must not read it. */
+export function guardedVariableOwner(name: string): string | undefined {
   const upper = name.toUpperCase();
-  if (
-    declared.has(name) ||
-    acctsyncVariables.names.includes(upper) ||
-    acctsyncVariableEndings.some((end) => upper.endsWith(end))
-  ) {
+  if (acctsyncVariables.names.includes(upper) || acctsyncVariableEndings.some((end) => upper.endsWith(end))) {
     return acctsyncVariables.owner;
   }
   return ciTokenVariables.find((g) => g.names.includes(upper))?.owner;

@@ -16,6 +16,8 @@ export interface LoadConfigOptions {
   readonly scope?: string;
   /** The environment to load, for a config that declares environments. */
   readonly environment?: string;
+  /** `--files-root`: directories `{file}` values and symlinks may also read below. */
+  readonly filesRoot?: readonly string[];
 }
 
 /** The desired state loaded from config files, with what the CLI shows and needs besides. */
@@ -36,6 +38,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),
     ...(options.environment === undefined ? {} : { environment: options.environment }),
+    ...(options.filesRoot === undefined ? {} : { filesRoot: options.filesRoot }),
   });
   if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
   const desired: DesiredState =

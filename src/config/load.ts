@@ -6,7 +6,7 @@
 import type { DesiredMove, DesiredObject, DesiredState, GuardSettings } from '../resources/index.js';
 import { checkAcrossObjects, type CheckedObjects } from './cross-object-checks.js';
 import { fileDiagnostic, type Diagnostic } from './diagnostic.js';
-import { findDeclaration, type EnvironmentSettings } from './environments.js';
+import type { EnvironmentSettings } from './environments.js';
 import { defaultPaths, type ExpandedFile, type ExpandResult, type RefusedLink } from './files.js';
 import { describeRoot, filesRootOf, type FilesRoot } from './files-root.js';
 import { environmentLayers, type Layers } from './layers.js';
@@ -57,6 +57,8 @@ interface LoadOptions {
   readonly cwd?: string;
   /** The environment to load, for a config that declares environments. */
   readonly environment?: string;
+  /** `--files-root`: directories `{file}` values and symlinks may also read below. */
+  readonly filesRoot?: readonly string[];
 }
 
 /**
@@ -66,7 +68,7 @@ interface LoadOptions {
 export async function loadDesiredState(paths: string[], options: LoadOptions = {}): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const given = paths.length > 0 ? paths : defaultPaths(cwd);
-  const root = filesRootOf(given, cwd, options.env ?? process.env);
+  const root = filesRootOf(given, cwd, options.env ?? process.env, options.filesRoot ?? []);
   let current = await expandRevision(given, cwd, root);
   for (let attempt = 1; ; attempt++) {
     const result = await loadRevision(paths, current.expanded, root, options);
@@ -108,15 +110,7 @@ async function loadRevision(
   }
   const sources = [...layers.base, ...layers.overlays];
   checkFiles(sources, layers.base, report);
-  const accountVariables = new Set(
-    [...(findDeclaration(read, [])?.environments.values() ?? [])].flatMap((e) => [e.apiKeyEnv, e.apiUrlEnv]),
-  );
-  const { objects, scopes } = declareObjects(
-    sources,
-    layers,
-    { env, filesRoot: root, accountVariables },
-    report,
-  );
+  const { objects, scopes } = declareObjects(sources, layers, { env, filesRoot: root }, report);
   const checked = checkAcrossObjects(objects, scopes, reader.unread, report);
   const moves = declaredMoves(sources, checked, report);
   // From every declared object, duplicates too: a duplicate's secret is in its file all the same.

@@ -260,7 +260,6 @@ function resolveWritten(
   const sourceContext: SourceContext = {
     env: ctx.env,
     filesRoot: ctx.filesRoot,
-    accountVariables: ctx.accountVariables,
     values: ctx.values,
     findings: ctx.findings,
     place: writtenAt,

@@ -3,6 +3,7 @@
  * finding with a message the user can act on (ajv's own messages name schema keywords).
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
+import { apiVariableExplanations } from './api-variables.js';
 import type { DocPath, Finding } from './diagnostic.js';
 import { didYouMean } from '../suggest.js';
 import { describeValue } from '../resources/describe-value.js';
@@ -137,7 +138,10 @@ function notOneSource({ path, found }: Failure): Finding {
 }
 
 function patternMismatch({ path, params, found }: Failure): Finding {
-  return { path, message: `${found} does not match ${String(params.pattern)}` };
+  const pattern = String(params.pattern);
+  const meaning = apiVariableExplanations.get(pattern);
+  if (meaning !== undefined) return { path, message: `${found} ${meaning.message}`, hint: meaning.hint };
+  return { path, message: `${found} does not match ${pattern}` };
 }
 
 function invalidName({ path, params }: Failure): Finding {

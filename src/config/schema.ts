@@ -3,6 +3,7 @@
  * structure is written once. `schemas/acctsync.schema.json` is this function's output; a test fails
  * when the committed file lags behind the descriptors.
  */
+import { apiVariablePatterns } from './api-variables.js';
 import {
   objectSchema,
   partialOf,
@@ -100,14 +101,16 @@ function environmentsSchema(): Schema {
           pattern: namePattern,
         },
         api_url_env: {
-          description: "The variable holding this environment's API URL (default SVC_API_URL).",
+          description:
+            "The variable holding this environment's API URL (default SVC_API_URL): SVC_API_URL or <PREFIX>_SVC_API_URL.",
           type: 'string',
-          pattern: variableName,
+          pattern: apiVariablePatterns.url,
         },
         api_key_env: {
-          description: "The variable holding this environment's API key (default SVC_API_KEY).",
+          description:
+            "The variable holding this environment's API key (default SVC_API_KEY): SVC_API_KEY or <PREFIX>_SVC_API_KEY.",
           type: 'string',
-          pattern: variableName,
+          pattern: apiVariablePatterns.key,
         },
         values: valuesSchema("This environment's values for `{var: name}`, over the defaults."),
       },

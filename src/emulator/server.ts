@@ -177,6 +177,10 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     }
     const { route, params } = match;
     pattern = route.pattern;
+    // The control surface changes faults and creates admins: a test's other keys must not reach it.
+    if (!route.api && !principal.admin) {
+      throw new ApiFailure(403, ErrorCode.forbidden, 'the emulator control surface needs an admin key');
+    }
     const faults = route.api ? parts.faults() : {};
     if (route.api) {
       const admitted = parts.rateLimiter?.admit(Date.now());

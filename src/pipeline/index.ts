@@ -1,12 +1,15 @@
 /**
- * The stages composed for the commands that plan: load the config (`config/`), read the live
- * account (`live/`), compute the plan (`plan/`, a pure function of the two states).
+ * The stages composed: `runOnce` (load, lease, read, plan, policy, guards, apply or not) is the one
+ * composition; `computePlan` and `planFor` are its plan-only form, for callers that only read.
  */
-import { ApiError, type ApiClient } from '../api/index.js';
-import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
-import { fetchLiveState, type LiveState } from '../live/index.js';
-import { buildPlan, sensitiveValues, type Plan, type TokenFileView } from '../plan/index.js';
+import type { ApiClient } from '../api/index.js';
+import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
+import type { LiveState } from '../live/index.js';
+import type { Plan, TokenFileView } from '../plan/index.js';
 import type { DesiredState } from '../resources/index.js';
+import { runOnce, type RunInputs, type RunResult } from './run-once.js';
+
+export { runOnce, type RunInputs, type RunResult } from './run-once.js';
 
 interface PlanForOptions {
   readonly adopt?: boolean;
@@ -19,12 +22,8 @@ interface PlanForOptions {
   readonly signal?: AbortSignal;
   /** The token file's captured ids (`--token-output`) and `--recapture-tokens`. */
   readonly tokens?: TokenFileView;
-  /**
-   * A read of every managed collection begun while the config loaded, through `client`. When the
-   * server refused it, the account is read again here, once the config's secrets are protected: a
-   * server's answer may quote a value it was sent.
-   */
-  readonly live?: Promise<LiveState>;
+  /** The plan's `createdAt`; now by default. */
+  readonly now?: Date;
 }
 
 interface ComputePlanOptions extends LoadConfigOptions, Omit<PlanForOptions, 'configPaths'> {
@@ -40,40 +39,60 @@ export interface ComputedPlan {
 /** A plan computed from config files: also the loader's warnings, for the CLI to show as `validate` does. */
 interface ComputedConfigPlan extends ComputedPlan, Omit<LoadedConfig, 'desired'> {}
 
+function planning(options: PlanForOptions): RunInputs['planning'] {
+  return {
+    adopt: options.adopt ?? false,
+    noDelete: options.noDelete ?? false,
+    now: options.now ?? new Date(),
+    ...(options.unprotect === undefined ? {} : { unprotect: options.unprotect }),
+    ...(options.tokens === undefined ? {} : { tokens: options.tokens }),
+  };
+}
+
+/** The plan of a run that only plans. */
+function plannedOf(result: RunResult): ComputedPlan & { readonly loaded?: LoadedConfig | undefined } {
+  if (!('plan' in result)) throw new Error(`a run without lease or apply ended ${result.status}`);
+  return { plan: result.plan, desired: result.desired, live: result.live, loaded: result.loaded };
+}
+
 /**
  * Loads the config, reads the live state and computes the plan. Throws `ConfigError` for an
  * invalid config, `ApiError`/`NetworkError` from the API, `UserError` for a plan that breaks a rule.
  */
 export async function computePlan(options: ComputePlanOptions): Promise<ComputedConfigPlan> {
-  const { desired, ...loaded } = await loadConfig(options);
-  const computed = await planFor(desired, options.client, { ...options, configPaths: options.paths });
-  return { ...computed, ...loaded };
+  const { client, ...load } = options;
+  const { loaded, ...computed } = plannedOf(
+    await runOnce({
+      desired: { load },
+      account: () => Promise.resolve({ client }),
+      planning: planning(options),
+      guards: { force: false },
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    }),
+  );
+  if (loaded === undefined) throw new Error('a config loaded from files has its load report');
+  const { desired: _desired, ...report } = loaded;
+  return { ...computed, ...report };
 }
 
-/** The plan for a desired state already loaded (tests, `watch`). */
+/** The plan for a desired state already loaded (tests). */
 export async function planFor(
   desired: DesiredState,
   client: ApiClient,
   options: PlanForOptions = {},
 ): Promise<ComputedPlan> {
-  client.protectSecrets(sensitiveValues(desired));
-  const read = (): Promise<LiveState> =>
-    fetchLiveState(client, desired, {
-      noDelete: options.noDelete ?? false,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-  const live = await (options.live?.catch((err: unknown) => {
-    if (err instanceof ApiError) return read();
-    throw err;
-  }) ?? read());
-  const plan = buildPlan(desired, live, {
-    scope: desired.scope,
-    adopt: options.adopt ?? false,
-    noDelete: options.noDelete ?? false,
-    configPaths: options.configPaths ?? [],
-    ...(options.unprotect === undefined ? {} : { unprotect: options.unprotect }),
-    ...(options.environment === undefined ? {} : { environment: options.environment }),
-    ...(options.tokens ? { tokens: options.tokens } : {}),
-  });
-  return { plan, desired, live };
+  const { loaded: _none, ...computed } = plannedOf(
+    await runOnce({
+      desired: {
+        desired,
+        configPaths: options.configPaths ?? [],
+        ...(options.environment === undefined ? {} : { environment: options.environment }),
+      },
+      account: () => Promise.resolve({ client }),
+      planning: planning(options),
+      guards: { force: false },
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    }),
+  );
+  return computed;
 }

@@ -30,7 +30,8 @@ interface BuildOptions {
   readonly unprotect?: readonly string[];
   /** The environment the desired state was loaded for, recorded so `apply` loads the same. */
   readonly environment?: string;
-  readonly now?: Date;
+  /** The plan's `createdAt`: an input like the others, so the same inputs give the same bytes. */
+  readonly now: Date;
   /**
    * The token file's view (`--token-output`): ids whose token it holds, and whether managed
    * token-bearing objects missing from it are replaced to capture a new token (`--recapture-tokens`).
@@ -87,7 +88,8 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   );
   const replacements = findReplacements(paired, capture.recaptured, hash);
   if (options.adopt) refuseAdoptLookalikes(matching, replacements.resolve, hash);
-  const metadata = new MetadataWriter(scope, hash);
+  const fingerprints = lazyFingerprints(desired, live, scope);
+  const metadata = new MetadataWriter(scope, hash, fingerprints.live);
   const written = matching.matches.filter((m) => m.desired.observe !== true);
   const objects = objectOperations(written, { replacements, capture, metadata });
   const deletes = options.noDelete ? [] : orphanDeletes(matching.orphans);
@@ -97,7 +99,6 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     desired: desiredByKey,
     unprotect: new Set(options.unprotect),
   });
-  const fingerprints = lazyFingerprints(desired, live, scope);
   const { operations, blocked } = orderPlan(planned, {
     desiredByKey,
     liveObjects: live.objects,
@@ -106,7 +107,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   });
   return {
     formatVersion: 2,
-    createdAt: (options.now ?? new Date()).toISOString(),
+    createdAt: options.now.toISOString(),
     scope,
     configPaths: options.configPaths,
     get desiredFingerprint() {

@@ -2,8 +2,8 @@
  * The daemon's HTTP endpoints: `/healthz` (alive), `/readyz` (last reconcile succeeded, or why not),
  * `/status` (last reconcile, drift and error), `/metrics`.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { UsageError, UserError } from '../errors.js';
 import { cappedDetails } from './details.js';
 import { notConvergingLine, type NotConverging } from './convergence.js';
@@ -263,6 +263,43 @@ function listenError(err: NodeJS.ErrnoException, host: string, port: number): Er
   return err;
 }
 
+/**
+ * The endpoints answer probes and a scraper: small GETs. Whoever else reaches the port must not
+ * hold connections (and the daemon's file descriptors) open: a connection idle this long is
+ * closed, and so is one whose headers or request take longer.
+ */
+export const serverLimits = {
+  idleMs: 5_000,
+  headersMs: 5_000,
+  requestMs: 10_000,
+  /** Open connections at most; past it the oldest one with no request in progress is closed. */
+  connections: 64,
+  requestsPerConnection: 100,
+} as const;
+
+/**
+ * Caps open connections. A new one past the cap closes the oldest idle one rather than being
+ * refused: a probe arriving while idle connections fill the cap is answered.
+ */
+function capConnections(server: Server, cap: number): void {
+  const open = new Set<Socket>();
+  const busy = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => {
+      open.delete(socket);
+      busy.delete(socket);
+    });
+    if (open.size <= cap) return;
+    const idle = [...open].find((s) => !busy.has(s) && s !== socket);
+    (idle ?? socket).destroy();
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    busy.add(req.socket);
+    res.once('close', () => busy.delete(req.socket));
+  });
+}
+
 /** Starts the endpoints on `host:port`. */
 export async function startHealthServer(options: {
   readonly host: string;
@@ -270,12 +307,25 @@ export async function startHealthServer(options: {
   readonly readiness: ReadinessState;
   readonly metrics: WatchMetrics;
 }): Promise<HealthServer> {
-  const server = createServer((req, res) => {
-    handle(req, res, options.readiness, options.metrics).catch((err: unknown) => {
-      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `${String(err)}\n`);
-      else res.destroy();
-    });
-  });
+  const server = createServer(
+    {
+      headersTimeout: serverLimits.headersMs,
+      requestTimeout: serverLimits.requestMs,
+      keepAliveTimeout: serverLimits.idleMs,
+      // How often the header and request deadlines are checked; Node's default is 30 s.
+      connectionsCheckingInterval: 1_000,
+    },
+    (req, res) => {
+      handle(req, res, options.readiness, options.metrics).catch((err: unknown) => {
+        if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `${String(err)}\n`);
+        else res.destroy();
+      });
+    },
+  );
+  // A connection that sends nothing is closed after this long, headers or not.
+  server.timeout = serverLimits.idleMs;
+  server.maxRequestsPerSocket = serverLimits.requestsPerConnection;
+  capConnections(server, serverLimits.connections);
   await new Promise<void>((resolve, reject) => {
     const fail = (err: NodeJS.ErrnoException): void => reject(listenError(err, options.host, options.port));
     server.once('error', fail);

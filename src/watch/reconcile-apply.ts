@@ -7,15 +7,11 @@
 import type { Logger } from 'pino';
 import {
   abortedErrorCode,
-  applyPlan,
   describeResult,
-  fileTokenSink,
+  type ApplyProgress,
   type ApplyResult,
-  type GuardOptions,
   type OperationResult,
 } from '../apply/index.js';
-import type { Plan } from '../plan/index.js';
-import type { DesiredState } from '../resources/index.js';
 import { configKindOf, type DriftEvent } from './drift.js';
 import type { OperationOutcome, ReconcileContext, ReconcileResult } from './types.js';
 
@@ -46,36 +42,27 @@ function logOperation(log: Logger, op: OperationResult, outcome: OperationOutcom
   else log.error(fields, describeResult(op));
 }
 
-interface ApplySettings {
-  readonly parallelism: number;
-  readonly continueOnError: boolean;
-  readonly tokenOutput?: string;
+/** The progress a reconcile's apply reports through, and the result once it is done. */
+export interface ReportedApply {
+  readonly progress: ApplyProgress;
+  /** Reports the operations never attempted, which the applier's progress does not see. */
+  finish(result: ApplyResult): ApplyResult;
 }
 
-/** Applies `plan`, logging and reporting each operation as it finishes. */
-export async function applyReported(
-  plan: Plan,
-  desired: DesiredState,
-  settings: ApplySettings & { readonly client: Parameters<typeof applyPlan>[2] },
-  guards: GuardOptions,
-  { log, signal, progress }: ReconcileContext,
-): Promise<ApplyResult> {
-  const tokens = settings.tokenOutput === undefined ? undefined : await fileTokenSink(settings.tokenOutput);
+/** Logs and reports each operation of a reconcile's apply as it finishes. */
+export function reportedApply({ log, signal, progress }: ReconcileContext): ReportedApply {
   const report = (op: OperationResult): void => {
     const outcome = outcomeOf(op, signal.aborted);
     progress.operationFinished({ kind: configKindOf(op.kind), action: op.action, outcome });
     if (outcome !== 'not_attempted') logOperation(log, op, outcome);
   };
-  const result = await applyPlan(plan, desired, settings.client, {
-    parallelism: settings.parallelism,
-    continueOnError: settings.continueOnError,
-    guards,
-    signal,
-    ...(tokens === undefined ? {} : { tokens }),
+  return {
     progress: { started() {}, finished: report, end() {} },
-  });
-  for (const op of result.operations) if (op.status === 'not-attempted') report(op);
-  return result;
+    finish(result) {
+      for (const op of result.operations) if (op.status === 'not-attempted') report(op);
+      return result;
+    },
+  };
 }
 
 /**

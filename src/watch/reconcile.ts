@@ -1,30 +1,32 @@
 /**
- * The one place where the daemon's reconcile step is built from the stages `sync` uses: load the
- * whole config tree, plan against the live account, check the same guards (never forced), apply.
+ * The daemon's reconcile step: one `runOnce` of the whole config tree, as `sync` runs it (the same
+ * lease, rules and guards, never forced), with its result told as the daemon reports it.
  * Expected failures come back as results, so the loop can count, report and back off.
  */
-import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
-import { guardOptionsFor, guardRefusal, type ApplyResult, type GuardOptions } from '../apply/index.js';
-import { loadDesiredState, renderDiagnostic, type Diagnostic } from '../config/index.js';
+import type { ApplyResult, GuardOptions } from '../apply/index.js';
+import { ConfigError, renderDiagnostic, type Diagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
+import type { Hold } from '../lease/keeper.js';
 import type { Operation, Plan } from '../plan/index.js';
-import { planFor } from '../pipeline/index.js';
+import { runOnce, type RunInputs, type RunResult } from '../pipeline/index.js';
+import { loadPolicies, PolicyFileError, PolicyRefusal } from '../policy/index.js';
+
 import type { DesiredState } from '../resources/index.js';
-import { ConvergenceWatch, notConvergingLine } from './convergence.js';
+import { ConvergenceWatch, notConvergingLine, type NotConverging } from './convergence.js';
 import { driftEventsOf, observedDriftEvents, type DriftEvent } from './drift.js';
 import { gitCommitOf } from './git-revision.js';
-import { applyReported, appliedOf, incompleteApplyResult } from './reconcile-apply.js';
-import { policyRefusal } from './policy-check.js';
-import { writeSignal, type HoldScope } from './scope-hold.js';
-import type { ConfigRevision, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
+import { appliedOf, incompleteApplyResult, reportedApply, type ReportedApply } from './reconcile-apply.js';
+import type { ConfigRevision, ReconcileContext, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
 export interface ReconcileSettings {
   /** Config files or directories, as given on the command line. */
   readonly paths: readonly string[];
   readonly cwd: string;
+  /** `--files-root` directories, absolute. */
+  readonly filesRoot?: readonly string[];
   readonly env: NodeJS.ProcessEnv;
   readonly client: ApiClient;
   readonly scope?: string;
@@ -44,7 +46,7 @@ export interface ReconcileSettings {
   /** `observe` plans and reports, and never applies; default `reconcile`. */
   readonly mode?: WatchMode;
   /** Reconcile mode plans and writes only while holding the scope's lease (docs/lease.md). */
-  readonly hold?: HoldScope;
+  readonly hold?: (scope: string) => Promise<Hold>;
   /** `--policy` files, read on every reconcile. */
   readonly policyPaths?: readonly string[];
 }
@@ -79,70 +81,6 @@ function invalidConfigResult(
   };
 }
 
-/** The whole tree's desired state under the daemon's scope, or why it failed to load. */
-async function loadDesired(
-  settings: ReconcileSettings,
-  log: Logger,
-): Promise<{ readonly desired: DesiredState } | { readonly diagnostics: readonly Diagnostic[] }> {
-  const loaded = await loadDesiredState([...settings.paths], {
-    env: settings.env,
-    cwd: settings.cwd,
-    ...(settings.environment === undefined ? {} : { environment: settings.environment }),
-  });
-  if (!loaded.ok) return { diagnostics: loaded.diagnostics };
-  for (const warning of loaded.warnings)
-    log.warn({ diagnostic: renderDiagnostic(warning) }, 'config warning');
-  return {
-    desired: settings.scope === undefined ? loaded.state : { ...loaded.state, scope: settings.scope },
-  };
-}
-
-/**
- * The plan against the live account, or the reconcile's result when planning failed. Once one of
- * its requests has failed, the plan has failed: the others are aborted rather than left retrying.
- * Cut by the daemon's stop (`stopping`) it is `stopped`; by the lease's loss (`signal` is the
- * writing signal, aborted by either), `failed` with the lease's reason.
- */
-async function planOrFailure(
-  desired: DesiredState,
-  settings: ReconcileSettings,
-  stopping: AbortSignal,
-  signal: AbortSignal,
-): Promise<{ readonly plan: Plan } | { readonly failure: ReconcileResult }> {
-  const requests = new AbortController();
-  // Every list request of the plan listens on it at once: many is not a leak.
-  setMaxListeners(0, requests.signal);
-  const onStop = (): void => requests.abort(signal.reason);
-  if (signal.aborted) onStop();
-  else signal.addEventListener('abort', onStop, { once: true });
-  try {
-    const { plan } = await planFor(desired, settings.client, {
-      adopt: settings.adopt,
-      noDelete: settings.noDelete,
-      configPaths: settings.paths,
-      ...(settings.environment === undefined ? {} : { environment: settings.environment }),
-      signal: requests.signal,
-    });
-    return { plan };
-  } catch (err) {
-    requests.abort(new Error('planning failed'));
-    if (signal.aborted) return { failure: cutShort('while planning', 0, stopping, signal) };
-    // A UserError here is the config's (a metadata value the ownership marker pushes over the limit).
-    const status = err instanceof UserError ? 'invalid_config' : 'failed';
-    return {
-      failure: {
-        status,
-        planned: 0,
-        applied: [],
-        reason: `planning failed: ${message(err)}`,
-        details: userDetails(err),
-      },
-    };
-  } finally {
-    signal.removeEventListener('abort', onStop);
-  }
-}
-
 /**
  * Cut before any write, while planning or once planned: by the daemon's stop (a stop is no
  * failure), or by the scope's lease being lost (a failure, with the lease's reason).
@@ -151,13 +89,13 @@ function cutShort(
   when: 'while planning' | 'before applying',
   planned: number,
   stopping: AbortSignal,
-  writing: AbortSignal,
+  reason: unknown,
 ): ReconcileResult {
   return {
     status: stopping.aborted ? 'stopped' : 'failed',
     planned,
     applied: [],
-    reason: `${stopping.aborted ? `the daemon stopped ${when}` : message(writing.reason)}; nothing was applied`,
+    reason: `${stopping.aborted ? `the daemon stopped ${when}` : message(reason)}; nothing was applied`,
   };
 }
 
@@ -194,11 +132,6 @@ function driftReporter(
   };
 }
 
-/** The `--policy` files a reconcile reads again each time. */
-function policyFiles(settings: ReconcileSettings): Parameters<typeof policyRefusal>[0] {
-  return { paths: settings.policyPaths ?? [], cwd: settings.cwd, environment: settings.environment ?? '' };
-}
-
 /** Observed entries are reported every time they differ: nothing ever puts them back. */
 function observedDrift(plan: Plan, log: Logger): DriftEvent[] {
   const seen = observedDriftEvents(plan.observed ?? []);
@@ -219,19 +152,38 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
 
   return async (ctx) => {
     const { log } = ctx;
-    const loaded = await loadDesired(settings, log);
-    if ('diagnostics' in loaded) return invalidConfigResult(loaded.diagnostics, lastGood);
-    const { desired } = loaded;
-    const writing = await writeSignal(observe ? undefined : settings.hold, desired.scope, ctx.signal);
-    if ('result' in writing) return writing.result;
-    const { signal } = writing;
-    const planning = await planOrFailure(desired, settings, ctx.signal, signal);
-    if ('failure' in planning) return planning.failure;
-    const { plan } = planning;
-    const stop = await policyRefusal(policyFiles(settings), desired, plan, log);
-    if (stop !== undefined && !observe) return stop;
+    const stage: { now: Stage } = { now: 'load' };
+    const reported = reportedApply(ctx);
+    let sending: Plan | undefined;
+    let held: readonly NotConverging[] = [];
+    const holdBack = (plan: Plan): Plan => {
+      const hold = convergence.hold(plan);
+      for (const object of hold.held) log.warn({ notConverging: object }, notConvergingLine(object));
+      ({ plan: sending, held } = hold);
+      return hold.plan;
+    };
+    let run: RunResult;
+    try {
+      run = await runOnce(runInputs(settings, ctx, stage, reported, holdBack));
+    } catch (err) {
+      return failureOf(err, stage.now, ctx.signal, lastGood);
+    }
+    if (run.status === 'standby')
+      return {
+        status: 'standby',
+        planned: 0,
+        applied: [],
+        reason: 'standby',
+        details: [run.holder],
+        retryInMs: run.retryInMs,
+      };
+    if (run.status === 'stopped') return cutShort(run.when, run.planned, ctx.signal, run.reason);
+    const { plan, desired } = run;
+    for (const f of run.policy.filter((x) => x.severity === 'warning'))
+      log.warn({ policy: f }, `policy rule ${f.rule} on ${f.object}: ${f.message}`);
     const planned = plan.operations.length;
-    ctx.progress.planned(await revisionOf(plan, desired, settings), planned);
+    if (run.refusal instanceof PolicyRefusal && !observe) return refusedBy(run.refusal, planned);
+    if (run.status !== 'applied') ctx.progress.planned(await revisionOf(plan, desired, settings), planned);
     const succeeded = (
       applied: ReconcileResult['applied'],
       drift: readonly DriftEvent[],
@@ -246,47 +198,138 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     // hand. Observing, the account never equals the config on purpose: every difference counts.
     const drifted = observe || lastGood?.fingerprint === plan.desiredFingerprint ? plan.operations : [];
     const reportDrift = driftReporter(drifted, log, observe, seen);
-
-    const guards: GuardOptions = guardOptionsFor(desired, { ...settings.guards, force: false });
-    const refusal = guardRefusal(plan, desired, guards);
     if (observe) {
-      if (refusal !== undefined)
-        log.warn({ reason: refusal.message }, 'observing: the guards would refuse this plan');
+      if (run.guardRefusal !== undefined)
+        log.warn({ reason: run.guardRefusal.message }, 'observing: the guards would refuse this plan');
       return { status: 'success', planned, applied: [], drift: reportDrift() };
     }
-    if (refusal !== undefined) {
-      return {
-        status: 'refused',
-        planned,
-        applied: [],
-        reason: refusal.message,
-        details: refusal.details,
-        drift: reportDrift(),
-      };
-    }
-    if (signal.aborted) return cutShort('before applying', planned, ctx.signal, signal);
-
-    const { plan: sending, held } = convergence.hold(plan);
-    for (const object of held) log.warn({ notConverging: object }, notConvergingLine(object));
+    if (run.status === 'refused' && run.refusal !== undefined)
+      return { ...refusedBy(run.refusal, planned), drift: reportDrift() };
+    if (run.status !== 'applied') throw new Error(`a reconcile that applies ended ${run.status}`);
+    const result = reported.finish(run.applied);
+    if (sending !== undefined) convergence.record(sending, run.applied);
     const stuck = held.length === 0 ? {} : { notConverging: held };
-    if (sending.operations.length === 0) return { ...succeeded([], reportDrift()), ...stuck };
-    let result: ApplyResult;
-    try {
-      result = await applyReported(sending, desired, settings, guards, { ...ctx, signal });
-      convergence.record(sending, result);
-    } catch (err) {
-      const reason = `apply failed: ${message(err)}`;
-      return {
-        status: 'failed',
-        planned,
-        applied: [],
-        reason,
-        details: userDetails(err),
-        drift: reportDrift(),
-      };
-    }
     const drift = reportDrift(result);
     if (result.status === 'succeeded') return { ...succeeded(appliedOf(result), drift), ...stuck };
     return { ...incompleteApplyResult(result, planned, drift, ctx.signal.aborted), ...stuck };
+  };
+}
+
+type Stage = 'load' | 'lease' | 'plan' | 'apply';
+
+/** The lease could not be read or taken: the reconcile fails, the daemon tries again later. */
+class LeaseUnavailable extends Error {
+  constructor(scope: string, cause: unknown) {
+    super(`could not take the lease on scope ${scope}: ${message(cause)}`);
+  }
+}
+
+/** The run of one reconcile: the whole tree under the daemon's scope, its lease, its rules. */
+function runInputs(
+  settings: ReconcileSettings,
+  ctx: ReconcileContext,
+  stage: { now: Stage },
+  reported: ReportedApply,
+  holdBack: (plan: Plan) => Plan,
+): RunInputs {
+  const observe = settings.mode === 'observe';
+  // Observe mode never writes, so it holds no lease.
+  const hold = observe ? undefined : settings.hold;
+  const policyPaths = settings.policyPaths ?? [];
+  return {
+    desired: {
+      load: {
+        paths: settings.paths,
+        env: settings.env,
+        cwd: settings.cwd,
+        filesRoot: settings.filesRoot ?? [],
+        ...(settings.environment === undefined ? {} : { environment: settings.environment }),
+        ...(settings.scope === undefined ? {} : { scope: settings.scope }),
+      },
+    },
+    account: (loaded) => {
+      for (const warning of loaded?.warnings ?? [])
+        ctx.log.warn({ diagnostic: renderDiagnostic(warning) }, 'config warning');
+      stage.now = hold === undefined ? 'plan' : 'lease';
+      return Promise.resolve({ client: settings.client });
+    },
+    ...(hold === undefined
+      ? {}
+      : {
+          lease: async (_client, scope) => {
+            const held = await hold(scope).catch((err: unknown) => {
+              throw new LeaseUnavailable(scope, err);
+            });
+            stage.now = 'plan';
+            return held;
+          },
+        }),
+    planning: { adopt: settings.adopt, noDelete: settings.noDelete, now: new Date() },
+    ...(policyPaths.length === 0 ? {} : { policies: () => loadPolicies(policyPaths, settings.cwd) }),
+    // The daemon never skips a guard.
+    guards: { ...settings.guards, force: false },
+    ...(observe
+      ? {}
+      : {
+          apply: {
+            parallelism: settings.parallelism,
+            continueOnError: settings.continueOnError,
+            tokenOutput: settings.tokenOutput,
+            progress: () => reported.progress,
+            holdBack,
+            beforeApply: async ({ plan, desired }) => {
+              stage.now = 'apply';
+              ctx.progress.planned(await revisionOf(plan, desired, settings), plan.operations.length);
+            },
+          },
+        }),
+    signal: ctx.signal,
+  };
+}
+
+/** A refusal (a broken policy rule, a guard) as the reconcile's result: nothing was written. */
+function refusedBy(refusal: UserError, planned: number): ReconcileResult {
+  return { status: 'refused', planned, applied: [], reason: refusal.message, details: refusal.details };
+}
+
+/**
+ * What a reconcile reports when its run threw: the tree failed to load (the account stays as it
+ * is), a rule file is broken, the lease could not be taken, planning failed (its requests cut
+ * by the daemon's stop or the lease's loss), or applying failed.
+ */
+function failureOf(
+  err: unknown,
+  stage: Stage,
+  stopping: AbortSignal,
+  lastGood: LastGood | undefined,
+): ReconcileResult {
+  if (err instanceof PolicyFileError)
+    return {
+      status: 'invalid_config',
+      planned: 0,
+      applied: [],
+      reason: `${err.message}; nothing was changed`,
+      details: err.diagnostics.map((d) => renderDiagnostic(d)),
+    };
+  // After the rule files: their error is a ConfigError too.
+  if (err instanceof ConfigError) return invalidConfigResult(err.diagnostics, lastGood);
+  if (err instanceof LeaseUnavailable)
+    return { status: 'failed', planned: 0, applied: [], reason: err.message };
+  if (stage === 'apply')
+    return {
+      status: 'failed',
+      planned: 0,
+      applied: [],
+      reason: `apply failed: ${message(err)}`,
+      details: userDetails(err),
+    };
+  if (stopping.aborted) return cutShort('while planning', 0, stopping, err);
+  // A UserError here is the config's (a metadata value the ownership marker pushes over the limit).
+  return {
+    status: err instanceof UserError ? 'invalid_config' : 'failed',
+    planned: 0,
+    applied: [],
+    reason: `planning failed: ${message(err)}`,
+    details: userDetails(err),
   };
 }

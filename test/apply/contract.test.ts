@@ -37,7 +37,7 @@ beforeAll(async () => {
 async function sync(desired: DesiredState): Promise<Readonly<Record<string, string>>> {
   const { plan } = await planFor(desired, h.client);
   // Deleting the last object (or most of a small config) is the point here, not a mistake.
-  const result = await applyPlan(plan, desired, h.client, { guards: { force: true } });
+  const result = await applyPlan(plan, desired, h.client);
   expect(
     result.operations.filter((r) => r.status !== 'done'),
     JSON.stringify(plan.operations.map((op) => op.id)),

@@ -1,31 +1,70 @@
 /**
  * Test support for the applier: the one test account (`test/support/account.ts`) with helpers to
- * plan and apply a config directory in one call.
+ * plan and apply a config directory or a desired state in one call, through `runOnce` as the
+ * commands run it (policy and guards included).
  */
 import { cp, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient, ResponseEvent } from '../../src/api/index.js';
-import { applyPlan, type ApplyOptions, type ApplyResult } from '../../src/apply/index.js';
+import type { ApplyResult, GuardOptions } from '../../src/apply/index.js';
+import { defaultParallelism } from '../../src/apply/defaults.js';
 import type { FaultOptions } from '../../src/emulator/index.js';
 import { loadDesiredState } from '../../src/config/index.js';
 import { parseMetadata } from '../../src/plan/index.js';
-import { computePlan, planFor, type ComputedPlan } from '../../src/pipeline/index.js';
+import { computePlan, runOnce, type ComputedPlan, type RunInputs } from '../../src/pipeline/index.js';
 import { descriptorOf, managedDescriptors, type DesiredState } from '../../src/resources/index.js';
 import { startAccount, type TestAccount } from '../support/account.js';
 
 export const examplesDir = new URL('../../examples/', import.meta.url).pathname;
+
+/** How a test syncs: the flags of `sync` it sets. */
+export interface SyncOptions {
+  readonly parallelism?: number;
+  readonly continueOnError?: boolean;
+  readonly noDelete?: boolean;
+  readonly guards?: Partial<GuardOptions>;
+  readonly tokenOutput?: string;
+  /** A plan saved for review (`apply plan.json`): applied only when a plan made now holds the same. */
+  readonly saved?: ComputedPlan['plan'];
+}
 
 /** An account with the applier's helpers. */
 export interface Harness extends TestAccount {
   /** Requests other than GET seen by the client. */
   writes(): ResponseEvent[];
   plan(paths: readonly string[], options?: { adopt?: boolean; noDelete?: boolean }): Promise<ComputedPlan>;
-  /** Plans `paths` and applies the plan. */
+  /** Plans `paths` and applies the plan, as `sync` does. */
   sync(
     paths: readonly string[],
-    options?: ApplyOptions & { noDelete?: boolean },
+    options?: SyncOptions,
   ): Promise<{ computed: ComputedPlan; result: ApplyResult }>;
+}
+
+/**
+ * One run of `runOnce` that applies on `client`, as `sync` (or `apply plan.json` with `saved`)
+ * runs it. A refusal (a guard, a policy rule) is thrown, as the command's error is.
+ */
+async function syncRun(
+  client: ApiClient,
+  desired: RunInputs['desired'],
+  options: SyncOptions,
+): Promise<{ computed: ComputedPlan; result: ApplyResult }> {
+  const run = await runOnce({
+    desired,
+    account: () => Promise.resolve({ client }),
+    planning: { adopt: false, noDelete: options.noDelete ?? false, now: new Date() },
+    guards: { force: false, ...options.guards },
+    ...(options.saved === undefined ? {} : { saved: options.saved }),
+    apply: {
+      parallelism: options.parallelism ?? defaultParallelism,
+      continueOnError: options.continueOnError ?? false,
+      tokenOutput: options.tokenOutput,
+    },
+  });
+  if (run.status === 'refused' && run.refusal !== undefined) throw run.refusal;
+  if (run.status !== 'applied') throw new Error(`the run ended ${run.status}`);
+  return { computed: { plan: run.plan, desired: run.desired, live: run.live }, result: run.applied };
 }
 
 export async function startHarness(
@@ -39,11 +78,7 @@ export async function startHarness(
     ...account,
     writes: () => account.requests.filter((r) => r.method !== 'GET'),
     plan,
-    async sync(paths, o = {}) {
-      const computed = await plan(paths, { noDelete: o.noDelete ?? false });
-      const result = await applyPlan(computed.plan, computed.desired, client, o);
-      return { computed, result };
-    },
+    sync: (paths, o = {}) => syncRun(client, { load: { paths, env: {} } }, o),
   };
 }
 
@@ -63,15 +98,13 @@ export async function examplesState(): Promise<DesiredState> {
   return loaded.state;
 }
 
-/** Plans `desired` against the emulator and applies the plan. */
-export async function syncState(
+/** Plans `desired` against the emulator and applies the plan, as `sync` does. */
+export function syncState(
   h: Harness,
   desired: DesiredState,
-  options: ApplyOptions = {},
+  options: SyncOptions = {},
 ): Promise<{ computed: ComputedPlan; result: ApplyResult }> {
-  const computed = await planFor(desired, h.client);
-  const result = await applyPlan(computed.plan, computed.desired, h.client, options);
-  return { computed, result };
+  return syncRun(h.client, { desired }, options);
 }
 
 /** `state` with `change` applied to the fields of the object `key` (a copy; `state` is untouched). */

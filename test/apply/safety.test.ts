@@ -25,14 +25,13 @@ describe('guards', () => {
   });
 
   async function refusal(desired: DesiredState): Promise<UserError> {
-    const { plan } = await planFor(desired, h.client);
-    const before = h.emulator.stats().total;
-    const error = await applyPlan(plan, desired, h.client).then(
+    const before = h.writes().length;
+    const error = await syncState(h, desired).then(
       () => undefined,
       (err: unknown) => err,
     );
-    // Not a single request, reads included: the guard runs on the plan alone.
-    expect(h.emulator.stats().total).toBe(before);
+    // Not a single write: the guard judges the plan before the first.
+    expect(h.writes().length).toBe(before);
     expect(error).toBeInstanceOf(UserError);
     return error as UserError;
   }
@@ -76,17 +75,14 @@ describe('guards', () => {
 
   it('lets a refused plan through with --force or a higher threshold', async () => {
     const desired = shrunk();
-    const { plan } = await planFor(desired, h.client);
-    await expect(
-      applyPlan(plan, desired, h.client, { guards: { maxDeletePercent: 50 } }),
-    ).resolves.toMatchObject({ status: 'succeeded' });
+    const { result } = await syncState(h, desired, { guards: { maxDeletePercent: 50 } });
+    expect(result.status).toBe('succeeded');
     expect((await planFor(desired, h.client)).plan.operations).toEqual([]);
   });
 
   it('lets --force through, and applies the percentage only from the minimum of managed objects', async () => {
     const desired = shrunk();
-    const { plan } = await planFor(desired, h.client);
-    const forced = await applyPlan(plan, desired, h.client, {
+    const { result: forced } = await syncState(h, desired, {
       guards: { force: true },
       continueOnError: true,
     });
@@ -94,10 +90,8 @@ describe('guards', () => {
     const other = await startHarness();
     try {
       await syncState(other, base);
-      const again = await planFor(desired, other.client);
-      await expect(
-        applyPlan(again.plan, desired, other.client, { guards: { maxDeleteMinManaged: 32 } }),
-      ).resolves.toMatchObject({ status: 'succeeded' });
+      const { result } = await syncState(other, desired, { guards: { maxDeleteMinManaged: 32 } });
+      expect(result.status).toBe('succeeded');
     } finally {
       await other.close();
     }

@@ -44,7 +44,7 @@ describe('statistics', () => {
 
 describe('synthetic planner states', () => {
   it('a matching live state plans nothing; an empty one plans a create per object', () => {
-    const options = { scope: 'bench', adopt: false, noDelete: false, configPaths: [] };
+    const options = { scope: 'bench', adopt: false, noDelete: false, configPaths: [], now: new Date() };
     const matching = pureStates(30, 'bench', 'matching');
     const steady = buildPlan(matching.desired, matching.live, options);
     expect(steady.operations).toEqual([]);

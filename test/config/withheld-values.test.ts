@@ -6,7 +6,9 @@
  * problem names its source at the value's line instead.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +20,7 @@ import {
 import type { CliResult } from '../reliability/support/cli.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 
+const run = promisify(execFile);
 const canary = (): string => `cnry${randomBytes(8).toString('hex')}`;
 
 interface FormatCase {
@@ -328,6 +331,76 @@ describe('{file:} reads only inside the config root', () => {
   });
 });
 
+describe('{file:} is judged and read through one descriptor', { timeout: 180_000 }, () => {
+  it('a FIFO, a directory and a link to a FIFO are refused as not regular files, at once (a FIFO never hangs the load)', async () => {
+    await using account = await startCliAccount();
+    await account.write(
+      'account/a.yaml',
+      [
+        'version: 1',
+        'ip_policies:',
+        '  pipe: { description: { file: pipe } }',
+        '  dir: { description: { file: keys } }',
+        '  link: { description: { file: to-pipe } }',
+        '',
+      ].join('\n'),
+    );
+    await run('mkfifo', [join(account.dir, 'account', 'pipe')]);
+    await mkdir(join(account.dir, 'account', 'keys'));
+    await symlink('pipe', join(account.dir, 'account', 'to-pipe'));
+    const validate = await account.acctsync(['validate', 'account']);
+    expect(validate.code).toBe(1);
+    expect(validate.stderr).toContain('a.yaml:3:24: error: pipe is not a regular file');
+    expect(validate.stderr).toContain('a.yaml:4:23: error: keys is not a regular file');
+    expect(validate.stderr).toContain('a.yaml:5:24: error: to-pipe is not a regular file');
+  });
+
+  it('a directory of the path swapped for a link out of the root while it loads: never read outside', async () => {
+    await using account = await startCliAccount();
+    const outside = await mkdtemp(join(tmpdir(), 'acctsync-outside-'));
+    try {
+      // Outside, a file a config could not take as text: reading it would be reported as not UTF-8.
+      await writeFile(join(outside, 'secret.txt'), Buffer.from([0x00, 0x01, 0xff, 0x00]));
+      await mkdir(join(account.dir, 'inside'));
+      await writeFile(join(account.dir, 'inside', 'secret.txt'), 'inside text\n');
+      const entries = Array.from(
+        { length: 200 },
+        (_, i) => `  p${i}: { description: { file: ../keys/secret.txt } }`,
+      );
+      await account.write('account/a.yaml', ['version: 1', 'ip_policies:', ...entries, ''].join('\n'));
+      // keys/ (beside account/) flips between the inside directory and the outside one, each flip atomic.
+      const swapper = spawn(
+        'bash',
+        [
+          '-c',
+          `cd "${account.dir}"; while :; do ln -sfn inside next && mv -T next keys; ln -sfn "${outside}" next && mv -T next keys; done`,
+        ],
+        { stdio: 'ignore' },
+      );
+      try {
+        const outcomes = new Set<string>();
+        for (let i = 0; i < 15; i++) {
+          const validate = await account.acctsync(['validate', 'account']);
+          expect(validate.stderr).not.toContain('is not UTF-8 text');
+          for (const line of validate.stderr.split('\n')) {
+            const m = /error: (.*)$/.exec(line);
+            if (m?.[1] !== undefined && !m[1].startsWith('the desired state is invalid')) outcomes.add(m[1]);
+          }
+        }
+        // Each refusal is one a path out of the root gets, or one of a path that changed under the read.
+        for (const outcome of outcomes)
+          expect(outcome).toMatch(
+            /^file \.\.\/keys\/secret\.txt (is outside the config's root|changed while it was opened|does not exist)/,
+          );
+      } finally {
+        swapper.kill();
+      }
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("{env:} cannot read acctsync's credentials or the CI's tokens", () => {
   it("refuses the API key (even as a description), the CI tokens and an environment's key variable, naming the variable", async () => {
     await using account = await startCliAccount();
@@ -371,7 +444,7 @@ describe("{env:} cannot read acctsync's credentials or the CI's tokens", () => {
     );
   });
 
-  it('refuses the variable an environment names for its key, whatever it is called', async () => {
+  it('an environment may name only acctsync variables for its key, so {env:} cannot reach it under another name', async () => {
     await using account = await startCliAccount();
     const key = canary();
     await account.write(
@@ -379,7 +452,7 @@ describe("{env:} cannot read acctsync's credentials or the CI's tokens", () => {
       [
         'version: 1',
         'environments:',
-        '  prod: { api_key_env: PROD_KEY, api_url_env: PROD_URL }',
+        '  prod: { api_key_env: PROD_KEY, api_url_env: PROD_SVC_API_URL }',
         'ip_policies:',
         '  p: { description: { env: PROD_KEY } }',
         '',
@@ -387,7 +460,9 @@ describe("{env:} cannot read acctsync's credentials or the CI's tokens", () => {
     );
     const run = await account.acctsync(['validate', 'account', '--env', 'prod'], { PROD_KEY: key });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('{env: PROD_KEY} is refused: PROD_KEY is a variable of acctsync');
+    expect(run.stderr).toContain(
+      `account/envs.yaml:3:24: error: "PROD_KEY" is not one of acctsync's API key variables`,
+    );
     expect(run.stderr).not.toContain(key);
   });
 

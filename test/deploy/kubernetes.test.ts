@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { NetworkPolicy, type INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Service } from 'kubernetes-models/v1/Service';
@@ -38,6 +39,7 @@ const MODELS: Readonly<Record<string, new (data: never) => { validate(): void }>
   'v1 Namespace': Namespace,
   'v1 Service': Service,
   'v1 ServiceAccount': ServiceAccount,
+  'networking.k8s.io/v1 NetworkPolicy': NetworkPolicy,
   'monitoring.coreos.com/v1 ServiceMonitor': ServiceMonitor,
 };
 
@@ -125,6 +127,14 @@ describe.each(renders)('kustomize build %s', (_name, dir) => {
     expect(container.env?.map((e) => e.name)).toContain(expanded);
   });
 
+  it('judges each plan by the policy rules, which come with the config', () => {
+    const container = daemonContainer(deploymentOf(objects));
+    const policies = watchArgs(container).values.policy ?? [];
+    expect(policies).toHaveLength(1);
+    const mount = container.volumeMounts?.find((m) => policies[0]!.startsWith(m.mountPath));
+    expect(mount?.readOnly).toBe(true);
+  });
+
   it('probes /healthz on the port the daemon listens on (the standby answers /readyz 503), and annotates it for scraping', () => {
     const deployment = deploymentOf(objects);
     const container = daemonContainer(deployment);
@@ -138,6 +148,22 @@ describe.each(renders)('kustomize build %s', (_name, dir) => {
       'prometheus.io/port': String(port),
       'prometheus.io/path': '/metrics',
     });
+  });
+
+  it("admits to the daemon's port only the metrics scraper (the kubelet's probes come from the node)", () => {
+    const policies = objects.filter((o) => o.kind === 'NetworkPolicy') as unknown as INetworkPolicy[];
+    expect(policies).toHaveLength(1);
+    const spec = policies[0]!.spec!;
+    const labels = deploymentOf(objects).spec?.template.metadata?.labels;
+    expect(spec.podSelector.matchLabels).toEqual(labels);
+    expect(spec.policyTypes).toEqual(['Ingress']);
+    expect(spec.ingress).toHaveLength(1);
+    const [rule] = spec.ingress!;
+    expect(rule!.ports).toEqual([{ port: 'metrics', protocol: 'TCP' }]);
+    // One peer, namespace and pod both selected: not every pod of the scraper's namespace.
+    expect(rule!.from).toHaveLength(1);
+    expect(rule!.from![0]!.namespaceSelector?.matchLabels).toBeDefined();
+    expect(rule!.from![0]!.podSelector?.matchLabels).toBeDefined();
   });
 
   it('takes the API key from a Secret it references and never contains', () => {
@@ -202,7 +228,10 @@ describe('per-environment overlays', () => {
     expect(spec?.initContainers).toBeUndefined();
     expect(spec?.containers.map((c) => c.name)).toEqual(['acctsync']);
     expect(spec?.volumes?.find((v) => v.name === 'config')?.configMap?.name).toBe('acctsync-config');
-    expect(watchArgs(daemonContainer(deploymentOf(objects))).positionals).toEqual(['/config']);
+    const { positionals, values } = watchArgs(daemonContainer(deploymentOf(objects)));
+    expect(positionals).toEqual(['/config']);
+    expect(values.policy).toEqual(['/policies']);
+    expect(spec?.volumes?.find((v) => v.name === 'policies')?.configMap?.name).toBe('acctsync-policies');
   });
 });
 

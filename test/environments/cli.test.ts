@@ -172,6 +172,7 @@ describe('environments through the CLI', { timeout: 180_000 }, () => {
 
 describe('examples/ci/.github/workflows/acctsync-environments.yml', { timeout: 240_000 }, () => {
   const workflow = readWorkflow('examples/ci/.github/workflows/acctsync-environments.yml');
+  const pullRequest = readWorkflow('examples/ci/.github/workflows/acctsync-environments-pr.yml');
   const settings = () => apiVariables;
 
   it('syncs each environment from its own job, one at a time, on its own branch', () => {
@@ -191,6 +192,8 @@ describe('examples/ci/.github/workflows/acctsync-environments.yml', { timeout: 2
     configRepository(dir);
     const comments: Comment[] = [];
     const planBoth = async (): Promise<string[]> => {
+      // The pull request's workflow validates config/ and uploads it; each plan job plans the upload.
+      expect((await runJob(pullRequest, 'validate', dir, {})).failedStep).toBeUndefined();
       const codes: string[] = [];
       for (const job of ['plan-staging', 'plan-production']) {
         const run = await runJob(workflow, job, dir, settings(), comments);

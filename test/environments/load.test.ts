@@ -27,8 +27,8 @@ scope: web
 environments:
   staging:
     paths: [staging]
-    api_url_env: STAGING_URL
-    api_key_env: STAGING_KEY
+    api_url_env: STAGING_SVC_API_URL
+    api_key_env: STAGING_SVC_API_KEY
     values: { office: 10.1.0.0/16 }
   production:
     paths: [production]
@@ -93,8 +93,8 @@ describe('environments', () => {
     expect(production.state.scope).toBe('web-prod');
     expect(staging.environment).toEqual({
       name: 'staging',
-      apiUrlEnv: 'STAGING_URL',
-      apiKeyEnv: 'STAGING_KEY',
+      apiUrlEnv: 'STAGING_SVC_API_URL',
+      apiKeyEnv: 'STAGING_SVC_API_KEY',
     });
     expect(production.environment).toEqual({
       name: 'production',

@@ -5,7 +5,7 @@
  * keys without a unique value are planned as duplicates, and cleaning them up is no mass delete.
  */
 import { describe, expect, it } from 'vitest';
-import { applyPlan, checkGuards, defaultGuardOptions } from '../../src/apply/index.js';
+import { applyPlan, defaultGuardOptions, guardRefusal } from '../../src/apply/index.js';
 import { planFor } from '../../src/pipeline/index.js';
 import { examplesState } from '../apply/harness.js';
 import { useAccount } from '../support/use-account.js';
@@ -30,7 +30,7 @@ describe('two writers applying the same creates at once', () => {
     expect(deletes.length).toBeGreaterThan(0);
     expect(plan.operations.filter((op) => op.action !== 'delete' && op.action !== 'update')).toEqual([]);
     for (const op of deletes) expect(op.reason_code).toBe('delete_because_duplicate');
-    expect(() => checkGuards(plan, again, defaultGuardOptions)).not.toThrow();
+    expect(guardRefusal(plan, again, defaultGuardOptions)).toBeUndefined();
     const cleanup = await applyPlan(plan, again, account.client);
     expect(cleanup.status).toBe('succeeded');
     expect((await planFor(desired, account.client)).plan.operations).toEqual([]);

@@ -32,7 +32,7 @@ export async function applyPlan(
   plan: Plan,
   desired: DesiredState,
 ): Promise<Map<string, string>> {
-  const result = await applyWith(plan, desired, client, { parallelism: 1, guards: { force: true } });
+  const result = await applyWith(plan, desired, client, { parallelism: 1 });
   const failed = result.operations.find((op) => op.status !== 'done');
   if (failed !== undefined)
     throw new Error(`${failed.id}: ${JSON.stringify(failed.failure ?? failed.status)}`);

@@ -1,4 +1,5 @@
 /** `acctsync serve`: the Account Management API emulator on a local port. */
+import { isIPv4 } from 'node:net';
 import { isSystemError, UsageError, UserError } from '../../errors.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/serve.js';
@@ -39,6 +40,23 @@ function listenError(err: NodeJS.ErrnoException & { code: string }, host: string
   });
 }
 
+/** A bootstrap token shorter than this is guessable by whoever reaches a port beyond loopback. */
+const minExposedTokenLength = 32;
+
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || (isIPv4(bare) && bare.startsWith('127.'));
+}
+
+/**
+ * The bootstrap key is an admin's: on an address other machines reach, a short token (the docs'
+ * `test-token`) hands the account and its control surface to anyone on the network.
+ */
+function exposureWarning(host: string, token: string | undefined): string | undefined {
+  if (isLoopback(host) || token === undefined || token.length >= minExposedTokenLength) return undefined;
+  return `warning: serve --host ${host} listens beyond this machine with a --token of ${token.length} characters: anyone who reaches the port can guess it and use the admin key; pass a token of at least ${minExposedTokenLength} random characters (openssl rand -hex 24), or leave out --token to have one generated, or listen on 127.0.0.1`;
+}
+
 export const command = defineCommand({
   ...help,
 
@@ -48,6 +66,8 @@ export const command = defineCommand({
     const certDelay = values['cert-delay'];
     const host = values.host ?? '127.0.0.1';
     const port = parsePort(values.port ?? '4010');
+    const warning = exposureWarning(host, values.token);
+    if (warning !== undefined) console.error(warning);
     let emulator;
     try {
       emulator = await startEmulator({

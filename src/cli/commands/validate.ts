@@ -4,7 +4,7 @@ import { defineCommand } from '../command.js';
 import { help } from '../help/validate.js';
 import { printConfigWarnings } from '../config-report.js';
 import { environmentName } from '../environment.js';
-import { useFilesRoot } from '../files-root.js';
+import { filesRootFrom } from '../files-root.js';
 import { policiesFrom, policyDiagnostic } from '../policy.js';
 import { objectFindings, type PolicyRule } from '../../policy/index.js';
 
@@ -36,12 +36,16 @@ function merged(results: ReadonlyArray<[string | undefined, readonly Diagnostic[
 async function loadEach(
   paths: string[],
   named: string | undefined,
+  filesRoot: readonly string[],
 ): Promise<Array<[string | undefined, LoadResult]>> {
-  const first = await loadDesiredState(paths, named === undefined ? {} : { environment: named });
+  const first = await loadDesiredState(paths, {
+    filesRoot,
+    ...(named === undefined ? {} : { environment: named }),
+  });
   if (first.ok || first.needsEnvironment !== true) return [[named, first]];
   const out: Array<[string | undefined, LoadResult]> = [];
   for (const name of first.environments)
-    out.push([name, await loadDesiredState(paths, { environment: name })]);
+    out.push([name, await loadDesiredState(paths, { environment: name, filesRoot })]);
   return out;
 }
 
@@ -72,9 +76,11 @@ export const command = defineCommand({
   ...help,
 
   async run(values, positionals) {
-    useFilesRoot(values, process.env);
     const policies = await policiesFrom(values);
-    const results = withPolicy(await loadEach(positionals, environmentName(values, process.env)), policies);
+    const results = withPolicy(
+      await loadEach(positionals, environmentName(values, process.env), filesRootFrom(values)),
+      policies,
+    );
     const secretSpans = Object.assign(
       {},
       ...results.map(([, r]) => r.secretSpans),

@@ -22,7 +22,7 @@ import { defineCommand } from '../command.js';
 import { help } from '../help/watch.js';
 import { clientOptionsFor, embeddedUrl, openConnection, type Connection } from '../connection.js';
 import { environmentName } from '../environment.js';
-import { useFilesRoot } from '../files-root.js';
+import { filesRootFrom } from '../files-root.js';
 import { daemonLease } from '../lease-flags.js';
 import { policiesFrom } from '../policy.js';
 import { stopSignal } from '../stop-signal.js';
@@ -38,13 +38,12 @@ export const command = defineCommand({
   ...help,
 
   async run(values, positionals) {
-    useFilesRoot(values, process.env);
     const flags = parseWatchFlags(values);
     // Rule files are refused at start too, before any request; each reconcile reads them again.
     await policiesFrom(values);
     const cwd = process.cwd();
     const paths = positionals.length > 0 ? positionals : defaultPaths(cwd);
-    const environment = await startingEnvironment(paths, cwd, environmentName(values, process.env));
+    const environment = await startingEnvironment(paths, cwd, values);
     requireApi(values, environment);
     const stopRequested = stopSignal();
     const log = createLogger({ format: flags.format, level: flags.level });
@@ -142,6 +141,7 @@ function reconcileSettings(values: WatchValues, flags: WatchFlags, target: Watch
     mode: flags.mode,
     paths: target.paths,
     cwd: target.cwd,
+    filesRoot: filesRootFrom(values),
     env: process.env,
     client: target.connection.client,
     adopt: values.adopt,
@@ -198,11 +198,13 @@ async function stopGracefully(
 async function startingEnvironment(
   paths: readonly string[],
   cwd: string,
-  name: string | undefined,
+  values: WatchValues,
 ): Promise<EnvironmentSettings | undefined> {
+  const name = environmentName(values, process.env);
   const loaded = await loadDesiredState([...paths], {
     env: process.env,
     cwd,
+    filesRoot: filesRootFrom(values),
     ...(name === undefined ? {} : { environment: name }),
   });
   if (loaded.ok) return loaded.environment;

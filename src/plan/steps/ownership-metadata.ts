@@ -10,17 +10,21 @@ import type { OwnershipMarker, SecretHasher } from '../../resources/ownership/ma
 export class MetadataWriter {
   readonly #scope: string;
   readonly #hash: SecretHasher;
+  readonly #saltInput: () => string;
   readonly #tooLong: string[] = [];
 
-  constructor(scope: string, hash: SecretHasher) {
+  /** `saltInput`: what a new object's salt is derived from besides scope and key (the live fingerprint). */
+  constructor(scope: string, hash: SecretHasher, saltInput: () => string) {
     this.#scope = scope;
     this.#hash = hash;
+    this.#saltInput = saltInput;
   }
 
   /** The metadata to write; `upgrade` rehashes every secret, else matching stored hashes are kept. */
   marked(o: DesiredObject, liveMarker: OwnershipMarker | undefined, upgrade: boolean): MarkedMetadata {
     return markedMetadata(descriptorOf(o.kind), o.key, o.fields, this.#scope, {
       salt: liveMarker?.salt,
+      saltInput: this.#saltInput,
       // Protection is sticky: only an explicit `protect: false` lifts it.
       protect: o.protect ?? liveMarker?.protect === true,
       hash: this.#hash,

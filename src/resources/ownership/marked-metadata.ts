@@ -5,7 +5,13 @@
  */
 import { byteLength, charLength } from '../formats/index.js';
 import type { KindDescriptor } from '../index.js';
-import { formatMetadata, hashSecret, newSalt, type OwnershipMarker, type SecretHasher } from './marker.js';
+import {
+  derivedSalt,
+  formatMetadata,
+  hashSecret,
+  type OwnershipMarker,
+  type SecretHasher,
+} from './marker.js';
 import { writeOnlyHashes, writeOnlyValues } from './secret-fields.js';
 
 function metadataLimit(d: KindDescriptor): { limit: number; measure: (s: string) => number; unit: string } {
@@ -26,8 +32,13 @@ export interface MarkedMetadata {
 
 /** What the marker carries besides scope and key. */
 interface MarkerState {
-  /** The live marker's salt, kept when there is one (a fresh salt has the same length). */
+  /** The live marker's salt, kept when there is one (a new salt has the same length). */
   readonly salt?: string | undefined;
+  /**
+   * What a new salt is derived from besides scope and key (the planner passes its live
+   * fingerprint); a size check offline needs none.
+   */
+  readonly saltInput?: (() => string) | undefined;
   /** Whether the object is protected (sticky: see the planner). */
   readonly protect: boolean;
   /** Hashes the secrets: a plan shares one cache (scrypt is slow on purpose); `hashSecret` when absent. */
@@ -48,7 +59,8 @@ export function markedMetadata(
   state: MarkerState,
 ): MarkedMetadata {
   const secrets = writeOnlyValues(d.fields, fields);
-  const salt = secrets.length === 0 ? undefined : (state.salt ?? newSalt());
+  const salt =
+    secrets.length === 0 ? undefined : (state.salt ?? derivedSalt(state.saltInput?.() ?? '', scope, key));
   const marker: OwnershipMarker = {
     scope,
     key,

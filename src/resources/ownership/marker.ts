@@ -6,7 +6,7 @@
  * one extra member of it (`"acctsync"`); any other string is kept verbatim as the marker's `text`.
  * Reading strips the marker and gives back exactly what the user wrote.
  */
-import { createHash, randomBytes, scryptSync } from 'node:crypto';
+import { createHash, scryptSync } from 'node:crypto';
 import { isPlainObject } from '../../plain-object.js';
 
 const markerMember = 'acctsync';
@@ -18,7 +18,7 @@ export interface OwnershipMarker {
   readonly scope: string;
   /** The desired object's logical key (`ip_policies/office`). */
   readonly key: string;
-  /** Salt for `hashes`, random per object. */
+  /** Salt for `hashes`, one per object (`derivedSalt`). */
   readonly salt?: string;
   /** Salted hashes of write-only values, by dotted field path (`oidc.client_secret`). */
   readonly hashes?: Readonly<Record<string, string>>;
@@ -83,9 +83,13 @@ export function formatMetadata(user: string, marker: OwnershipMarker): string {
   return JSON.stringify({ [markerMember]: { ...marker, [textMember]: user } });
 }
 
-/** A fresh random salt for a new object's hashes. */
-export function newSalt(): string {
-  return randomBytes(12).toString('base64url');
+/**
+ * The salt of a new object's hashes, derived from `parts` (the plan's live fingerprint, the scope
+ * and the key): distinct per object and per account state, and the same for the same plan inputs,
+ * so that a plan saved for review and the plan made again at apply time write the same marker.
+ */
+export function derivedSalt(...parts: readonly string[]): string {
+  return createHash('sha256').update(parts.join('\0')).digest().subarray(0, 12).toString('base64url');
 }
 
 /**

@@ -5,7 +5,7 @@
  * `actions/github-script` against a pull request whose comments are kept in memory.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,7 @@ export interface Step {
 
 export interface Job {
   readonly if?: string;
+  readonly 'runs-on'?: string;
   readonly needs?: string | string[];
   readonly environment?: string;
   readonly 'timeout-minutes'?: number;
@@ -60,6 +61,7 @@ export interface Job {
 }
 
 export interface Workflow {
+  readonly name: string;
   readonly on: Record<string, unknown>;
   readonly permissions?: Record<string, string>;
   readonly jobs: Record<string, Job>;
@@ -140,7 +142,12 @@ async function githubScript(dir: string, script: string, comments: Comment[]): P
     },
   };
   const gh = { rest, paginate: () => Promise.resolve(comments.map((c) => ({ ...c }))) };
-  const context = { repo: { owner: 'team', repo: 'my-account' }, issue: { number: 7 } };
+  // The pull request is 7, as the pull_request event names it and workflow_run's payload lists it.
+  const context = {
+    repo: { owner: 'team', repo: 'my-account' },
+    issue: { number: 7 },
+    payload: { workflow_run: { pull_requests: [{ number: 7 }] } },
+  };
   const require = createRequire(join(dir, 'package.json'));
   const cwd = process.cwd();
   process.chdir(dir);
@@ -153,6 +160,25 @@ async function githubScript(dir: string, script: string, comments: Comment[]): P
   } finally {
     process.chdir(cwd);
   }
+}
+
+/** Where the artifacts of earlier jobs are kept, in the config repository's directory. */
+const artifactStore = '.artifacts';
+
+/** `actions/upload-artifact` of one directory: its files, relative to it, under the artifact's name. */
+function uploadArtifact(dir: string, name: string, path: string): void {
+  const target = join(dir, artifactStore, name);
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  if (existsSync(join(dir, path))) cpSync(join(dir, path), target, { recursive: true });
+}
+
+/** `actions/download-artifact` of one artifact into `path` (the run that uploaded it already ran). */
+function downloadArtifact(dir: string, name: string, path: string): void {
+  const source = join(dir, artifactStore, name);
+  if (!existsSync(source)) throw new Error(`no artifact ${name}: run the job that uploads it first`);
+  mkdirSync(join(dir, path), { recursive: true });
+  cpSync(source, join(dir, path), { recursive: true });
 }
 
 export interface JobRun {
@@ -185,8 +211,16 @@ export async function runJob(
       await githubScript(dir, step.with!.script!, comments);
       continue;
     }
-    // Checkout, Node set-up, npm ci and artifact upload are the runner's; the repository is ready.
-    if (step.run === undefined || step.run === 'npm ci') continue;
+    if (step.uses?.startsWith('actions/upload-artifact@')) {
+      uploadArtifact(dir, step.with!.name!, step.with!.path!);
+      continue;
+    }
+    if (step.uses?.startsWith('actions/download-artifact@')) {
+      downloadArtifact(dir, step.with!.name!, step.with!.path!);
+      continue;
+    }
+    // Checkout, Node set-up and npm ci are the runner's; the repository is ready.
+    if (step.run === undefined || /^npm ci( |$)/.test(step.run)) continue;
     const outputFile = join(dir, 'github-output');
     writeFileSync(outputFile, '');
     const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v, settings)]));

@@ -1,0 +1,32 @@
+/** What a run does with the findings of `--policy` rules: one refusal, the same for every command. */
+import type { DesiredState } from '../resources/index.js';
+import { UserError } from '../errors.js';
+import type { Plan, PolicyFinding } from '../plan/index.js';
+import { changeFindings, hasPolicyErrors, objectFindings } from './evaluate.js';
+import type { PolicyRule } from './types.js';
+
+/** The findings of `rules` over a plan's desired state (in environment `env`) and its operations. */
+export function planFindings(
+  rules: readonly PolicyRule[],
+  plan: Plan,
+  desired: DesiredState,
+  env: string,
+): PolicyFinding[] {
+  return [...objectFindings(rules, desired, env), ...changeFindings(rules, plan, desired)];
+}
+
+/** A broken error rule stops the run before any write: `sync`, `apply` and each `watch` reconcile. */
+export class PolicyRefusal extends UserError {
+  constructor(errors: readonly PolicyFinding[]) {
+    super(
+      `${errors.length} policy ${errors.length === 1 ? 'rule is' : 'rules are'} broken: nothing was written`,
+      { details: errors.map((f) => `rule ${f.rule} on ${f.object}: ${f.message}`) },
+    );
+  }
+}
+
+/** The refusal when an error rule is broken among `findings`. */
+export function policyRefusal(findings: readonly PolicyFinding[]): PolicyRefusal | undefined {
+  if (!hasPolicyErrors(findings)) return undefined;
+  return new PolicyRefusal(findings.filter((f) => f.severity === 'error'));
+}
