@@ -17,6 +17,7 @@ import { PlanMismatchError } from './plan-mismatch.js';
 import { claimCodeOf, findCreated, type LiveRecord } from './recover-create.js';
 import { resolveRequest, type ResolvedRequest } from './resolve-request.js';
 import type { TokenSink } from './token-output.js';
+import { verifyWrite } from './verify-write.js';
 
 /** Everything an operation needs besides itself; shared by all operations of a run. */
 export interface OperationContext {
@@ -45,11 +46,29 @@ interface OperationOutcome {
 /** POSTs tried for one create when each response is lost and the lookup finds nothing. */
 const createAttempts = 3;
 
-async function send(ctx: OperationContext, request: ResolvedRequest): Promise<LiveRecord | undefined> {
-  const response = await ctx.client.request<LiveRecord | undefined>(request.method, request.path, {
+/** A request of the plan and the same request as sent. */
+interface Write {
+  readonly planned: OperationRequest;
+  readonly sent: ResolvedRequest;
+}
+
+function writeOf(planned: OperationRequest, ctx: OperationContext): Write {
+  return { planned, sent: resolveRequest(planned, ctx) };
+}
+
+/** Sends a write and checks the answer holds what it sent (`verify-write.ts`). */
+async function send(
+  ctx: OperationContext,
+  d: KindDescriptor,
+  op: Operation,
+  write: Write,
+): Promise<LiveRecord | undefined> {
+  const { sent } = write;
+  const response = await ctx.client.request<LiveRecord | undefined>(sent.method, sent.path, {
     ...guarded(ctx),
-    ...(request.body === undefined ? {} : { body: request.body }),
+    ...(sent.body === undefined ? {} : { body: sent.body }),
   });
+  verifyWrite(d, op.key, write.planned, sent, response.body);
   return response.body;
 }
 
@@ -85,16 +104,16 @@ async function createOnce(
   ctx: OperationContext,
   d: KindDescriptor,
   op: Operation,
-  request: ResolvedRequest,
+  write: Write,
   parentId: string | undefined,
 ): Promise<{ record: LiveRecord; recovery?: string }> {
   let lastError: unknown;
   const notes: string[] = [];
   for (let attempt = 1; attempt <= createAttempts; attempt++) {
     try {
-      const record = await send(ctx, request);
+      const record = await send(ctx, d, op, write);
       if (record === undefined || typeof record.id !== 'string')
-        throw new PlanMismatchError(`POST ${request.path}: no id in the response`);
+        throw new PlanMismatchError(`POST ${write.sent.path}: no id in the response`);
       return notes.length === 0 ? { record } : { record, recovery: notes.join('; ') };
     } catch (err) {
       if (isClaimConflict(err, claimCodeOf(d))) return adoptRacingCreate(ctx, d, op, parentId, notes, err);
@@ -139,10 +158,10 @@ async function adoptRacingCreate(
   return { record: found, recovery: [...notes, note].join('; ') };
 }
 
-/** Sends `request`; a DELETE answered 404 counts as done. */
-async function run(ctx: OperationContext, request: ResolvedRequest): Promise<void> {
-  if (request.method === 'DELETE') await deleteIfPresent(ctx.client, request.path, guarded(ctx));
-  else await send(ctx, request);
+/** Sends `write`; a DELETE answered 404 counts as done. */
+async function run(ctx: OperationContext, d: KindDescriptor, op: Operation, write: Write): Promise<void> {
+  if (write.sent.method === 'DELETE') await deleteIfPresent(ctx.client, write.sent.path, guarded(ctx));
+  else await send(ctx, d, op, write);
 }
 
 async function create(ctx: OperationContext, kind: KindName, op: Operation): Promise<OperationOutcome> {
@@ -151,14 +170,14 @@ async function create(ctx: OperationContext, kind: KindName, op: Operation): Pro
   const post = requests[0];
   if (post?.method !== 'POST') throw new PlanMismatchError(`${op.id}: a create must start with its POST`);
   const parentId = parentIdOf(ctx, d, op);
-  const { record, recovery } = await createOnce(ctx, d, op, resolveRequest(post, ctx), parentId);
+  const { record, recovery } = await createOnce(ctx, d, op, writeOf(post, ctx), parentId);
   const id = record.id as string;
   // Recorded before the follow-up PATCH: the object exists, and the id table must say so even if it
   // fails; the follow-ups address it by its key, which now resolves to this id.
   ctx.ids.created(op.key, id);
   await saveToken(ctx, d, op, record, id);
   for (let i = 1; i < requests.length; i++) {
-    await run(ctx, resolveRequest(requests[i] as OperationRequest, ctx));
+    await run(ctx, d, op, writeOf(requests[i] as OperationRequest, ctx));
   }
   return recovery === undefined ? { objectId: id } : { objectId: id, recovery };
 }
@@ -166,7 +185,8 @@ async function create(ctx: OperationContext, kind: KindName, op: Operation): Pro
 /** An operation on an object that exists: its requests in the plan's order. */
 async function change(ctx: OperationContext, op: Operation): Promise<OperationOutcome> {
   if (op.liveId === undefined) throw new PlanMismatchError(`${op.id}: a ${op.action} needs the live id`);
-  for (const request of op.requests) await run(ctx, resolveRequest(request, ctx));
+  const d = descriptorOf(op.kind);
+  for (const request of op.requests) await run(ctx, d, op, writeOf(request, ctx));
   return { objectId: op.liveId };
 }
 

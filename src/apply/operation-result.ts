@@ -3,6 +3,7 @@ import { AbortError, ApiError, NetworkError, TimeoutError } from '../api/index.j
 import { UserError } from '../errors.js';
 import type { Operation, Plan } from '../plan/types.js';
 import { PlanMismatchError } from './plan-mismatch.js';
+import { WriteNotKeptError } from './verify-write.js';
 import type { TaskOutcome } from './schedule.js';
 import type { ApplyResult, OperationFailure, OperationResult } from './types.js';
 
@@ -26,6 +27,14 @@ function failureOf(err: unknown): OperationFailure {
   if (err instanceof AbortError)
     return { errorCode: abortedErrorCode, msg: err.message, request: `${err.method} ${err.path}` };
   if (err instanceof PlanMismatchError) return { errorCode: 'ERR_ACCTSYNC_PLAN', msg: err.message };
+  // The service answered success and holds another value: the same write would be planned again.
+  if (err instanceof WriteNotKeptError)
+    return {
+      errorCode: 'ERR_ACCTSYNC_NOT_KEPT',
+      msg: err.message,
+      request: err.request,
+      notKept: { field: err.field, sent: err.sent, kept: err.kept },
+    };
   // Something on this machine, not the API, failed the operation: the token file could not be written.
   if (err instanceof UserError) return { errorCode: 'ERR_ACCTSYNC_LOCAL', msg: err.message };
   return { errorCode: 'ERR_ACCTSYNC_INTERNAL', msg: err instanceof Error ? err.message : String(err) };

@@ -21,6 +21,11 @@ export interface OperationFailure {
   readonly status?: number;
   /** `PATCH /ip_policies/ipp_...`: which request of the operation failed. */
   readonly request?: string;
+  /**
+   * For `ERR_ACCTSYNC_NOT_KEPT`: the member the service answered with another value than the one
+   * sent, and both values as JSON text (a secret as `(sensitive)`).
+   */
+  readonly notKept?: { readonly field: string; readonly sent: string; readonly kept: string };
 }
 
 export interface OperationResult {

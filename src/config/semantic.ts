@@ -30,8 +30,26 @@ export function checkObject(o: DeclaredObject): FileFinding[] {
     ...(v.message.startsWith('unknown field') || v.message.includes('read-only') ? { atKey: true } : {}),
   }));
   if (out.length > 0) return out;
-  if (o.ignore === undefined) return cidrHostBits(o);
-  return [...ignoredPaths(o, o.ignore), ...cidrHostBits(o)];
+  const warnings = [...cidrHostBits(o), ...ignoredByService(o)];
+  if (o.ignore === undefined) return warnings;
+  return [...ignoredPaths(o, o.ignore), ...warnings];
+}
+
+/** Members set that the service ignores (a deprecated field): kept, never compared, said so. */
+function ignoredByService(o: DeclaredObject): FileFinding[] {
+  return Object.entries(o.fields).flatMap(([name, f]) => {
+    const value = o.values[name];
+    if (f.serviceIgnores !== true || value === undefined || value === null || value === '') return [];
+    return [
+      {
+        severity: 'warning' as const,
+        ...o.place([name]),
+        atKey: true,
+        message: `${name} of ${o.descriptor.article} ${o.descriptor.title} is deprecated and ignored by the service`,
+        hint: 'it is sent as written but never compared, so it never changes or replaces the object; remove it',
+      },
+    ];
+  });
 }
 
 /** `ignore:` paths the kind does not have, with the name it probably meant. */

@@ -9,6 +9,7 @@ import type { Collection, StoredRecord } from './collection.js';
 import type { IdGenerator } from './ids.js';
 import type { Agent, Delivery, Lifecycle, Located, Principal } from './model.js';
 import { renderFields, type UriResolver } from './render.js';
+import type { Answers } from './answers.js';
 import { currentOrigin } from './request-origin.js';
 import { ResponseCache } from './response-cache.js';
 import { Store, storedKinds, stringOf } from './store.js';
@@ -58,6 +59,10 @@ export class Account implements UriResolver {
   readonly #tokens = new ApiKeyTokens();
   readonly #responses: ResponseCache;
   readonly #behaviour: RenderBehaviour;
+  /** How written values are kept and answered (`answers.ts`). */
+  readonly answers: Answers;
+  /** A top-level or module member whose writes the service does not keep (a fault, for tests). */
+  notKept: string | undefined;
   lifecycle: Lifecycle = { written: () => undefined, removed: () => undefined };
   /** The last `timestamp()` and the second it shows. */
   #stampSecond = Number.NaN;
@@ -71,7 +76,9 @@ export class Account implements UriResolver {
     now: () => Date;
     /** Passed in rather than imported: its hooks read the account, which must not import them. */
     behaviour: RenderBehaviour;
+    answers: Answers;
   }) {
+    this.answers = options.answers;
     this.listenOrigin = options.origin;
     this.ids = options.ids;
     this.now = options.now;
@@ -134,7 +141,7 @@ export class Account implements UriResolver {
     out.id = record.id;
     out.uri = this.uriOf(record.id);
     if (d.hasCreatedAt) out.created_at = record.created_at;
-    Object.assign(out, renderFields(d.fields, record.values, this, true));
+    Object.assign(out, renderFields(d.fields, record.values, this, this.answers));
     for (const { child, member } of this.#embedded.get(d.kind) ?? []) {
       out[member] = this.childrenOf(record.id, child).map((c) => this.render(child, c));
     }

@@ -145,7 +145,7 @@ export class CertificateJobs {
       certificate_pem: issued.certificatePem,
       private_key_pem: issued.privateKeyPem,
     });
-    derivePem(certs, values);
+    derivePem(certs, values, account.answers);
     values.issued_at = account.timestamp();
     const cert: StoredRecord = {
       id: account.ids.next(certs.idPrefix ?? 'cert_'),

@@ -25,6 +25,7 @@ import { isPlainObject } from '../plain-object.js';
 import { locate } from './locate.js';
 import { pageOf } from './paging.js';
 import { collectReferences } from './references.js';
+import { keptValues } from './answers.js';
 
 function bodyObject(call: Call): Record<string, unknown> {
   if (!isPlainObject(call.body)) throw badRequest(ErrorCode.invalidValue, 'the body must be a JSON object');
@@ -70,6 +71,16 @@ function assertRules(
   if (failure) throw failure;
 }
 
+/**
+ * A request's values as the service keeps them (`answers.ts`), less a member whose writes it does
+ * not keep (the `notKept` fault: `update` keeps the old value, a create its default).
+ */
+function asKept(account: Account, fields: Fields, written: Record<string, unknown>): Record<string, unknown> {
+  const values = account.answers === 'vendor' ? keptValues(fields, written) : written;
+  if (account.notKept !== undefined) delete values[account.notKept];
+  return values;
+}
+
 /** A value as stored once written: defaults filled inside it. */
 function stored(name: string, f: Field, value: unknown): unknown {
   return withDefaults({ [name]: f }, { [name]: value })[name];
@@ -80,7 +91,7 @@ export function createHandler(d: KindDescriptor): Handler {
     const { account } = call;
     const body = bodyObject(call);
     assertValid(d.fields, d.rules, body, 'create');
-    const values = withDefaults(d.fields, fromRequestBody(d.fields, body));
+    const values = withDefaults(d.fields, asKept(account, d.fields, fromRequestBody(d.fields, body)));
     if (d.parent?.via === 'path') {
       const parentId = call.params[d.parent.field] ?? '';
       if (account.collection(d.parent.kind).get(parentId) === undefined) throw notFound();
@@ -151,10 +162,11 @@ export function updateHandler(d: KindDescriptor): Handler {
     assertValid(d.fields, d.rules, body, 'update');
     const patch = fromRequestBody(d.fields, body);
     assertReferencesExist(account, d.fields, patch);
+    const keptPatch = asKept(account, d.fields, { ...patch });
     const values = { ...record.values };
-    for (const [name, value] of Object.entries(patch)) {
+    for (const [name, value] of Object.entries(keptPatch)) {
       const f = d.fields[name];
-      if (f === undefined) continue;
+      if (f === undefined || !(name in patch)) continue;
       // A module cannot be removed by an update: null, like absence, keeps it.
       if (f.type.type === 'module' && value === null) continue;
       values[name] = stored(name, f, value);
@@ -237,7 +249,7 @@ export function modulePutHandler(d: KindDescriptor, name: string): Handler {
     const { record } = locate(call, d);
     const body = bodyObject(call);
     assertValid(module.fields, module.rules, body, 'replace');
-    const value = stored(name, f, fromRequestBody(module.fields, body));
+    const value = stored(name, f, asKept(account, module.fields, fromRequestBody(module.fields, body)));
     if (!isPlainObject(value)) throw badRequest(ErrorCode.invalidValue, 'the body must be a JSON object');
     assertReferencesExist(account, module.fields, value);
     deriveModule(module, value, account.uriOf(record.id));

@@ -2,9 +2,10 @@
 import { derivedOnce, ErrorCode, type Fields, type KindDescriptor } from '../resources/index.js';
 import { parsePemCertificates, type ParsedCertificate } from '../resources/formats/index.js';
 import { badRequest } from './failure.js';
+import type { Answers } from './answers.js';
 
 /** Read-only members filled from a parsed certificate, by response name. */
-const pemMembers: Readonly<Record<string, (c: ParsedCertificate) => unknown>> = {
+const pemMembers: Readonly<Record<string, (c: ParsedCertificate, answers: Answers) => unknown>> = {
   subject_common_name: (c) => c.subjectCommonName,
   not_before: (c) => c.notBefore,
   not_after: (c) => c.notAfter,
@@ -17,7 +18,9 @@ const pemMembers: Readonly<Record<string, (c: ParsedCertificate) => unknown>> = 
   issued_at: () => null,
   private_key_type: (c) => c.publicKeyType,
   issuer_common_name: (c) => c.issuerCommonName,
-  serial_number: (c) => c.serialNumber,
+  // The vendor's examples keep the leading zeros of whole bytes (`054ba7...`).
+  serial_number: (c, answers) =>
+    answers === 'vendor' && c.serialNumber.length % 2 === 1 ? `0${c.serialNumber}` : c.serialNumber,
   subject_organization: (c) => c.subjectOrganization,
   subject_organizational_unit: (c) => c.subjectOrganizationalUnit,
   subject_locality: (c) => c.subjectLocality,
@@ -36,7 +39,7 @@ const pemFieldOf = derivedOnce(
 );
 
 /** Fills the PEM-derived members (the key's match is a rule of the descriptor: see `rules.ts`). */
-export function derivePem(d: KindDescriptor, values: Record<string, unknown>): void {
+export function derivePem(d: KindDescriptor, values: Record<string, unknown>, answers: Answers): void {
   const pemField = pemFieldOf(d.fields);
   const pem = pemField === undefined ? undefined : values[pemField];
   if (typeof pem !== 'string') return;
@@ -44,6 +47,6 @@ export function derivePem(d: KindDescriptor, values: Record<string, unknown>): v
   const leaf = parsed.ok ? parsed.value[0] : undefined;
   if (leaf === undefined) throw badRequest(ErrorCode.invalidValue, `${pemField}: no certificate`);
   for (const [name, read] of Object.entries(pemMembers)) {
-    if (d.fields[name]?.write === 'read-only') values[name] = read(leaf);
+    if (d.fields[name]?.write === 'read-only') values[name] = read(leaf, answers);
   }
 }

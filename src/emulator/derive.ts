@@ -110,7 +110,7 @@ export function deriveValues(
   ctx: DeriveContext,
 ): string | undefined {
   if (ctx.creating && 'owner_id' in d.fields) deriveOwner(values, ctx);
-  if (ctx.creating) derivePem(d, values);
+  if (ctx.creating) derivePem(d, values, ctx.account.answers);
   if ('certificate_management_policy' in d.fields) deriveCertificateManagement(values, ctx);
   kindBehaviour[d.kind]?.derive?.(values, ctx);
   for (const [name, module] of modulesOf(d)) {

@@ -17,6 +17,11 @@ export interface FaultOptions {
   readonly dropAfterWrite?: number;
   /** Seed of the fault dice, so a failing test run can be replayed exactly; random when unset. */
   readonly seed?: number;
+  /**
+   * A member (of an object or a module) whose writes the service accepts and does not keep: an
+   * update leaves its old value, a create its default. Not random: every write of it.
+   */
+  readonly notKept?: string;
 }
 
 const probabilities = ['error500', 'error503', 'error429', 'dropAfterWrite'] as const;
@@ -24,8 +29,15 @@ const probabilities = ['error500', 'error503', 'error429', 'dropAfterWrite'] as 
 /** Checks a fault configuration from the control surface. */
 export function parseFaults(value: unknown): FaultOptions {
   if (!isPlainObject(value)) throw badRequest(ErrorCode.invalidValue, 'faults must be a JSON object');
-  const out: Record<string, number> = {};
+  const out: Record<string, number | string> = {};
   for (const [key, v] of Object.entries(value)) {
+    if (key === 'notKept') {
+      if (typeof v !== 'string' || !/^[a-z_]{1,64}$/.test(v)) {
+        throw badRequest(ErrorCode.invalidValue, 'notKept must be a member name', { field: key });
+      }
+      out[key] = v;
+      continue;
+    }
     if (key !== 'latencyMs' && key !== 'seed' && !(probabilities as readonly string[]).includes(key)) {
       throw badRequest(ErrorCode.unknownField, `unknown fault ${key}`, { field: key });
     }

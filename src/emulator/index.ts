@@ -54,6 +54,11 @@ export interface EmulatorOptions {
    * (`uri`, `next_page_uri`) use them. Otherwise they use the request's Host.
    */
   readonly trustProxy?: boolean;
+  /**
+   * Answer with what was written, as written, instead of as the vendor's examples show where the
+   * spec is silent (docs/emulator.md, "How it answers"): for tests that need an echo.
+   */
+  readonly echo?: boolean;
   /** The clock of `created_at`, ids and answers' `Date` header; tests pin it or move it. */
   readonly now?: () => Date;
 }
@@ -102,7 +107,13 @@ function openAccount(
   ca: EmulatorCa,
   state: Snapshot | undefined,
 ): OpenAccount {
-  const account = new Account({ origin, ids: new IdGenerator(now), now, behaviour: kindBehaviour });
+  const account = new Account({
+    origin,
+    ids: new IdGenerator(now),
+    now,
+    behaviour: kindBehaviour,
+    answers: options.echo === true ? 'echo' : 'vendor',
+  });
   const certificateJobs = new CertificateJobs(account, ca, options.certDelayMs ?? DEFAULT_CERT_DELAY_MS);
   account.lifecycle = certificateJobs;
   if (state !== undefined) {
@@ -141,18 +152,18 @@ interface EmulatorParts extends OpenAccount {
   readonly server: Server;
   readonly token: string;
   readonly adminUserId: string;
-  readonly faults: FaultSwitch;
+  readonly setFaults: (faults: FaultOptions) => void;
   readonly stats: RequestStats;
   readonly saves: SaveQueue | undefined;
 }
 
 function runningEmulator(parts: EmulatorParts): RunningEmulator {
-  const { server, account, certificateJobs, faults, stats, saves } = parts;
+  const { server, account, certificateJobs, stats, saves } = parts;
   return {
     url: account.listenOrigin,
     token: parts.token,
     adminUserId: parts.adminUserId,
-    setFaults: (f) => faults.set(f),
+    setFaults: parts.setFaults,
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     async close() {
@@ -180,10 +191,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const server = await listen(options);
   const opened = openAccount(originOf(server.address() as AddressInfo), now, options, ca, state);
   const { account, certificateJobs } = opened;
+  const setFaults = (f: FaultOptions): void => {
+    faults.set(f);
+    account.notKept = f.notKept;
+  };
+  setFaults(options.faults ?? {});
   const router = routerOf(
     controlRoutes({
       getFaults: () => faults.current,
-      setFaults: (f) => faults.set(f),
+      setFaults: (f) => setFaults(f),
       stats: () => stats.snapshot(),
       resetStats: () => stats.reset(),
       certificateJobs,
@@ -219,5 +235,5 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (kindsInScope() === kinds) listener(req, res);
     else withKinds(kinds, () => listener(req, res));
   });
-  return runningEmulator({ ...opened, server, token, adminUserId, faults, stats, saves });
+  return runningEmulator({ ...opened, server, token, adminUserId, setFaults, stats, saves });
 }

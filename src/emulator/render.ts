@@ -7,6 +7,7 @@ import {
   type FieldType,
   type Fields,
 } from '../resources/index.js';
+import { omittedFromAnswer, type Answers } from './answers.js';
 
 /** What rendering needs from the account: the address of a referenced object. */
 export interface UriResolver {
@@ -16,21 +17,23 @@ export interface UriResolver {
 /**
  * Every member of `fields`, in descriptor order. Unset members come back as their default or null
  * (the spec: unset object-valued members are null). Write-only members are not echoed: a top-level
- * one (a private key) is left out, a nested secret (client_secret) comes back as `""`.
+ * one (a private key) is left out, a nested secret (client_secret) comes back as `""`. An object's
+ * own members (`topLevel` says how it answers) leave out an empty one the vendor's service omits.
  */
 export function renderFields(
   fields: Fields,
   values: Readonly<Record<string, unknown>>,
   resolver: UriResolver,
-  topLevel: boolean,
+  topLevel: Answers | false,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const { name, f, asStored } of membersOf(fields)) {
     if (f.writeOnly) {
-      if (!topLevel) out[name] = '';
+      if (topLevel === false) out[name] = '';
       continue;
     }
     const value = Object.hasOwn(values, name) ? values[name] : f.default;
+    if (topLevel === 'vendor' && omittedFromAnswer(f, value)) continue;
     out[name] = value === undefined ? null : asStored ? value : renderValue(f.type, value, resolver);
   }
   return out;

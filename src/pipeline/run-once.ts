@@ -82,6 +82,11 @@ interface ApplyInputs {
   readonly signal?: AbortSignal | undefined;
   /** The last moment before the first write, once nothing refused: show the plan, ask. */
   readonly beforeApply?: ((planned: Planned) => void | Promise<void>) | undefined;
+  /**
+   * The plan to send, the plan given less the writes held back (the daemon's writes that do not
+   * converge: `watch/convergence.ts`); the whole plan when absent.
+   */
+  readonly holdBack?: ((plan: Plan) => Plan) | undefined;
 }
 
 export interface RunInputs {
@@ -249,7 +254,8 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
         planned: plan.operations.length,
       };
     const writing = runSignal(apply.signal, signal);
-    const applied = await applyPlan(plan, desired, account.client, {
+    const sending = apply.holdBack?.(plan) ?? plan;
+    const applied = await applyPlan(sending, desired, account.client, {
       parallelism: apply.parallelism,
       continueOnError: apply.continueOnError,
       ...(apply.progress === undefined ? {} : { progress: apply.progress(plan) }),

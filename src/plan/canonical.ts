@@ -1,11 +1,12 @@
 /**
- * Canonical forms, so that two values the service treats as the same compare equal: the canonical
- * CIDR, an SSH key's identity, lower-cased header names, unordered lists sorted, JSON metadata with sorted members. Both
- * sides of a diff go through the same functions, driven by the field descriptors.
+ * Canonical forms, so that two values the service treats as the same compare equal: each string
+ * format's normal form (`resources/normal-form.ts`: the canonical CIDR, an SSH key's identity, a
+ * PEM's decoded content), lower-cased header names, unordered lists sorted, JSON metadata with
+ * sorted members, and no member the service ignores. Both sides of a diff go through the same
+ * functions, driven by the field descriptors.
  */
 import { compare } from '../compare.js';
-import { parseCidr, parseSshPublicKey } from '../resources/formats/index.js';
-import { mapValue, type FieldType, type Fields, type ValueMapper } from '../resources/index.js';
+import { mapValue, normalString, type Fields, type ValueMapper } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 
 /** Re-exported for the modules that still import it from here. */
@@ -48,29 +49,18 @@ function sortMembers(value: unknown): unknown {
   );
 }
 
-/** Every member of `values` in its canonical form (members without a descriptor are kept as is). */
+/**
+ * Every member of `values` in its canonical form (members without a descriptor are kept as is); a
+ * member the service ignores is left out, so it never differs.
+ */
 export function canonicalValues(fields: Fields, values: Plain): Plain {
   const out: Plain = {};
   for (const [name, value] of Object.entries(values)) {
     const f = fields[name];
+    if (f?.serviceIgnores === true) continue;
     out[name] = f === undefined ? value : mapValue(f.type, value, canonical);
   }
   return out;
-}
-
-/** A string the service identifies by its meaning (a CIDR, an SSH key) in the form it compares by. */
-function canonicalString(type: FieldType, value: unknown): unknown {
-  if (type.type !== 'string' || typeof value !== 'string') return value;
-  if (type.format === 'cidr') {
-    const cidr = parseCidr(value);
-    return cidr.ok ? cidr.value.canonical : value;
-  }
-  if (type.format === 'ssh-public-key') {
-    // One key whatever its form (PEM or OpenSSH line) or comment: the service's identity.
-    const key = parseSshPublicKey(value);
-    return key.ok ? key.value.identity : value;
-  }
-  return value;
 }
 
 /** An unordered list in one order: sorting by canonical JSON orders strings and objects alike. */
@@ -83,7 +73,7 @@ function sortedItems(items: readonly unknown[]): unknown[] {
 
 const canonical: ValueMapper = {
   object: (nested, value) => canonicalValues(nested.fields, value),
-  leaf: canonicalString,
+  leaf: normalString,
   list: (type, items) => (type.ordered ? items : sortedItems(items)),
   key: (type, key) => (type.lowerCaseKeys ? key.toLowerCase() : key),
 };

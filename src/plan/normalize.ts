@@ -9,6 +9,7 @@ import {
   mapValue,
   serverFills,
   withDefaults,
+  withExplicitDefaults,
   writableValues,
   type DesiredObject,
   type Fields,
@@ -50,9 +51,12 @@ function withoutUnsetServerFilled(d: KindDescriptor, desired: DesiredObject, val
   );
 }
 
-/** The desired values with references as resolved, as plain values (no defaults): what a create sends. */
+/**
+ * The desired values with references as resolved, as plain values, with the defaults acctsync sends
+ * explicitly (and shows): what a create sends.
+ */
 export function resolvedFields(d: KindDescriptor, desired: DesiredObject, resolve: ResolveRef): Plain {
-  return mapReferences(d.fields, { ...desired.fields }, resolve);
+  return withExplicitDefaults(d.fields, mapReferences(d.fields, { ...desired.fields }, resolve));
 }
 
 /** The desired object as the service would hold it, in canonical form. */
@@ -62,9 +66,12 @@ export function normalizeDesired(d: KindDescriptor, desired: DesiredObject, reso
   return canonicalValues(d.fields, withoutUnsetServerFilled(d, desired, withoutWriteOnly(d.fields, values)));
 }
 
-/** The live object in the same shape as {@link normalizeDesired} gives for `desired`. */
+/**
+ * The live object in the same shape as {@link normalizeDesired} gives for `desired`. A member the
+ * answer leaves out holds its default (the service omits an empty `description`).
+ */
 export function normalizeLive(d: KindDescriptor, live: LiveObject, desired?: DesiredObject): Plain {
-  const values = writableValues(d.fields, { ...live.record });
+  const values = withDefaults(d.fields, writableValues(d.fields, { ...live.record }));
   if ('metadata' in d.fields) values.metadata = canonicalMetadata(live.userMetadata);
   const comparable = withoutWriteOnly(d.fields, values);
   return canonicalValues(d.fields, desired ? withoutUnsetServerFilled(d, desired, comparable) : comparable);

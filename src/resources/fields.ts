@@ -96,7 +96,7 @@ export function description(limit: 'bytes' | 'chars' | 'none' = 'bytes'): Field 
       : limit === 'chars'
         ? t.string({ maxChars: 255, tooLongCode: ErrorCode.descriptionTooLong })
         : t.string();
-  return field(type, 'Free text describing the object.', { default: '' });
+  return field(type, 'Free text describing the object.', { default: '', omittedWhenEmpty: true });
 }
 
 /** `metadata`: arbitrary user data; acctsync stores its ownership marker in it. */
@@ -105,7 +105,10 @@ export function metadata(limit: 'bytes' | 'chars' = 'bytes'): Field {
     limit === 'bytes'
       ? t.string({ maxBytes: 4096, tooLongCode: ErrorCode.metadataTooLong })
       : t.string({ maxChars: 4096, tooLongCode: ErrorCode.metadataTooLong });
-  return field(type, 'Arbitrary user data, often serialized JSON.', { default: '' });
+  return field(type, 'Arbitrary user data, often serialized JSON.', {
+    default: '',
+    omittedWhenEmpty: true,
+  });
 }
 
 export const describable = (limit: 'bytes' | 'chars' | 'none' = 'bytes'): Fields => ({

@@ -39,6 +39,7 @@ const checks: { readonly [F in FormatName]-?: (value: string) => string | undefi
     }
   },
   'event-type': (v) => (isEventType(v) ? undefined : `${v} is not a known event type`),
+  'serial-number': (v) => (/^[0-9a-fA-F]+$/.test(v) ? undefined : `${v} is not a hexadecimal serial number`),
 };
 
 export function checkFormat(format: FormatName, value: string): string | undefined {

@@ -16,6 +16,7 @@ export const formatExpectations: { readonly [F in FormatName]-?: string } = {
   'pem-private-key': 'an unencrypted PEM private key',
   url: 'an http(s) URL',
   'event-type': 'a known event type',
+  'serial-number': 'a hexadecimal serial number',
 };
 
 /**

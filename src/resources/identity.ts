@@ -5,7 +5,8 @@
  * canonical form, certificates by fingerprint, SSH keys by identity without their comment, host
  * names case-insensitively, hostports as a set.
  */
-import { parseCidr, parsePemCertificates, parseSshPublicKey } from './formats/index.js';
+import { parsePemCertificates } from './formats/index.js';
+import { normalString } from './normal-form.js';
 import type { FieldType, KindDescriptor } from './types.js';
 
 /** The canonical form of one value of `type`, or undefined when it identifies nothing. */
@@ -17,18 +18,13 @@ function identityOf(type: FieldType, value: unknown): string | undefined {
   if (typeof value !== 'string' || value === '') return undefined;
   if (type.type !== 'string') return value;
   switch (type.format) {
-    case 'cidr': {
-      const cidr = parseCidr(value);
-      return cidr.ok ? cidr.value.canonical : value;
-    }
+    case 'cidr':
+    case 'ssh-public-key':
+      return normalString(type, value) as string;
     case 'pem-certificate':
     case 'pem-certificate-chain': {
       const certs = parsePemCertificates(value);
       return certs.ok ? certs.value[0]?.fingerprintSha256 : undefined;
-    }
-    case 'ssh-public-key': {
-      const key = parseSshPublicKey(value);
-      return key.ok ? key.value.identity : value;
     }
     case 'hostname':
     case 'domain':

@@ -72,7 +72,13 @@ export const tlsEdgeTlsTerminationModule: ModuleDescriptor = {
 export const httpsEdgeTlsTerminationModule: ModuleDescriptor = {
   name: 'tls_termination',
   title: 'TLS termination module',
-  fields: { enabled, min_version: minVersion },
+  fields: {
+    enabled,
+    min_version: minVersion,
+    terminate_at: readOnly(t.enumOf(['edge']), 'Where TLS is terminated: always the edge here.', {
+      default: 'edge',
+    }),
+  },
   rules: [],
 };
 
@@ -188,7 +194,12 @@ export const samlModule: ModuleDescriptor = {
     force_authn: field(t.boolean(), 'The IdP must prompt for credentials even with a valid IdP session.', {
       default: false,
     }),
-    allow_idp_initiated: field(t.boolean(), 'The IdP may start a login.', { default: false }),
+    // The service turns it on when a write leaves it out (the vendor's examples); acctsync sends its
+    // own default, so the reviewer's plan decides.
+    allow_idp_initiated: field(t.boolean(), 'The IdP may start a login.', {
+      default: false,
+      serviceDefault: true,
+    }),
     authorized_groups: field(t.list(t.string()), 'Only members of these groups may access, when set.', {
       default: [],
     }),

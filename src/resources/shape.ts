@@ -4,6 +4,7 @@
  * plain values (response names, references as bare ids). All driven by the field descriptors.
  */
 import { namedFields, settableFields } from './field-lists.js';
+import { sentExplicitly } from './normal-form.js';
 import type { Field, FieldType, Fields } from './types.js';
 import { mapValue, type ValueMapper } from './walk.js';
 import { isPlainObject } from '../plain-object.js';
@@ -37,6 +38,7 @@ const plainValues: ValueMapper = {
 const requestValues = convertNested(toRequestBody);
 const responseValues = convertNested(fromRequestBody);
 const defaultedValues = convertNested(withDefaults);
+const explicitValues = convertNested(withExplicitDefaults);
 
 /**
  * The writable part of an API record as plain values: read-only members dropped, `Ref`s turned
@@ -96,5 +98,20 @@ export function withDefaults(fields: Fields, values: Plain): Plain {
         typeof f.default === 'object' && f.default !== null ? structuredClone(f.default) : f.default;
     }
   }
+  return out;
+}
+
+/**
+ * Plain values with the defaults acctsync sends explicitly (`sentExplicitly`) filled in where
+ * they are left out, at any depth of present objects and modules: what a create or a replace
+ * sends, so the service's own default never decides a setting the plan showed.
+ */
+export function withExplicitDefaults(fields: Fields, values: Plain): Plain {
+  const out: Plain = {};
+  for (const { name, field: f } of settableFields(fields)) {
+    if (name in values) out[name] = mapValue(f.type, values[name], explicitValues);
+    else if (sentExplicitly(f)) out[name] = f.default;
+  }
+  for (const name of Object.keys(values)) if (!(name in out)) out[name] = values[name];
   return out;
 }

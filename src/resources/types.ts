@@ -16,7 +16,9 @@ export type FormatName =
   | 'pem-certificate-chain'
   | 'pem-private-key'
   | 'url'
-  | 'event-type';
+  | 'event-type'
+  /** A certificate serial number in hex; the service may pad it to whole bytes (`054ba7...`). */
+  | 'serial-number';
 
 /** The value type of a field, written the way the API writes it. */
 export type FieldType =
@@ -89,6 +91,18 @@ export interface Field {
    * unset value the service returns as `""`, which clients send back as they read it.
    */
   readonly blankIsUnset?: boolean;
+  /**
+   * Deprecated and ignored by the service: whatever is written, it answers the default. Never
+   * compared (so never a change, never a replacement); the loader warns that it is ignored.
+   */
+  readonly serviceIgnores?: true;
+  /** The service leaves the member out of its answers while it holds `""`: absent means `""`. */
+  readonly omittedWhenEmpty?: true;
+  /**
+   * What the service stores when a write leaves the member out, where that differs from `default`
+   * (acctsync's, shown in plans): acctsync then sends its default explicitly (see `sentExplicitly`).
+   */
+  readonly serviceDefault?: unknown;
   /**
    * Accepted on write and never returned as written (returned as `""`, `null` or not at all), so
    * the planner compares it by a salted hash kept in the ownership marker.

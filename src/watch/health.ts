@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { UsageError, UserError } from '../errors.js';
 import { cappedDetails } from './details.js';
+import { notConvergingLine, type NotConverging } from './convergence.js';
 import type { DriftEvent } from './drift.js';
 import type { ReconcileRecord } from './loop.js';
 import type { WatchMetrics } from './metrics.js';
@@ -36,6 +37,8 @@ interface Readiness {
   readonly lastSuccessAt?: string;
   /** Consecutive failed reconciles. */
   readonly failures: number;
+  /** Objects whose writes do not converge and are held back, one line each (`convergence.ts`). */
+  readonly notConverging?: readonly string[];
 }
 
 /** What `/status` shows of the daemon as it is now, besides finished reconciles. */
@@ -64,6 +67,8 @@ interface DaemonStatus extends LiveStatus {
     readonly at: string;
     readonly objects: readonly DriftEvent[];
   };
+  /** Objects whose same write was sent twice and planned again: held back, not sent. */
+  readonly notConverging?: readonly NotConverging[];
   /** The last reconcile that did not succeed, kept after recovery. */
   readonly lastError?: {
     readonly reconcile: string;
@@ -98,6 +103,8 @@ export class ReadinessState {
   #lastSuccessAt: Date | undefined;
   #lastDrift: DaemonStatus['lastDrift'];
   #lastError: DaemonStatus['lastError'];
+  /** As the last reconcile that planned against the account found them. */
+  #notConverging: readonly NotConverging[] = [];
 
   constructor(mode: WatchMode = 'reconcile', live: () => LiveStatus = () => ({})) {
     this.#mode = mode;
@@ -122,6 +129,15 @@ export class ReadinessState {
       };
     if (record.drift)
       this.#lastDrift = { reconcile: record.id, at: at.toISOString(), objects: result.drift ?? [] };
+    if (result.status === 'success' || result.status === 'failed')
+      this.#notConverging = result.notConverging ?? [];
+  }
+
+  /** `notConverging` of an answer, when there are any. */
+  #stuck(): { readonly notConverging?: readonly string[] } {
+    return this.#notConverging.length === 0
+      ? {}
+      : { notConverging: this.#notConverging.map(notConvergingLine) };
   }
 
   /** The `/status` answer. */
@@ -135,6 +151,7 @@ export class ReadinessState {
       ...(this.#lastSuccessAt === undefined ? {} : { lastSuccessAt: this.#lastSuccessAt.toISOString() }),
       ...(this.#lastDrift === undefined ? {} : { lastDrift: this.#lastDrift }),
       ...(this.#lastError === undefined ? {} : { lastError: this.#lastError }),
+      ...(this.#notConverging.length === 0 ? {} : { notConverging: this.#notConverging }),
     };
   }
 
@@ -147,7 +164,8 @@ export class ReadinessState {
       return { ready: false, reason: 'no reconcile has finished yet', failures: 0, ...since };
     const { result } = last;
     const lastReconcile = summaryOf(last);
-    if (result.status === 'success') return { ready: true, lastReconcile, failures: 0, ...since };
+    if (result.status === 'success')
+      return { ready: true, lastReconcile, failures: 0, ...since, ...this.#stuck() };
     // Another process holds the scope (docs/lease.md): not an error, and the details name it.
     if (result.status === 'standby')
       return {
@@ -165,6 +183,7 @@ export class ReadinessState {
       lastReconcile,
       failures: last.failures,
       ...since,
+      ...this.#stuck(),
     };
   }
 }

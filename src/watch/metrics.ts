@@ -89,6 +89,12 @@ export class WatchMetrics {
     labelNames: ['kind'] as const,
     registers: [this.#registry],
   });
+  readonly #notConverging = new Gauge({
+    name: 'acctsync_not_converging_objects',
+    help: 'Objects whose same write was sent twice on consecutive reconciles and planned again: held back, not sent, until the config or the live value changes; by kind as the config names it.',
+    labelNames: ['kind'] as const,
+    registers: [this.#registry],
+  });
   readonly #standby = new Gauge({
     name: 'acctsync_standby',
     help: "1 while another process holds the scope's lease and this daemon waits to take over (docs/lease.md), else 0.",
@@ -112,6 +118,7 @@ export class WatchMetrics {
       for (const action of ['create', 'update', 'delete'])
         for (const outcome of outcomes) this.#operations.inc({ kind, action, outcome }, 0);
     for (const kind of configKinds()) this.#drifted.set({ kind }, 0);
+    for (const kind of configKinds()) this.#notConverging.set({ kind }, 0);
     this.#drift.inc(0);
     for (const cause of ['file_changed', 'unauthorized']) this.#keyRotations.inc({ cause }, 0);
     this.#lastSuccess.set(0);
@@ -167,6 +174,9 @@ export class WatchMetrics {
       const found = new Map<string, number>(configKinds().map((kind) => [kind, 0]));
       for (const event of record.result.drift ?? []) found.set(event.kind, (found.get(event.kind) ?? 0) + 1);
       for (const [kind, count] of found) this.#drifted.set({ kind }, count);
+      const stuck = new Map<string, number>(configKinds().map((kind) => [kind, 0]));
+      for (const o of record.result.notConverging ?? []) stuck.set(o.kind, (stuck.get(o.kind) ?? 0) + 1);
+      for (const [kind, count] of stuck) this.#notConverging.set({ kind }, count);
     }
   }
 

@@ -2,11 +2,18 @@
  * What a notification is: its body, how urgent it is, and how two pending ones of the same kind
  * fold into one when a webhook falls behind.
  */
+import type { NotConverging } from './convergence.js';
 import type { DriftEvent } from './drift.js';
 import type { WatchMode } from './types.js';
 
 type NotificationType =
-  'drift_found' | 'drift_reverted' | 'apply_failed' | 'config_invalid' | 'recovered' | 'lease_forged';
+  | 'drift_found'
+  | 'drift_reverted'
+  | 'not_converging'
+  | 'apply_failed'
+  | 'config_invalid'
+  | 'recovered'
+  | 'lease_forged';
 
 /** The body POSTed to every URL; `text` makes it a valid Slack incoming-webhook message. */
 export interface Notification {
@@ -23,6 +30,8 @@ export interface Notification {
   /** Consecutive failures: for `recovered`, how many there were. */
   readonly failures?: number;
   readonly objects?: readonly DriftEvent[];
+  /** For `not_converging`: the objects whose writes are held back. */
+  readonly notConverging?: readonly NotConverging[];
 }
 
 /**

@@ -14,6 +14,7 @@ import type { BackoffPolicy, Random } from './backoff.js';
 import type { DriftEvent } from './drift.js';
 import type { ReconcileRecord } from './loop.js';
 import { driftText, speaker, type Notification } from './notification.js';
+import { notConvergingLine } from './convergence.js';
 import type { WatchMode } from './types.js';
 import { WebhookQueue, type DeliveryObserver } from './webhook-queue.js';
 
@@ -72,6 +73,8 @@ export class Notifier {
   #failureSent: { status: string; at: number; reminderMs: number } | undefined;
   /** The unreverted drift last sent; sent again only when it changes. */
   #driftSent: string | undefined;
+  /** The objects not converging last sent; sent again only when they change. */
+  #stuckSent: string | undefined;
   /** When each object (`kind/key`) was last reported reverted. */
   readonly #revertSent = new Map<string, number>();
 
@@ -123,6 +126,28 @@ export class Notifier {
     return fresh;
   }
 
+  /** Sent when the set of objects held back changes, not on every reconcile that holds them. */
+  #notConvergingOf(
+    result: ReconcileRecord['result'],
+    base: Pick<Notification, 'at' | 'mode' | 'environment' | 'reconcile'>,
+    environment: string | undefined,
+  ): Notification[] {
+    if (result.status !== 'success' && result.status !== 'failed') return [];
+    const stuck = result.notConverging ?? [];
+    const stuckKey = JSON.stringify(stuck.map((o) => [o.key, o.action, o.fields]));
+    const changed = stuck.length > 0 && stuckKey !== this.#stuckSent;
+    this.#stuckSent = stuck.length > 0 ? stuckKey : undefined;
+    if (!changed) return [];
+    return [
+      {
+        ...base,
+        event: 'not_converging',
+        text: `${speaker(environment)} ${stuck.length} object(s) not converging, their writes held back: ${stuck.map(notConvergingLine).join('; ')}`,
+        notConverging: stuck,
+      },
+    ];
+  }
+
   #notificationsOf(record: ReconcileRecord): Notification[] {
     const { result } = record;
     // Waiting for another holder of the scope is the normal state of a second replica.
@@ -137,7 +162,7 @@ export class Notifier {
     const out: Notification[] = [];
     // Someone wrote a lease record no holder writes, to stop this daemon: the team must know.
     if (result.leaseForged !== undefined)
-      out.push({ ...base, event: 'lease_forged', text: `acctsync: ${result.leaseForged}` });
+      out.push({ ...base, event: 'lease_forged', text: `${speaker(environment)} ${result.leaseForged}` });
     const drift = result.drift ?? [];
     const now = (this.#options.now ?? Date.now)();
     const reverted = this.#revertsToReport(
@@ -161,6 +186,7 @@ export class Notifier {
         objects: standing,
       });
     this.#driftSent = standing.length > 0 ? driftKey : undefined;
+    out.push(...this.#notConvergingOf(result, base, environment));
 
     if (result.status === 'success') {
       if (this.#failureSent !== undefined)

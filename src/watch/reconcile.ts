@@ -16,6 +16,7 @@ import { runOnce, type Planned, type RunInputs, type RunResult } from '../pipeli
 import { loadPolicies, PolicyFileError, PolicyRefusal } from '../policy/index.js';
 
 import type { DesiredState } from '../resources/index.js';
+import { ConvergenceWatch, notConvergingLine, type NotConverging } from './convergence.js';
 import { driftEventsOf, observedDriftEvents, type DriftEvent } from './drift.js';
 import { gitCommitOf } from './git-revision.js';
 import { appliedOf, incompleteApplyResult, reportedApply, type ReportedApply } from './reconcile-apply.js';
@@ -147,15 +148,24 @@ function observedDrift(plan: Plan, log: Logger): DriftEvent[] {
  */
 export function createReconcileStep(settings: ReconcileSettings): ReconcileStep {
   let lastGood: LastGood | undefined;
+  const convergence = new ConvergenceWatch();
   const observe = settings.mode === 'observe';
 
   const step = async (ctx: ReconcileContext, stage: StageState): Promise<ReconcileResult> => {
     const { log } = ctx;
     const reported = reportedApply(ctx);
     const announce = announcer(settings, ctx);
+    let sending: Plan | undefined;
+    let held: readonly NotConverging[] = [];
+    const holdBack = (plan: Plan): Plan => {
+      const hold = convergence.hold(plan);
+      for (const object of hold.held) log.warn({ notConverging: object }, notConvergingLine(object));
+      ({ plan: sending, held } = hold);
+      return hold.plan;
+    };
     let run: RunResult;
     try {
-      run = await runOnce(runInputs(settings, ctx, { stage, reported, announce }));
+      run = await runOnce(runInputs(settings, ctx, { stage, reported, announce, holdBack }));
     } catch (err) {
       return failureOf(err, stage.now, ctx.signal, lastGood);
     }
@@ -203,9 +213,11 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       return { ...refusedBy(run.refusal, planned), drift: reportDrift() };
     if (run.status !== 'applied') throw new Error(`a reconcile that applies ended ${run.status}`);
     const result = reported.finish(run.applied);
+    if (sending !== undefined) convergence.record(sending, run.applied);
+    const stuck = held.length === 0 ? {} : { notConverging: held };
     const drift = reportDrift(result);
-    if (result.status === 'succeeded') return succeeded(appliedOf(result), drift);
-    return incompleteApplyResult(result, planned, drift, ctx.signal.aborted);
+    if (result.status === 'succeeded') return { ...succeeded(appliedOf(result), drift), ...stuck };
+    return { ...incompleteApplyResult(result, planned, drift, ctx.signal.aborted), ...stuck };
   };
   return async (ctx) => {
     const stage: StageState = { now: 'load' };
@@ -249,7 +261,12 @@ class LeaseUnavailable extends Error {
 function runInputs(
   settings: ReconcileSettings,
   ctx: ReconcileContext,
-  { stage, reported, announce }: { stage: StageState; reported: ReportedApply; announce: Announce },
+  {
+    stage,
+    reported,
+    announce,
+    holdBack,
+  }: { stage: StageState; reported: ReportedApply; announce: Announce; holdBack: (plan: Plan) => Plan },
 ): RunInputs {
   const observe = settings.mode === 'observe';
   // Observe mode never writes, so it holds no lease.
@@ -299,6 +316,7 @@ function runInputs(
             continueOnError: settings.continueOnError,
             tokenOutput: settings.tokenOutput,
             progress: () => reported.progress,
+            holdBack,
             beforeApply: async (planned) => {
               stage.now = 'apply';
               await announce(planned);

@@ -1,5 +1,6 @@
 /** The contract between the watch loop and the reconcile step it runs. */
 import type { Logger } from 'pino';
+import type { NotConverging } from './convergence.js';
 import type { DriftEvent } from './drift.js';
 
 /** `reconcile` applies plans; `observe` plans and reports them, and changes nothing. */
@@ -62,6 +63,11 @@ export interface ReconcileResult {
    * account), or in observe mode every object that differs; empty or absent when none did.
    */
   readonly drift?: readonly DriftEvent[];
+  /**
+   * Objects whose same write was sent twice on consecutive reconciles and planned again: held back
+   * (not sent) until the config or the live value changes (`convergence.ts`).
+   */
+  readonly notConverging?: readonly NotConverging[];
   /** Run again after this long instead of the interval (a standby asks for the lease again). */
   readonly retryInMs?: number;
   /** The warning, when this reconcile took over a forged lease (docs/lease.md). */

@@ -69,7 +69,9 @@ async function syncRun(
   return { computed: { plan: run.plan, desired: run.desired, live: run.live }, result: run.applied };
 }
 
-export async function startHarness(options: { faults?: FaultOptions } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { faults?: FaultOptions; echo?: boolean } = {},
+): Promise<Harness> {
   const account = await startAccount(options);
   const { client } = account;
   const plan: Harness['plan'] = (paths, o = {}) =>

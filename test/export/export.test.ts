@@ -118,7 +118,13 @@ describe('export of an account populated through the API', () => {
       error_threshold_percentage: 0.5,
     });
     expect(at(admin, 'ip_restriction')).toEqual({ ip_policies: ['office'] });
-    expect(at(team, 'saml')).toEqual({ idp_metadata: '<EntityDescriptor/>', force_authn: true });
+    // Written through the API without it, the service turned IdP-initiated login on; acctsync's
+    // default is off, so the export says what the account holds.
+    expect(at(team, 'saml')).toEqual({
+      idp_metadata: '<EntityDescriptor/>',
+      force_authn: true,
+      allow_idp_initiated: true,
+    });
     expect(at(team, 'oauth')).toEqual({
       provider: { provider_a: { teams: ['acme/ops'] } },
       auth_check_interval: 300,

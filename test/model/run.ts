@@ -37,10 +37,19 @@ export interface ModelFailure {
 }
 
 /** Runs `steps` steps from `seed` at `parallelism`, stopping at the first failure. */
-export async function runModel(seed: number, steps: number, parallelism: number): Promise<ModelRun> {
+/**
+ * Runs `steps` reviewed changes from `seed`, against the emulator answering as the vendor's
+ * examples show, or (`echo`) with what it was sent.
+ */
+export async function runModel(
+  seed: number,
+  steps: number,
+  parallelism: number,
+  echo = false,
+): Promise<ModelRun> {
   const rng = createRng(seed);
   const edits = createRng(seed ^ 0x5eed);
-  const h = await startHarness();
+  const h = await startHarness({ echo });
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-model-'));
   await cp(new URL('../fixtures/pki/', import.meta.url), join(dir, 'pki'), { recursive: true });
   const config: Config = {};

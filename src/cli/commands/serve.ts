@@ -86,6 +86,7 @@ export const command = defineCommand({
         ...(rate === undefined ? {} : { rateLimitPerMinute: parseRate(rate) }),
         ...(certDelay === undefined ? {} : { certDelayMs: parseDelay(certDelay) }),
         trustProxy: values['trust-proxy'] === true,
+        echo: values.echo === true,
       });
     } catch (err) {
       if (isSystemError(err) && err.syscall === 'listen') throw listenError(err, host, port);

@@ -4,7 +4,7 @@ import { defineHelp } from '../command.js';
 export const help = defineHelp({
   name: 'serve',
   synopsis: [
-    'acctsync serve [--host 127.0.0.1] [--port 4010] [--token T] [--data FILE] [--rate-limit N/m] [--trust-proxy]',
+    'acctsync serve [--host 127.0.0.1] [--port 4010] [--token T] [--data FILE] [--rate-limit N/m] [--trust-proxy] [--echo]',
   ],
   description: 'Serves the whole Account Management API locally, with a control surface under /_emulator/.',
   flags: {
@@ -25,6 +25,10 @@ export const help = defineHelp({
       type: 'string',
       value: 'D',
       help: 'how long a managed certificate takes to be issued, e.g. 500ms, 2s, 1m (default 2s)',
+    },
+    echo: {
+      type: 'boolean',
+      help: "answer what was written, as written, not as the vendor's examples show (for tests)",
     },
     'trust-proxy': {
       type: 'boolean',

@@ -10,6 +10,7 @@ export { isHostname, isWildcardHostname, parseHostport, type Hostport } from './
 export { parseSshAclRule, WILDCARD, type SshAclRule } from './ssh-acl.js';
 export { parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';
 export { parsePemCertificates, type ParsedCertificate } from './certificate.js';
+export { readPemBlocks } from './pem.js';
 export type { KeyUsage } from './certificate-extensions.js';
 export type { KeyType } from './key-type.js';
 export { parsePrivateKeyPem, privateKeyMatchesCertificate, type PrivateKeyInfo } from './private-key.js';

@@ -64,7 +64,7 @@ export const tlsCertificates: KindDescriptor = {
     issued_at: readOnly(t.string(), 'Set when issued automatically; null when uploaded.', { nullable: true }),
     private_key_type: readOnly(t.enumOf(['rsa', 'ecdsa', 'ed25519']), 'Type of the private key.'),
     issuer_common_name: readOnly(t.string(), 'Issuer common name of the leaf.'),
-    serial_number: readOnly(t.string(), 'Serial number of the leaf.'),
+    serial_number: readOnly(t.string({ format: 'serial-number' }), 'Serial number of the leaf, in hex.'),
     subject_organization: readOnly(t.string(), 'Subject O of the leaf.'),
     subject_organizational_unit: readOnly(t.string(), 'Subject OU of the leaf.'),
     subject_locality: readOnly(t.string(), 'Subject L of the leaf.'),

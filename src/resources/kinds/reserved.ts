@@ -79,10 +79,11 @@ export const reservedDomains: KindDescriptor = {
       write: 'immutable',
       required: true,
     }),
-    region: field(t.enumOf(regions), 'Deprecated; applies only to endpoints.', {
+    region: field(t.enumOf(regions), 'Deprecated and ignored: traffic is handled globally.', {
       write: 'immutable',
       default: '',
       blankIsUnset: true,
+      serviceIgnores: true,
     }),
     cname_target: readOnly(
       t.string(),
