@@ -58,7 +58,7 @@ export async function holdScope(
   const lease = await ScopeLease.acquire(connection.client, scope, {
     command: `acctsync ${command}`,
     ...flags,
-    unlock: `acctsync unlock ${scope}${targetArguments(target)}`,
+    unlock: `acctsync unlock ${scope}${targetArguments(target)} --force`,
     onWait: (holder, until) =>
       process.stderr.write(
         `acctsync: scope ${inert(scope)} is held by ${inert(describeHolder(holder))} (its lease expires at ${expiryOf(holder)}, the service's time, unless renewed); waiting for it until ${until.toISOString().replace(/\.\d+Z$/, 'Z')} (--lock-timeout)\n`,

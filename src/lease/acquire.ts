@@ -118,7 +118,7 @@ export class LeaseHeldError extends UserError {
   readonly holder: LeaseRecord;
 
   /** `unlock` is the command that breaks this lease as the user runs it (with its config and `--env`). */
-  constructor(scope: string, holder: LeaseRecord, unlock = `acctsync unlock ${scope}`) {
+  constructor(scope: string, holder: LeaseRecord, unlock = `acctsync unlock ${scope} --force`) {
     super(`scope ${scope} is held by ${describeHolder(holder)}`, {
       details: [
         `Nothing was changed. Its lease expires at ${expiryOf(holder)} (the service's time) unless renewed:`,

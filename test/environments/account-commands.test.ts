@@ -96,7 +96,7 @@ describe('in a repository of environments', () => {
       const refused = await acctsync(['sync', 'config', '--env', 'production'], dir, env);
       expect(refused.status, refused.stderr).toBe(1);
       const suggested = /break it with: (acctsync unlock .*)$/m.exec(refused.stderr)?.[1];
-      expect(suggested).toBe('acctsync unlock web config --env production');
+      expect(suggested).toBe('acctsync unlock web config --env production --force');
 
       const unlocked = await acctsync(suggested!.split(' ').slice(1), dir, env);
       expect(unlocked.status, unlocked.stderr).toBe(0);
