@@ -53,7 +53,7 @@ afterEach(async () => {
 });
 
 describe('a policy rule past its bounds', () => {
-  it('is stopped at its time budget and named; validate and plan exit 1', async () => {
+  it('is stopped at its time budget (or memory bound) and named; validate and plan exit 1', async () => {
     await account.write(
       'policies/rules.yaml',
       rules([
@@ -66,13 +66,13 @@ describe('a policy rule past its bounds', () => {
     expect(run.code).toBe(1);
     // Four evaluations (two rules, two objects) of at most 1 s each, with a worker started for each.
     expect(Date.now() - started).toBeLessThan(30_000);
-    for (const rule of ['deep-all', 'deep-map']) {
-      expect(run.stderr).toMatch(
-        new RegExp(
-          `error: policy rule ${rule}: the rule was stopped: it ran longer than its time budget of 1 s \\(at ip_policies/p0\\)`,
-        ),
-      );
-    }
+    // Nesting alone runs out of time; the map's lists may run out of memory first, on a fast machine.
+    expect(run.stderr).toMatch(
+      /error: policy rule deep-all: the rule was stopped: it ran longer than its time budget of 1 s \(at ip_policies\/p0\)/,
+    );
+    expect(run.stderr).toMatch(
+      /error: policy rule deep-map: the rule was stopped: it (ran longer than its time budget of 1 s|used more than its memory bound of 64 MB) \(at ip_policies\/p0\)/,
+    );
     expect(run.stderr).not.toContain('never reported');
     expect(run.stderr).not.toMatch(/\n\s+at /);
 
