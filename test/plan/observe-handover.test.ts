@@ -84,7 +84,7 @@ it('a managed entry turned observed is handed over; removing its file then delet
 it('forget works on an observed entry, and removing the entry then deletes nothing', async () => {
   const before = await liveIds();
   await account.write('account/corp.yaml', corp(true));
-  const forgot = await account.acctsync(['forget', 'ip_policies/corp', '--config', 'account/']);
+  const forgot = await account.acctsync(['forget', 'account/', 'ip_policies/corp']);
   expect(forgot.code, forgot.stderr).toBe(0);
   expect(forgot.stdout).toMatch(/^forgot ip_policies\/corp \(ipp_\w+\): no longer managed, left as it is$/m);
   // Its rules went with it; the observed entry still finds it, by its description.
