@@ -28,14 +28,17 @@ export interface NotConverging {
 const sendsBeforeHold = 2;
 
 interface Streak {
-  /** The write: its requests and changes (live and desired values), masked as the plan masks them. */
+  /** The write: its changes (live and desired values), masked as the plan masks them. */
   readonly fingerprint: string;
   readonly sent: number;
   readonly since: string;
 }
 
-const fingerprintOf = (op: Operation): string =>
-  canonicalJson({ action: op.action, requests: op.requests, changes: op.changes });
+/**
+ * The write as the reviewer sees it: its changes (live and desired values). Not its requests: the
+ * first also records in the marker what it wrote (its `written` fingerprint), the repeats do not.
+ */
+const fingerprintOf = (op: Operation): string => canonicalJson({ action: op.action, changes: op.changes });
 
 function notConverging(op: Operation, streak: Streak): NotConverging {
   return {
