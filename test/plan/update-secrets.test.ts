@@ -57,7 +57,11 @@ it('switching a route from oauth to oidc shows client_secret as (sensitive) and 
     .exec(text.stdout)?.[1]
     ?.split('\n')
     .map((l) => l.trim());
+  // acctsync's own defaults, which it sends explicitly (#44: send what the reviewer saw), and what
+  // the config writes; never a default only the service fills in (cookie_prefix).
   expect(added).toEqual([
+    'enabled: true',
+    'options_passthrough: false',
     'issuer: "https://id.example.com"',
     'client_id: "team-app"',
     'client_secret: (sensitive)',
@@ -73,7 +77,13 @@ it('switching a route from oauth to oidc shows client_secret as (sensitive) and 
   const change = plan.operations.flatMap((o) => o.changes).find((c) => c.path.join('.') === 'oidc');
   expect(change).toEqual({
     path: ['oidc'],
-    after: { issuer: 'https://id.example.com', client_id: 'team-app', client_secret: '(sensitive)' },
+    after: {
+      enabled: true,
+      options_passthrough: false,
+      issuer: 'https://id.example.com',
+      client_id: 'team-app',
+      client_secret: '(sensitive)',
+    },
     sensitive: true,
   });
 
