@@ -144,9 +144,10 @@ export async function openConnection(settings: ConnectionSettings): Promise<Conn
         ],
       });
     }
+    // Under CI the likelier cause is a variable the job cannot see: that message says so first.
+    refuseSilentEmulator(env, urlVariable, keyVariable, empty);
     if (settings.accountCommand !== undefined)
       refuseNoAccount(settings.accountCommand, urlVariable, keyVariable, empty);
-    refuseSilentEmulator(env, urlVariable, keyVariable, empty);
     for (const note of emptyNotes(empty)) announce(`acctsync: ${note}`);
   }
   if (url === undefined || url === embeddedUrl) {
