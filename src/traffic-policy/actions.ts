@@ -82,7 +82,8 @@ function configProblems(type: string, spec: ActionType, config: unknown): Action
     return [{ path: ['config'], message: `the ${type} action's config must be an object` }];
   const out: ActionProblem[] = [];
   for (const [key, value] of Object.entries(given)) {
-    const kind = members[key];
+    // Own members only: a config member named like an Object method (`constructor`) is unknown.
+    const kind = Object.hasOwn(members, key) ? members[key] : undefined;
     if (kind === undefined) {
       const hint = didYouMean(key, Object.keys(members));
       const known = Object.keys(members);
@@ -99,7 +100,8 @@ function configProblems(type: string, spec: ActionType, config: unknown): Action
     }
   }
   for (const key of spec.required ?? []) {
-    if (!(key in given)) out.push({ path: ['config'], message: `the ${type} action needs config.${key}` });
+    if (!Object.hasOwn(given, key))
+      out.push({ path: ['config'], message: `the ${type} action needs config.${key}` });
   }
   return out;
 }
