@@ -263,12 +263,14 @@ describe('traffic-policy expressions in validate', () => {
     expect(accepted.code).toBe(0);
     const bad = config(
       [{ style: 'plain', expression: "conn.server_region == 'eu'" }],
-      "[{ type: terminate-tls, config: { min_version: '1.1' } }, { type: forward-internal, config: { on_eror: halt } }, { type: close-conection }]",
+      "[{ type: terminate-tls, config: { min_version: '1.1', constructor: x } }, { type: forward-internal, config: { on_eror: halt } }, { type: close-conection }]",
     );
     const refused = await validate('bad-actions.yaml', bad);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('min_version of the terminate-tls action must be one of 1.2, 1.3');
     expect(refused.stderr).toContain('the forward-internal action needs config.url');
+    // A member named like an Object method is an unknown member, not the method.
+    expect(refused.stderr).toContain("unknown member constructor of the terminate-tls action's config");
     expect(refused.stderr).toMatch(
       /unknown member on_eror[^\n]*\n(?:.*\n)*?\s*hint: did you mean on_error\?/,
     );
