@@ -240,12 +240,14 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   if (inputs.apply === undefined) return { ...planned, status: 'planned' };
   if (refusal !== undefined) return { ...planned, status: 'refused' };
   const { apply } = inputs;
-  await apply.beforeApply?.(planned);
+  const sending = apply.holdBack?.(plan) ?? plan;
   const tokens = apply.tokenOutput === undefined ? undefined : await fileTokenSink(apply.tokenOutput);
-  // A daemon's lease goes to its writing TTL for a plan with something to write, and back after.
-  const held = hold?.held === true && plan.operations.length > 0 ? hold : undefined;
+  // A daemon's lease goes to its writing TTL for a plan with something to write, and back after;
+  // `beforeApply` comes after that, so what it announces is followed by the first writes at once.
+  const held = hold?.held === true && sending.operations.length > 0 ? hold : undefined;
   await held?.writing?.();
   try {
+    await apply.beforeApply?.(planned);
     if (signal?.aborted)
       return {
         status: 'stopped',
@@ -254,7 +256,6 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
         planned: plan.operations.length,
       };
     const writing = runSignal(apply.signal, signal);
-    const sending = apply.holdBack?.(plan) ?? plan;
     const applied = await applyPlan(sending, desired, account.client, {
       parallelism: apply.parallelism,
       continueOnError: apply.continueOnError,
