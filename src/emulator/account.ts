@@ -4,7 +4,7 @@
  * handlers change it only through these methods so that the indexes and the cache never drift from
  * the records.
  */
-import { descriptorOfId, type KindDescriptor, type KindName } from '../resources/index.js';
+import type { KindDescriptor, KindName, KindRegistry } from '../resources/index.js';
 import type { Collection, StoredRecord } from './collection.js';
 import type { IdGenerator } from './ids.js';
 import type { Agent, Delivery, Lifecycle, Located, Principal } from './model.js';
@@ -33,9 +33,9 @@ type RenderBehaviour = Readonly<Partial<Record<KindName, { readonly decorate?: D
 type EmbeddedChildren = Map<KindName, Array<{ child: KindDescriptor; member: string }>>;
 
 /** Children embedded in their parent's record (`routes` of an HTTPS edge), by parent kind. */
-function embeddedChildren(): EmbeddedChildren {
+function embeddedChildren(kinds: KindRegistry): EmbeddedChildren {
   const out: EmbeddedChildren = new Map();
-  for (const d of storedKinds()) {
+  for (const d of storedKinds(kinds)) {
     if (d.parent?.embeddedAs === undefined) continue;
     const list = out.get(d.parent.kind) ?? [];
     list.push({ child: d, member: d.parent.embeddedAs });
@@ -54,8 +54,10 @@ export class Account implements UriResolver {
   readonly deliveries: Delivery[] = [];
   /** Simulated agents, by id. */
   readonly agents = new Map<string, Agent>();
-  readonly #store = new Store();
-  readonly #embedded = embeddedChildren();
+  /** The kinds it serves: the registry the emulator was started with. */
+  readonly kinds: KindRegistry;
+  readonly #store: Store;
+  readonly #embedded: EmbeddedChildren;
   readonly #tokens = new ApiKeyTokens();
   readonly #responses: ResponseCache;
   readonly #behaviour: RenderBehaviour;
@@ -71,6 +73,7 @@ export class Account implements UriResolver {
   onChange: () => void = () => undefined;
 
   constructor(options: {
+    kinds: KindRegistry;
     origin: string;
     ids: IdGenerator;
     now: () => Date;
@@ -78,6 +81,9 @@ export class Account implements UriResolver {
     behaviour: RenderBehaviour;
     answers: Answers;
   }) {
+    this.kinds = options.kinds;
+    this.#store = new Store(options.kinds);
+    this.#embedded = embeddedChildren(options.kinds);
     this.answers = options.answers;
     this.listenOrigin = options.origin;
     this.ids = options.ids;
@@ -128,7 +134,7 @@ export class Account implements UriResolver {
   uriOf(id: string): string {
     this.#responses.noteRead(id);
     const found = this.find(id);
-    const d = found?.d ?? descriptorOfId(id);
+    const d = found?.d ?? this.kinds.descriptorOfId(id);
     if (d === undefined) return `${this.origin}/${id}`;
     const path = `${this.collectionPath(d, found?.record.values ?? {})}/${id}`;
     return d.uriIsPath ? path : this.origin + path;

@@ -33,12 +33,13 @@ function bodyObject(call: Call): Record<string, unknown> {
 }
 
 function assertValid(
+  account: Account,
   fields: Fields,
   rules: KindDescriptor['rules'],
   body: unknown,
   mode: 'create' | 'update' | 'replace',
 ): void {
-  const failure = fromViolations(validateBody(fields, rules, body, mode));
+  const failure = fromViolations(validateBody(fields, rules, body, mode, account.kinds));
   if (failure) throw failure;
 }
 
@@ -90,7 +91,7 @@ export function createHandler(d: KindDescriptor): Handler {
   return (call) => {
     const { account } = call;
     const body = bodyObject(call);
-    assertValid(d.fields, d.rules, body, 'create');
+    assertValid(account, d.fields, d.rules, body, 'create');
     const values = withDefaults(d.fields, asKept(account, d.fields, fromRequestBody(d.fields, body)));
     if (d.parent?.via === 'path') {
       const parentId = call.params[d.parent.field] ?? '';
@@ -159,7 +160,7 @@ export function updateHandler(d: KindDescriptor): Handler {
     const { account } = call;
     const { record } = locate(call, d);
     const body = bodyObject(call);
-    assertValid(d.fields, d.rules, body, 'update');
+    assertValid(call.account, d.fields, d.rules, body, 'update');
     const patch = fromRequestBody(d.fields, body);
     assertReferencesExist(account, d.fields, patch);
     const keptPatch = asKept(account, d.fields, { ...patch });
@@ -248,7 +249,7 @@ export function modulePutHandler(d: KindDescriptor, name: string): Handler {
     const { account } = call;
     const { record } = locate(call, d);
     const body = bodyObject(call);
-    assertValid(module.fields, module.rules, body, 'replace');
+    assertValid(call.account, module.fields, module.rules, body, 'replace');
     const value = stored(name, f, asKept(account, module.fields, fromRequestBody(module.fields, body)));
     if (!isPlainObject(value)) throw badRequest(ErrorCode.invalidValue, 'the body must be a JSON object');
     assertReferencesExist(account, module.fields, value);

@@ -40,7 +40,9 @@ function changeSources(account: Account, record: StoredRecord, sources: Source[]
 
 const createSource: Handler = (call) => {
   const record = subscriptionOf(call);
-  const failure = fromViolations(validateBody(sourcesKind.fields, sourcesKind.rules, call.body, 'create'));
+  const failure = fromViolations(
+    validateBody(sourcesKind.fields, sourcesKind.rules, call.body, 'create', call.account.kinds),
+  );
   if (failure) throw failure;
   const type = (call.body as Source).type;
   const sources = sourcesOf(record);
@@ -76,7 +78,9 @@ const getSource: Handler = (call) => {
 
 const updateSource: Handler = (call) => {
   const { record, source } = sourceOf(call);
-  const failure = fromViolations(validateBody(sourcesKind.fields, sourcesKind.rules, call.body, 'update'));
+  const failure = fromViolations(
+    validateBody(sourcesKind.fields, sourcesKind.rules, call.body, 'update', call.account.kinds),
+  );
   if (failure) throw failure;
   return { status: 200, body: render(call.account, record.id, source) };
 };

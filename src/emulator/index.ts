@@ -19,7 +19,7 @@ import { Router, type Route } from './router.js';
 import { apiRoutes } from './routes.js';
 import { requestListener } from './server.js';
 import { EmulatorCa } from './x509.js';
-import { kindsInScope, withKinds } from '../resources/index.js';
+import { builtinKinds, type KindRegistry } from '../resources/index.js';
 import { RequestStats, type EmulatorStats } from './stats.js';
 
 export type { FaultOptions } from './faults.js';
@@ -61,6 +61,8 @@ export interface EmulatorOptions {
   readonly echo?: boolean;
   /** The clock of `created_at`, ids and answers' `Date` header; tests pin it or move it. */
   readonly now?: () => Date;
+  /** The kinds it serves, for its whole life: the built-in ones unless a test adds its own. */
+  readonly kinds?: KindRegistry;
 }
 
 export interface RunningEmulator {
@@ -108,6 +110,7 @@ function openAccount(
   state: Snapshot | undefined,
 ): OpenAccount {
   const account = new Account({
+    kinds: options.kinds ?? builtinKinds,
     origin,
     ids: new IdGenerator(now),
     now,
@@ -124,9 +127,9 @@ function openAccount(
 }
 
 /** The API's routes, then the control surface's. */
-function routerOf(control: Iterable<Route>): Router {
+function routerOf(kinds: KindRegistry, control: Iterable<Route>): Router {
   const router = new Router();
-  for (const route of apiRoutes()) router.add(route);
+  for (const route of apiRoutes(kinds)) router.add(route);
   for (const route of control) router.add(route);
   return router;
 }
@@ -177,14 +180,11 @@ function runningEmulator(parts: EmulatorParts): RunningEmulator {
   };
 }
 
-/**
- * Starts an emulator; resolves once it accepts connections. It serves the kinds in scope when it
- * starts (`withKinds`), for its whole life.
- */
+/** Starts an emulator; resolves once it accepts connections. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const kinds = kindsInScope();
+  const kinds = options.kinds ?? builtinKinds;
   const now = options.now ?? (() => new Date());
-  const state = options.dataFile === undefined ? undefined : await loadSnapshot(options.dataFile);
+  const state = options.dataFile === undefined ? undefined : await loadSnapshot(options.dataFile, kinds);
   const faults = new FaultSwitch(options.faults ?? {});
   const stats = new RequestStats();
   const ca = await EmulatorCa.create(now());
@@ -197,6 +197,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   setFaults(options.faults ?? {});
   const router = routerOf(
+    kinds,
     controlRoutes({
       getFaults: () => faults.current,
       setFaults: (f) => setFaults(f),
@@ -228,12 +229,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     random: () => faults.roll(),
     trustProxy: options.trustProxy ?? false,
   });
-  // A request may arrive outside the starter's scope: each is handled in the kinds it started with.
-  // Entering the scope only when it is not already in force keeps async hooks off in a process
-  // that never set one (`serve`): on Node 20 a scope entered once costs a hook on every promise.
-  server.on('request', (req, res) => {
-    if (kindsInScope() === kinds) listener(req, res);
-    else withKinds(kinds, () => listener(req, res));
-  });
+  server.on('request', listener);
   return runningEmulator({ ...opened, server, token, adminUserId, setFaults, stats, saves });
 }

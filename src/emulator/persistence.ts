@@ -6,7 +6,7 @@
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
-import { descriptorOf, isKindName } from '../resources/index.js';
+import type { KindRegistry } from '../resources/index.js';
 import type { Account } from './account.js';
 import type { StoredRecord } from './collection.js';
 import type { Agent, Delivery, Principal } from './model.js';
@@ -50,7 +50,7 @@ class StateFileError extends UserError {
  * Reads a saved state; undefined when the file does not exist yet.
  * @throws {UserError} when the file cannot be read or is not a saved state
  */
-export async function loadSnapshot(file: string): Promise<Snapshot | undefined> {
+export async function loadSnapshot(file: string, kinds: KindRegistry): Promise<Snapshot | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -71,7 +71,7 @@ export async function loadSnapshot(file: string): Promise<Snapshot | undefined> 
   const records: readonly unknown[] = state.records;
   for (const record of records) {
     const kind = (record as { kind?: unknown } | null)?.kind;
-    if (typeof kind !== 'string' || !isKindName(kind)) {
+    if (typeof kind !== 'string' || !kinds.has(kind)) {
       throw new StateFileError(file, `it holds an unknown kind ${JSON.stringify(kind)}`);
     }
   }
@@ -83,8 +83,8 @@ export function restore(account: Account, state: Snapshot): void {
   account.ids.advance(state.watermark);
   for (const p of state.principals) account.principals.set(p.id, p);
   for (const { kind, ...record } of state.records) {
-    if (!isKindName(kind)) throw new Error(`saved state has an unknown kind ${kind}`);
-    account.insert(descriptorOf(kind), { ...record });
+    if (!account.kinds.has(kind)) throw new Error(`saved state has an unknown kind ${kind}`);
+    account.insert(account.kinds.descriptorOf(kind), { ...record });
   }
   for (const agent of state.agents) account.agents.set(agent.id, agent);
   account.deliveries.push(...state.deliveries);

@@ -3,7 +3,7 @@
  * an object whose address it shows, one of its embedded children or a decorator input changes; and
  * the bytes of list pages, dropped on any change.
  */
-import { descriptorOf, type KindDescriptor, type KindName } from '../resources/index.js';
+import { type KindDescriptor, type KindName } from '../resources/index.js';
 import type { StoredRecord } from './collection.js';
 import { storedKinds, type Store } from './store.js';
 
@@ -34,7 +34,7 @@ export class ResponseCache {
    */
   constructor(store: Store, readsOf: (kind: KindName) => readonly KindName[]) {
     this.#store = store;
-    for (const d of storedKinds()) {
+    for (const d of storedKinds(store.kinds)) {
       for (const input of readsOf(d.kind)) {
         const list = this.#dependentKinds.get(input) ?? [];
         list.push(d.kind);
@@ -117,7 +117,7 @@ export class ResponseCache {
     for (let depth = 0; link !== undefined && typeof parentId === 'string' && depth < 8; depth++) {
       this.#drop(parentId);
       const parent = this.#store.get(link.kind, parentId);
-      const parentLink: KindDescriptor['parent'] = descriptorOf(link.kind).parent;
+      const parentLink: KindDescriptor['parent'] = this.#store.kinds.descriptorOf(link.kind).parent;
       parentId = parentLink === undefined ? undefined : parent?.values[parentLink.field];
       link = parentLink;
     }

@@ -3,7 +3,7 @@
  * module endpoints for each module member, and the endpoints a kind's entry in `kind-behaviour.ts`
  * adds (event sources, tunnel session commands).
  */
-import { allDescriptors, moduleFields, type KindDescriptor } from '../resources/index.js';
+import { moduleFields, type KindDescriptor, type KindRegistry } from '../resources/index.js';
 import {
   createHandler,
   deleteHandler,
@@ -48,7 +48,7 @@ function kindRoutes(d: KindDescriptor): Route[] {
   return [...standard, ...(kindBehaviour[d.kind]?.routes?.(d) ?? [])];
 }
 
-/** Every route of the account API. */
-export function apiRoutes(): Route[] {
-  return allDescriptors().flatMap(kindRoutes);
+/** Every route of the account API, for the kinds it serves. */
+export function apiRoutes(kinds: KindRegistry): Route[] {
+  return kinds.all.flatMap(kindRoutes);
 }

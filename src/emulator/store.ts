@@ -6,23 +6,19 @@
 import {
   claimKeys,
   claimScope,
-  allDescriptors,
-  descriptorOfId,
   ErrorCode,
   type KindDescriptor,
   type KindName,
+  type KindRegistry,
 } from '../resources/index.js';
 import { Collection, type StoredRecord } from './collection.js';
 import { ApiFailure } from './failure.js';
 import type { Located } from './model.js';
 import { collectReferences } from './references.js';
 
-/**
- * Kinds whose objects are stored by id (event sources live inside their subscription), read from
- * the kinds in scope when an emulator starts (see `withKinds`).
- */
-export function storedKinds(): KindDescriptor[] {
-  return allDescriptors().filter((d) => d.idPrefix !== undefined);
+/** Kinds whose objects are stored by id (event sources live inside their subscription). */
+export function storedKinds(kinds: KindRegistry): KindDescriptor[] {
+  return kinds.all.filter((d) => d.idPrefix !== undefined);
 }
 
 /** A path parameter or scope from a stored value (always a string id). */
@@ -31,16 +27,19 @@ export function stringOf(value: unknown): string {
 }
 
 export class Store {
-  /** The kinds registered when the store was made: it serves those and no others. */
-  readonly #kinds = storedKinds();
+  /** The registry the emulator was started with: it serves those kinds and no others. */
+  readonly kinds: KindRegistry;
+  readonly #stored: readonly KindDescriptor[];
   readonly #collections = new Map<KindName, Collection>();
   /** target id → ids of the objects referencing it. */
   readonly #referrers = new Map<string, Set<string>>();
   /** natural key → id of the object holding it. */
   readonly #naturalKeys = new Map<string, string>();
 
-  constructor() {
-    for (const d of this.#kinds) this.#collections.set(d.kind, new Collection());
+  constructor(kinds: KindRegistry) {
+    this.kinds = kinds;
+    this.#stored = storedKinds(kinds);
+    for (const d of this.#stored) this.#collections.set(d.kind, new Collection());
   }
 
   collection(kind: KindName): Collection {
@@ -56,7 +55,7 @@ export class Store {
 
   /** The object with this id, of whatever kind its prefix names. */
   find(id: string): Located | undefined {
-    const d = descriptorOfId(id);
+    const d = this.kinds.descriptorOfId(id);
     const record = d === undefined ? undefined : this.get(d.kind, id);
     return d === undefined || record === undefined ? undefined : { d, record };
   }
@@ -111,7 +110,7 @@ export class Store {
 
   /** Every stored object, for persistence. */
   *records(): Generator<Located> {
-    for (const d of this.#kinds) for (const record of this.collection(d.kind).all()) yield { d, record };
+    for (const d of this.#stored) for (const record of this.collection(d.kind).all()) yield { d, record };
   }
 
   #index(d: KindDescriptor, record: StoredRecord, delta: 1 | -1): void {

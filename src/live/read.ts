@@ -6,13 +6,13 @@
 import { compare } from '../compare.js';
 import type { ApiClient } from '../api/index.js';
 import {
-  descriptorOf,
+  builtinKinds,
   isServiceOwned,
-  managedDescriptors,
   referencedKinds,
   type DesiredState,
   type KindDescriptor,
   type KindName,
+  type KindRegistry,
 } from '../resources/index.js';
 import { isLeaseObject } from '../resources/ownership/lease-object.js';
 import { isPlainObject } from '../plain-object.js';
@@ -30,13 +30,15 @@ interface FetchOptions {
   readonly noDelete?: boolean;
   /** Exactly these collections (a saved plan's `liveKinds`), overriding the computed set. */
   readonly kinds?: readonly KindName[];
+  /** The kinds described: the built-in ones by default. */
+  readonly registry?: KindRegistry;
   readonly signal?: AbortSignal;
 }
 
-/** Each managed kind's place in descriptor order, in the registry in scope. */
-function kindOrder(): (kind: KindName) => number {
-  const order = new Map(managedDescriptors().map((d, i) => [d.kind, i]));
-  return (kind) => order.get(kind) ?? managedDescriptors().length;
+/** Each managed kind's place in descriptor order. */
+function kindOrder(registry: KindRegistry): (kind: KindName) => number {
+  const order = new Map(registry.managed.map((d, i) => [d.kind, i]));
+  return (kind) => order.get(kind) ?? registry.managed.length;
 }
 
 /**
@@ -45,31 +47,34 @@ function kindOrder(): (kind: KindName) => number {
  * reference them (referrers of a replaced object are repointed).
  */
 export function kindsToFetch(desired: DesiredState, options: FetchOptions = {}): KindName[] {
-  if (options.kinds) return sortKinds(options.kinds);
-  if (!options.noDelete) return managedDescriptors().map((d) => d.kind);
+  const registry = options.registry ?? builtinKinds;
+  if (options.kinds) return sortKinds(registry, options.kinds);
+  if (!options.noDelete) return registry.managed.map((d) => d.kind);
   const wanted = new Set(desired.objects.map((o) => o.kind));
-  for (const d of managedDescriptors()) {
+  for (const d of registry.managed) {
     if ([...referencedKinds(d)].some((k) => wanted.has(k))) wanted.add(d.kind);
   }
-  return sortKinds([...wanted]);
+  return sortKinds(registry, [...wanted]);
 }
 
-function sortKinds(kinds: Iterable<KindName>): KindName[] {
-  const order = kindOrder();
+function sortKinds(registry: KindRegistry, kinds: Iterable<KindName>): KindName[] {
+  const order = kindOrder(registry);
   return [...new Set(kinds)].sort((a, b) => order(a) - order(b));
 }
 
 /** The request that lists `d`: its own collection, or its parent's when embedded there. */
-function listedThrough(d: KindDescriptor): KindDescriptor {
-  return d.listMember === undefined && d.parent?.embeddedAs !== undefined ? descriptorOf(d.parent.kind) : d;
+function listedThrough(registry: KindRegistry, d: KindDescriptor): KindDescriptor {
+  return d.listMember === undefined && d.parent?.embeddedAs !== undefined
+    ? registry.descriptorOf(d.parent.kind)
+    : d;
 }
 
 /**
  * Whether plans, exports and guards see `o`: the service's own objects (its default policies, ...)
  * are nobody's to change. Anything else acctsync keeps out of sight is one more condition here.
  */
-function readable(o: LiveObject): boolean {
-  return !isServiceOwned(descriptorOf(o.kind), o.record) && !isLeaseObject(o.kind, o.record);
+function readable(registry: KindRegistry, o: LiveObject): boolean {
+  return !isServiceOwned(registry.descriptorOf(o.kind), o.record) && !isLeaseObject(o.kind, o.record);
 }
 
 /** Lists the collections a plan for `desired` can touch; each collection once, all pages. */
@@ -89,12 +94,13 @@ export function fetchLiveState(
 export async function readLiveState(
   client: ApiClient,
   wantedKinds: readonly KindName[],
-  options: { readonly signal?: AbortSignal } = {},
+  options: { readonly signal?: AbortSignal; readonly registry?: KindRegistry } = {},
 ): Promise<LiveState> {
-  const kinds = sortKinds(wantedKinds);
+  const registry = options.registry ?? builtinKinds;
+  const kinds = sortKinds(registry, wantedKinds);
   const lists = new Map<KindDescriptor, KindName[]>();
   for (const kind of kinds) {
-    const via = listedThrough(descriptorOf(kind));
+    const via = listedThrough(registry, registry.descriptorOf(kind));
     lists.set(via, [...(lists.get(via) ?? []), kind]);
   }
   const listOptions = options.signal ? { signal: options.signal } : {};
@@ -105,25 +111,26 @@ export async function readLiveState(
         via.listMember ?? '',
         listOptions,
       );
-      return objectsOf(via, records, new Set(wanted));
+      return objectsOf(registry, via, records, new Set(wanted));
     }),
   );
-  const order = kindOrder();
+  const order = kindOrder(registry);
   const objects = results
     .flat()
-    .filter(readable)
+    .filter((o) => readable(registry, o))
     .sort((a, b) => order(a.kind) - order(b.kind) || compare(a.id, b.id));
   return { kinds, objects };
 }
 
 /** The objects of `records` (and of the children they embed) whose kinds are `wanted`. */
 function objectsOf(
+  registry: KindRegistry,
   via: KindDescriptor,
   records: Record<string, unknown>[],
   wanted: Set<KindName>,
 ): LiveObject[] {
   const out: LiveObject[] = [];
-  const embedded = managedDescriptors().filter(
+  const embedded = registry.managed.filter(
     (c) => c.parent?.kind === via.kind && c.parent.embeddedAs !== undefined && wanted.has(c.kind),
   );
   for (const record of records) {

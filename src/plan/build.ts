@@ -3,7 +3,7 @@
  * `steps/`): pair objects, find replaces, build each object's operations (with the ownership
  * marker, secrets masked), delete orphans with their cascades, check protection, order, summarize.
  */
-import type { DesiredState } from '../resources/index.js';
+import { builtinKinds, type DesiredState, type KindRegistry } from '../resources/index.js';
 import { cachedSecretHasher } from '../resources/ownership/marker.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveState } from '../live/index.js';
@@ -25,6 +25,8 @@ import type { Plan } from './types.js';
 import { WrittenStates } from './written-state.js';
 
 interface BuildOptions {
+  /** The kinds the states are described by: the built-in ones unless given. */
+  readonly kinds?: KindRegistry;
   readonly scope: string;
   readonly adopt: boolean;
   readonly noDelete: boolean;
@@ -66,10 +68,10 @@ function once<T>(f: () => T): () => T {
  * a saved plan's check and watch's revision read them (the same bytes either way, since neither
  * state changes after the plan is built). Hashing both is about a third of `buildPlan`.
  */
-function lazyFingerprints(desired: DesiredState, live: LiveState, scope: string) {
+function lazyFingerprints(desired: DesiredState, live: LiveState, scope: string, kinds: KindRegistry) {
   return {
-    desired: once(() => desiredFingerprint(desired, scope)),
-    live: once(() => liveFingerprint(live)),
+    desired: once(() => desiredFingerprint(desired, scope, kinds)),
+    live: once(() => liveFingerprint(live, kinds)),
   };
 }
 
@@ -80,7 +82,9 @@ function lazyFingerprints(desired: DesiredState, live: LiveState, scope: string)
  */
 export function buildPlan(desired: DesiredState, live: LiveState, options: BuildOptions): Plan {
   const { scope } = options;
+  const kinds = options.kinds ?? builtinKinds;
   const matching = matchObjects(desired, live, {
+    kinds,
     scope,
     adopt: options.adopt,
     environment: options.environment,
@@ -92,27 +96,30 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
   const capture = tokenCapture(
     paired.filter((m) => m.desired.observe !== true),
     options.tokens,
+    kinds,
   );
-  const replacements = findReplacements(paired, capture.recaptured, hash);
-  if (options.adopt) refuseAdoptLookalikes(matching, replacements.resolve, hash);
-  const fingerprints = lazyFingerprints(desired, live, scope);
-  const written = new WrittenStates(paired);
-  const metadata = new MetadataWriter(scope, hash, fingerprints.live, written);
+  const replacements = findReplacements(paired, capture.recaptured, hash, kinds);
+  if (options.adopt) refuseAdoptLookalikes(matching, replacements.resolve, hash, kinds);
+  const fingerprints = lazyFingerprints(desired, live, scope, kinds);
+  const written = new WrittenStates(paired, kinds);
+  const metadata = new MetadataWriter(kinds, scope, hash, fingerprints.live, written);
   const managed = matching.matches.filter((m) => m.desired.observe !== true);
-  const objects = objectOperations(managed, { replacements, capture, metadata, written });
-  const release = observedRelease(observed, matching.orphans, scope);
-  const deletes = options.noDelete ? [] : orphanDeletes(release.orphans);
-  const planned = foldCascades([...objects.operations, ...deletes], live.objects);
+  const objects = objectOperations(managed, { kinds, replacements, capture, metadata, written });
+  const release = observedRelease(observed, matching.orphans, scope, kinds);
+  const deletes = options.noDelete ? [] : orphanDeletes(release.orphans, kinds);
+  const planned = foldCascades([...objects.operations, ...deletes], live.objects, kinds);
   checkProtection(planned, live.objects, {
     scope,
     desired: desiredByKey,
     unprotect: new Set(options.unprotect),
+    kinds,
   });
   const ordered = orderPlan(planned, {
     desiredByKey,
     liveObjects: live.objects,
     deleteFirst: objects.deleteFirst,
     resolve: replacements.resolve,
+    kinds,
   });
   // Releases depend on nothing and nothing on them: metadata PATCHes, after the rest.
   const operations = [...ordered.operations, ...release.operations];
@@ -136,6 +143,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       unchanged: objects.unchanged,
       liveObjects: live.objects.filter((l) => !release.released.has(l.id)),
       scope,
+      kinds,
     }),
     notes: planNotes({
       operations,
@@ -145,10 +153,11 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
       tokenFile: options.tokens !== undefined,
       capture,
       blocked,
+      kinds,
     }),
-    ...(observed.length > 0 ? { observed: observedDrift(observed, replacements) } : {}),
+    ...(observed.length > 0 ? { observed: observedDrift(observed, replacements, kinds) } : {}),
     ...(matching.lookalikes.length > 0 ? { lookalikes: matching.lookalikes } : {}),
-    unmanaged: unmanagedObjects(matching.unmanaged),
+    unmanaged: unmanagedObjects(matching.unmanaged, kinds),
     liveKinds: live.kinds,
     options: recordedOptions(options),
   };

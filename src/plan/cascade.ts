@@ -4,53 +4,51 @@
  * from the descriptors' parent links and module fields, never per kind, so that guards and
  * summaries count every object a delete removes and renderers can say "with 8 routes".
  */
-import {
-  countOf,
-  descriptorOf,
-  managedDescriptors,
-  moduleFields,
-  type KindDescriptor,
-  type KindName,
-} from '../resources/index.js';
+import { builtinKinds, countOf, moduleFields, type KindName, type KindRegistry } from '../resources/index.js';
 import { compare } from '../compare.js';
 import type { LiveObject } from '../live/index.js';
 import type { Cascade, CascadedObject, Operation } from './types.js';
 
 /** Module members set on a live record (an edge's `mutual_tls`, a route's `oidc`). */
-function modulesOf(l: LiveObject): string[] {
-  return moduleFields(descriptorOf(l.kind))
+function modulesOf(kinds: KindRegistry, l: LiveObject): string[] {
+  return moduleFields(kinds.descriptorOf(l.kind))
     .filter(([name]) => l.record[name] != null)
     .map(([name]) => name);
 }
 
-/** Per registry (its list of managed kinds), the kinds deleted with a parent of each kind. */
-const childKindsByRegistry = new WeakMap<readonly KindDescriptor[], Map<KindName, KindName[]>>();
+/** Per registry, the kinds deleted with a parent of each kind. */
+const childKindsByRegistry = new WeakMap<KindRegistry, Map<KindName, KindName[]>>();
 
 /** Kinds whose objects the service deletes with a parent of `kind`. */
-function childKinds(kind: KindName): KindName[] {
-  const managed = managedDescriptors();
-  let byParent = childKindsByRegistry.get(managed);
-  if (byParent === undefined) childKindsByRegistry.set(managed, (byParent = new Map<KindName, KindName[]>()));
-  let kinds = byParent.get(kind);
-  if (kinds === undefined) {
-    kinds = managed.filter((d) => d.parent?.kind === kind).map((d) => d.kind);
-    byParent.set(kind, kinds);
+function childKinds(kinds: KindRegistry, kind: KindName): KindName[] {
+  let byParent = childKindsByRegistry.get(kinds);
+  if (byParent === undefined) childKindsByRegistry.set(kinds, (byParent = new Map<KindName, KindName[]>()));
+  let children = byParent.get(kind);
+  if (children === undefined) {
+    children = kinds.managed.filter((d) => d.parent?.kind === kind).map((d) => d.kind);
+    byParent.set(kind, children);
   }
-  return kinds;
+  return children;
 }
 
-/** Live objects by parent id, for walking down from a deleted object. */
-type ChildIndex = ReadonlyMap<string, readonly LiveObject[]>;
+/** Live objects by parent id, for walking down from a deleted object, and the kinds describing them. */
+interface ChildIndex {
+  readonly kinds: KindRegistry;
+  readonly byParent: ReadonlyMap<string, readonly LiveObject[]>;
+}
 
-export function indexChildren(objects: readonly LiveObject[]): ChildIndex {
+export function indexChildren(
+  objects: readonly LiveObject[],
+  kinds: KindRegistry = builtinKinds,
+): ChildIndex {
   const index = new Map<string, LiveObject[]>();
   for (const l of objects) {
-    if (l.parentId === undefined || descriptorOf(l.kind).parent === undefined) continue;
+    if (l.parentId === undefined || kinds.descriptorOf(l.kind).parent === undefined) continue;
     const list = index.get(l.parentId);
     if (list === undefined) index.set(l.parentId, [l]);
     else list.push(l);
   }
-  return index;
+  return { kinds, byParent: index };
 }
 
 /**
@@ -58,9 +56,9 @@ export function indexChildren(objects: readonly LiveObject[]): ChildIndex {
  * (then id): the same children in the same order whatever order the account created them in.
  */
 function descendants(parent: LiveObject, index: ChildIndex): LiveObject[] {
-  const listed = index.get(parent.id);
+  const listed = index.byParent.get(parent.id);
   if (listed === undefined) return [];
-  const kinds = childKinds(parent.kind);
+  const kinds = childKinds(index.kinds, parent.kind);
   const children = listed
     .filter((c) => kinds.includes(c.kind))
     .sort((a, b) => compare(a.marker?.key ?? '', b.marker?.key ?? '') || compare(a.id, b.id));
@@ -74,9 +72,9 @@ export function cascadeOf(l: LiveObject, index: ChildIndex): Cascade {
     id: c.id,
     ...(c.marker === undefined ? {} : { key: c.marker.key }),
     ...(c.parentId === undefined ? {} : { parentId: c.parentId }),
-    modules: modulesOf(c),
+    modules: modulesOf(index.kinds, c),
   }));
-  return { objects, modules: modulesOf(l) };
+  return { objects, modules: modulesOf(index.kinds, l) };
 }
 
 /** Objects a delete removes: its target and every cascaded child. */
@@ -88,8 +86,8 @@ export function removedBy(op: Operation): number {
  * Objects a scope manages, counted as removals are: those carrying its marker, and the children
  * that would go with them (a rule added by hand to a managed policy is deleted with it).
  */
-export function managedCount(objects: readonly LiveObject[], scope: string): number {
-  const index = indexChildren(objects);
+export function managedCount(objects: readonly LiveObject[], scope: string, kinds: KindRegistry): number {
+  const index = indexChildren(objects, kinds);
   const counted = new Set<string>();
   for (const l of objects) {
     if (l.marker?.scope !== scope) continue;
@@ -100,8 +98,12 @@ export function managedCount(objects: readonly LiveObject[], scope: string): num
 }
 
 /** `ops` with each delete's cascade attached, where it has one. */
-export function withCascades(ops: readonly Operation[], objects: readonly LiveObject[]): Operation[] {
-  const index = indexChildren(objects);
+export function withCascades(
+  ops: readonly Operation[],
+  objects: readonly LiveObject[],
+  kinds: KindRegistry,
+): Operation[] {
+  const index = indexChildren(objects, kinds);
   const byId = new Map(objects.map((l) => [l.id, l]));
   return ops.map((op) => {
     if (op.action !== 'delete' || op.liveId === undefined) return op;
@@ -113,14 +115,17 @@ export function withCascades(ops: readonly Operation[], objects: readonly LiveOb
 }
 
 /** `8 HTTPS edge routes and 1 IP policy rule`: cascaded objects counted by kind, in first-seen order. */
-export function countCascaded(objects: readonly CascadedObject[]): string {
+export function countCascaded(
+  objects: readonly CascadedObject[],
+  kinds: KindRegistry = builtinKinds,
+): string {
   const counts = new Map<KindName, number>();
   for (const c of objects) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
-  return [...counts].map(([kind, n]) => countOf(descriptorOf(kind), n)).join(' and ');
+  return [...counts].map(([kind, n]) => countOf(kinds.descriptorOf(kind), n)).join(' and ');
 }
 
 /** `, with 8 HTTPS edge routes and 1 IP policy rule` for what goes with a delete. */
-export function describeCascade(cascade: Cascade | undefined): string {
-  const counted = countCascaded(cascade?.objects ?? []);
+export function describeCascade(cascade: Cascade | undefined, kinds: KindRegistry = builtinKinds): string {
+  const counted = countCascaded(cascade?.objects ?? [], kinds);
   return counted === '' ? '' : `, with ${counted}`;
 }

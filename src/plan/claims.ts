@@ -3,7 +3,7 @@
  * within an edge): which operation of a plan claims a value the service keeps unique, and which
  * releases it, so that the order can free each value before another object takes it.
  */
-import { claimKeys, descriptorOf, type DesiredObject, type KindDescriptor } from '../resources/index.js';
+import { claimKeys, type DesiredObject, type KindDescriptor, type KindRegistry } from '../resources/index.js';
 import type { LiveObject } from '../live/index.js';
 import { resolvedFields, type ResolveRef } from './normalize.js';
 import { byReference, desiredParentId } from './parents.js';
@@ -26,6 +26,7 @@ interface ClaimInputs {
   readonly desiredByKey: ReadonlyMap<string, DesiredObject>;
   readonly liveById: ReadonlyMap<string, LiveObject>;
   readonly resolve: ResolveRef;
+  readonly kinds: KindRegistry;
 }
 
 const minus = (a: readonly string[], b: readonly string[]): string[] => {
@@ -72,7 +73,7 @@ function interimOf(
 export function claimsOf(ops: readonly Operation[], inputs: ClaimInputs): Map<string, ClaimSides> {
   const out = new Map<string, ClaimSides>();
   for (const op of ops) {
-    const d = descriptorOf(op.kind);
+    const d = inputs.kinds.descriptorOf(op.kind);
     if (d.naturalKey?.claim === undefined) continue;
     const live = op.liveId === undefined ? undefined : inputs.liveById.get(op.liveId);
     const held = live === undefined ? [] : claimKeys(d, live.record, live.parentId);

@@ -6,12 +6,13 @@ import { compare } from '../compare.js';
 import { createHash } from 'node:crypto';
 import {
   derivedOnce,
-  descriptorOf,
   serverFills,
   writableValues,
   type DesiredState,
   type FieldPath,
   type Fields,
+  builtinKinds,
+  type KindRegistry,
 } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson } from './canonical.js';
@@ -69,12 +70,12 @@ function coveredValues(fields: Fields, record: Readonly<Record<string, unknown>>
  * members the service updates on its own (certificate status, matching tunnels) do not count, nor
  * do the writable ones it is filling in.
  */
-export function liveFingerprint(live: LiveState): string {
+export function liveFingerprint(live: LiveState, kinds: KindRegistry = builtinKinds): string {
   const objects = mapped(live.objects, (o) => ({
     kind: o.kind,
     id: o.id,
     parent: o.parentId ?? null,
-    values: coveredValues(descriptorOf(o.kind).fields, o.record),
+    values: coveredValues(kinds.descriptorOf(o.kind).fields, o.record),
   }));
   return hashDocument({ kinds: live.kinds }, 'objects', objects, () => ({}));
 }
@@ -95,11 +96,15 @@ function replaceAt(value: unknown, path: FieldPath, replace: (v: unknown) => unk
  * file must not let anyone confirm a guessed secret at hash speed, and one scrypt per plan costs
  * the same per guess as one per secret.
  */
-export function desiredFingerprint(desired: DesiredState, scope: string): string {
+export function desiredFingerprint(
+  desired: DesiredState,
+  scope: string,
+  kinds: KindRegistry = builtinKinds,
+): string {
   const sensitive: unknown[] = [];
   const sorted = [...desired.objects].sort((a, b) => compare(a.key, b.key));
   const objects = mapped(sorted, (o) => {
-    const paths = [...secretPaths(descriptorOf(o.kind).fields, o.fields), ...o.sensitive];
+    const paths = [...secretPaths(kinds.descriptorOf(o.kind).fields, o.fields), ...o.sensitive];
     const fields = paths.reduce<unknown>(
       (values, path) =>
         replaceAt(values, path, (v) => {

@@ -3,12 +3,12 @@
  * every later request (401). The plan cannot tell which key is in use (the API does not say), so a
  * delete or replace of any such key is warned about and ordered after everything else.
  */
-import { descriptorOf } from '../resources/index.js';
+import { builtinKinds, type KindRegistry } from '../resources/index.js';
 import type { Operation } from './types.js';
 
 /** Deletes (replaces included) of objects acctsync may be authenticating with. */
-export function isKeyDelete(op: Operation): boolean {
-  return op.action === 'delete' && descriptorOf(op.kind).authenticatesClient === true;
+export function isKeyDelete(op: Operation, kinds: KindRegistry = builtinKinds): boolean {
+  return op.action === 'delete' && kinds.descriptorOf(op.kind).authenticatesClient === true;
 }
 
 /** Ops that depend, directly or not, on `id`. */
@@ -32,8 +32,8 @@ function dependants(ops: readonly Operation[], id: string): Set<string> {
  * `ops` (already in dependency order) with key deletes last: each waits for every operation that
  * does not itself wait for it, so nothing else is left to do when the key goes.
  */
-export function keyDeletesLast(ops: readonly Operation[]): Operation[] {
-  const keys = ops.filter(isKeyDelete);
+export function keyDeletesLast(ops: readonly Operation[], kinds: KindRegistry): Operation[] {
+  const keys = ops.filter((op) => isKeyDelete(op, kinds));
   if (keys.length === 0) return [...ops];
   const keyIds = new Set(keys.map((k) => k.id));
   const rest = ops.filter((op) => !keyIds.has(op.id));
@@ -48,8 +48,8 @@ export function keyDeletesLast(ops: readonly Operation[]): Operation[] {
 }
 
 /** The plan's note about deleted keys, when there are any. */
-export function keyInUseNote(ops: readonly Operation[]): string[] {
-  const keys = [...new Set(ops.filter(isKeyDelete).map((op) => op.key))];
+export function keyInUseNote(ops: readonly Operation[], kinds: KindRegistry): string[] {
+  const keys = [...new Set(ops.filter((op) => isKeyDelete(op, kinds)).map((op) => op.key))];
   if (keys.length === 0) return [];
   return [
     `deletes or replaces API key${keys.length === 1 ? '' : 's'} ${keys.join(', ')}: if acctsync runs with ${keys.length === 1 ? 'it' : 'one of them'}, every request after the delete fails with 401; ${keys.length === 1 ? 'it is' : 'they are'} deleted last`,

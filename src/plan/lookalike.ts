@@ -5,7 +5,7 @@
  * The user resolves each case with an `id:` pin, or `id: new` for a new object.
  */
 import { UserError } from '../errors.js';
-import { descriptorOf, naturalIdentity, newObjectPin, type DesiredObject } from '../resources/index.js';
+import { naturalIdentity, newObjectPin, type DesiredObject, type KindRegistry } from '../resources/index.js';
 import type { LiveObject } from '../live/index.js';
 
 /** How a desired object is compared with one live object, by the planner's own normal forms. */
@@ -14,13 +14,14 @@ interface Resemblance {
   readonly identity: (o: DesiredObject) => string | undefined;
   /** The top-level fields (and parent link) whose live value differs from the desired one. */
   readonly changedFields: (o: DesiredObject, live: LiveObject) => readonly string[];
+  readonly kinds: KindRegistry;
 }
 
 /** The members that say what an object is for, not what it is. */
 const labels = ['description', 'metadata'];
 
 function reasonsOf(o: DesiredObject, l: LiveObject, how: Resemblance): string[] {
-  const d = descriptorOf(o.kind);
+  const d = how.kinds.descriptorOf(o.kind);
   const identity = how.identity(o);
   const description = o.fields.description;
   // An object with nothing but labels (an API key) has no content to resemble by.
@@ -47,7 +48,7 @@ export function refuseLookalikeCreates(
   const problems: string[] = [];
   for (const o of creates) {
     if (o.pin === newObjectPin) continue;
-    const d = descriptorOf(o.kind);
+    const d = how.kinds.descriptorOf(o.kind);
     const alike = unmanaged.flatMap((l) => {
       if (l.kind !== o.kind) return [];
       const reasons = reasonsOf(o, l, how);

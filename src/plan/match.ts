@@ -8,11 +8,11 @@ import { UserError } from '../errors.js';
 import {
   aTitle,
   claimKeys,
-  descriptorOf,
   isObjectKey,
   naturalIdentity,
   type DesiredObject,
   type DesiredState,
+  type KindRegistry,
   newObjectPin,
 } from '../resources/index.js';
 import { compare } from '../compare.js';
@@ -77,11 +77,14 @@ interface MatchOptions {
   readonly adopt: boolean;
   /** The environment planned, for a config that declares environments: ids are per account. */
   readonly environment?: string | undefined;
+  readonly kinds: KindRegistry;
 }
 
 /** The parent id a desired object's natural key is scoped by, once its parent is matched. */
-function parentIdOf(o: DesiredObject, matchedIds: ReadonlyMap<string, string>): string | undefined {
-  return desiredParentId(descriptorOf(o.kind), o, (ref) => (isObjectKey(ref) ? matchedIds.get(ref) : ref));
+function parentIdOf(o: DesiredObject, pairing: Pairing): string | undefined {
+  return desiredParentId(pairing.kinds.descriptorOf(o.kind), o, (ref) =>
+    isObjectKey(ref) ? pairing.matchedIds.get(ref) : ref,
+  );
 }
 
 function pairByMarker(sorted: readonly DesiredObject[], index: LiveIndex, pairing: Pairing): void {
@@ -100,7 +103,7 @@ function pinProblem(
   options: MatchOptions,
 ): string | undefined {
   if (l.kind !== o.kind)
-    return `${o.pin} is ${aTitle(descriptorOf(l.kind))}, not ${aTitle(descriptorOf(o.kind))}`;
+    return `${o.pin} is ${aTitle(options.kinds.descriptorOf(l.kind))}, not ${aTitle(options.kinds.descriptorOf(o.kind))}`;
   if (pairing.claimed.has(l))
     return `${o.pin} is already paired with ${pairing.pinnedBy.get(l) ?? l.marker?.key ?? 'another entry'}`;
   if (l.marker !== undefined && l.marker.scope !== options.scope)
@@ -112,7 +115,7 @@ function pinProblem(
 
 /** What is wrong with a pin no live object has: in an environment, most likely another account's id. */
 function missingPin(o: DesiredObject, pin: string, options: MatchOptions): string {
-  const missing = `no ${descriptorOf(o.kind).title} with id ${pin} exists`;
+  const missing = `no ${options.kinds.descriptorOf(o.kind).title} with id ${pin} exists`;
   if (options.environment === undefined) return missing;
   return `${missing} in ${options.environment}'s account: it may be another environment's id (the account it was exported from)`;
 }
@@ -149,10 +152,10 @@ function pairByPin(
 }
 
 /** Unmarked objects by the claim keys they hold (see `claimKeys`). */
-function byClaim(unmarked: readonly LiveObject[]): Map<string, LiveObject[]> {
+function byClaim(kinds: KindRegistry, unmarked: readonly LiveObject[]): Map<string, LiveObject[]> {
   const out = new Map<string, LiveObject[]>();
   for (const l of unmarked) {
-    for (const k of claimKeys(descriptorOf(l.kind), l.record, l.parentId)) {
+    for (const k of claimKeys(kinds.descriptorOf(l.kind), l.record, l.parentId)) {
       const list = out.get(k);
       if (list === undefined) out.set(k, [l]);
       else list.push(l);
@@ -163,11 +166,12 @@ function byClaim(unmarked: readonly LiveObject[]): Map<string, LiveObject[]> {
 
 /** The unmanaged objects holding a unique value `o` would claim (a hostport of an edge, a domain). */
 function holdingUniqueValue(
+  kinds: KindRegistry,
   o: DesiredObject,
   parentId: string | undefined,
   claimed: ReadonlyMap<string, readonly LiveObject[]>,
 ): LiveObject[] {
-  const held = claimKeys(descriptorOf(o.kind), o.fields, parentId).flatMap((k) => claimed.get(k) ?? []);
+  const held = claimKeys(kinds.descriptorOf(o.kind), o.fields, parentId).flatMap((k) => claimed.get(k) ?? []);
   return [...new Set(held)];
 }
 
@@ -184,10 +188,10 @@ function markedChildren(index: LiveIndex): Map<string, LiveObject[]> {
 }
 
 /** Unmarked objects by kind and natural identity, computed once (an identity may parse a PEM). */
-function byIdentity(unmarked: readonly LiveObject[]): Map<string, LiveObject[]> {
+function byIdentity(kinds: KindRegistry, unmarked: readonly LiveObject[]): Map<string, LiveObject[]> {
   const out = new Map<string, LiveObject[]>();
   for (const l of unmarked) {
-    const identity = naturalIdentity(descriptorOf(l.kind), l.record, l.parentId);
+    const identity = naturalIdentity(kinds.descriptorOf(l.kind), l.record, l.parentId);
     if (identity === undefined) continue;
     const slot = `${l.kind} ${identity}`;
     const list = out.get(slot);
@@ -216,13 +220,14 @@ function pairByNaturalKey(
   const byDepth = [...unmatched].sort(
     (a, b) => Number(a.parentKey !== undefined) - Number(b.parentKey !== undefined),
   );
-  const candidatesBy = byIdentity(index.unmarked);
+  const { kinds } = pairing;
+  const candidatesBy = byIdentity(kinds, index.unmarked);
   const markedUnder = markedChildren(index);
-  const holders = adopt ? new Map<string, LiveObject[]>() : byClaim(index.unmarked);
+  const holders = adopt ? new Map<string, LiveObject[]>() : byClaim(kinds, index.unmarked);
   const orphanedParents = index.unmarked.filter((l) => markedUnder.has(l.id));
   for (const o of byDepth) {
-    const d = descriptorOf(o.kind);
-    const parentId = parentIdOf(o, pairing.matchedIds);
+    const d = kinds.descriptorOf(o.kind);
+    const parentId = parentIdOf(o, pairing);
     const identity = naturalIdentity(d, o.fields, parentId);
     const candidates = (
       identity === undefined ? [] : (candidatesBy.get(`${o.kind} ${identity}`) ?? [])
@@ -240,9 +245,9 @@ function pairByNaturalKey(
               (markedUnder.get(l.id) ?? []).some((child) => child.marker?.key?.startsWith(`${o.key}/`)),
           );
     const childTitle = (l: LiveObject) =>
-      descriptorOf(markedUnder.get(l.id)?.[0]?.kind ?? o.kind).titlePlural;
+      kinds.descriptorOf(markedUnder.get(l.id)?.[0]?.kind ?? o.kind).titlePlural;
     if (!adopt) {
-      const holding = holdingUniqueValue(o, parentId, holders).filter(
+      const holding = holdingUniqueValue(kinds, o, parentId, holders).filter(
         (l) => !pairing.claimed.has(l) && !candidates.includes(l),
       );
       if (only !== undefined || holding.length > 0 || parents.length > 0) {
@@ -298,7 +303,12 @@ function orphansOf(index: LiveIndex, pairing: Pairing, sorted: readonly DesiredO
   }
   const parents = new Map([...pairing.found].map(([o, l]) => [l.id, o]));
   const unclaimed = index.unmarked.filter((l) => !pairing.claimed.has(l));
-  for (const { live, key } of itemsAddedOutside(unclaimed, parents, new Set(sorted.map((o) => o.key))))
+  for (const { live, key } of itemsAddedOutside(
+    pairing.kinds,
+    unclaimed,
+    parents,
+    new Set(sorted.map((o) => o.key)),
+  ))
     orphans.push({ live, key, reason: 'added outside acctsync', reasonCode: 'delete_because_added_outside' });
   return orphans.sort((a, b) => compare(a.key, b.key) || compare(a.live.id, b.live.id));
 }
@@ -331,7 +341,7 @@ function matchOf(o: DesiredObject, pairing: Pairing, scope: string): Match {
 export function matchObjects(desired: DesiredState, live: LiveState, options: MatchOptions): Matching {
   const index = indexLive(live, options.scope);
   const sorted = [...desired.objects].sort((a, b) => compare(a.key, b.key));
-  const pairing = new Pairing();
+  const pairing = new Pairing(options.kinds);
   pairObserved(sorted, index, pairing);
   pairByMarker(sorted, index, pairing);
   handOverKeys(sorted, index, pairing);

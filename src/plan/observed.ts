@@ -5,13 +5,13 @@
  */
 import { UserError } from '../errors.js';
 import type { LiveObject } from '../live/index.js';
-import { descriptorOf, naturalIdentity, type DesiredObject } from '../resources/index.js';
+import { naturalIdentity, type DesiredObject } from '../resources/index.js';
 import type { LiveIndex, Pairing } from './pairing.js';
 import { desiredParentId } from './parents.js';
 
 /** Why no single live object is `o`, or the one that is. */
 function observedObject(o: DesiredObject, index: LiveIndex, pairing: Pairing): LiveObject | string {
-  const d = descriptorOf(o.kind);
+  const d = pairing.kinds.descriptorOf(o.kind);
   if (o.pin !== undefined) {
     const l = index.byId.get(o.pin);
     return l?.kind === o.kind ? l : `no ${d.title} with id ${o.pin} exists`;

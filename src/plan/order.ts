@@ -7,11 +7,11 @@
  * replaces in it delete first, updates in it get a first PATCH that only releases.
  */
 import {
-  descriptorOf,
   findReferences,
   isObjectKey,
   writableValues,
   type DesiredObject,
+  type KindRegistry,
 } from '../resources/index.js';
 import { UserError } from '../errors.js';
 import type { ClaimSides } from './claims.js';
@@ -31,6 +31,7 @@ interface OrderContext {
   readonly deleteFirst: ReadonlySet<string>;
   /** The unique values each operation claims and releases, by operation id. */
   readonly claims: ReadonlyMap<string, ClaimSides>;
+  readonly kinds: KindRegistry;
 }
 
 interface Ordered {
@@ -158,7 +159,7 @@ function needWhatIsReferenced(
     if (op.action === 'delete' || op.interim === true) continue;
     const o = ctx.desired.get(op.key);
     if (o === undefined) continue;
-    const refs = findReferences(descriptorOf(o.kind).fields, o.fields).map((r) => r.ref);
+    const refs = findReferences(ctx.kinds.descriptorOf(o.kind).fields, o.fields).map((r) => r.ref);
     const ancestors = new Set<string>();
     for (let p = o.parentKey; p !== undefined; p = ctx.desired.get(p)?.parentKey) ancestors.add(p);
     for (const ref of refs) {
@@ -175,10 +176,10 @@ function needWhatIsReferenced(
 }
 
 /** Who references what, built once: a delete asks for its target's referrers, not every object. */
-function referrersByTarget(live: readonly LiveObject[]): Map<string, LiveObject[]> {
+function referrersByTarget(kinds: KindRegistry, live: readonly LiveObject[]): Map<string, LiveObject[]> {
   const referrersOf = new Map<string, LiveObject[]>();
   for (const referrer of live) {
-    const d = descriptorOf(referrer.kind);
+    const d = kinds.descriptorOf(referrer.kind);
     const values = writableValues(d.fields, { ...referrer.record });
     const targets = new Set(findReferences(d.fields, values).map((r) => r.ref));
     // A child addresses its parent through its path (routes), or through a field (rules).
@@ -198,6 +199,7 @@ function referrersByTarget(live: readonly LiveObject[]): Map<string, LiveObject[
  * deletes it with (a route with its edge), since such a child has no delete of its own.
  */
 function deleteRemoving(
+  kinds: KindRegistry,
   ops: readonly Operation[],
   live: readonly LiveObject[],
 ): (id: string) => string | undefined {
@@ -211,7 +213,7 @@ function deleteRemoving(
     ) {
       const op = explicitDeletes.get(l.id);
       if (op !== undefined) return op;
-      if (descriptorOf(l.kind).parent === undefined) return undefined;
+      if (kinds.descriptorOf(l.kind).parent === undefined) return undefined;
     }
     return explicitDeletes.get(id);
   };
@@ -229,8 +231,9 @@ function needReferrersMovedOff(
 ): string[] {
   // Indexing every live object's references is the costly part, and only a delete reads it.
   if (!ops.some((op) => op.action === 'delete')) return [];
-  const referrersOf = referrersByTarget(ctx.live);
-  const deleteOf = deleteRemoving(ops, ctx.live);
+  const { kinds } = ctx;
+  const referrersOf = referrersByTarget(kinds, ctx.live);
+  const deleteOf = deleteRemoving(kinds, ops, ctx.live);
   const changeOf = new Map(ops.filter((op) => inPlace(op.action)).map((op) => [op.liveId, op.id]));
   const blocked: string[] = [];
   for (const op of ops) {
@@ -239,7 +242,7 @@ function needReferrersMovedOff(
     const deleteFirst = op.replaces !== undefined && deleteFirstKeys.has(op.replaces);
     if (op.replaces !== undefined && !deleteFirst) sets.need(op, `create ${op.replaces}`);
     for (const referrer of referrersOf.get(target) ?? []) {
-      const isChild = referrer.parentId === target && descriptorOf(referrer.kind).parent !== undefined;
+      const isChild = referrer.parentId === target && kinds.descriptorOf(referrer.kind).parent !== undefined;
       const gone = deleteOf(referrer.id);
       const moved = changeOf.get(referrer.id);
       if (gone !== undefined) sets.need(op, gone);

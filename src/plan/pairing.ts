@@ -2,7 +2,7 @@
  * What pairing desired objects with live ones works on: the live objects indexed as pairing sees
  * them, and the pairs found so far (each live object taken at most once).
  */
-import type { DesiredObject } from '../resources/index.js';
+import type { DesiredObject, KindRegistry } from '../resources/index.js';
 import type { LiveObject, LiveState } from '../live/index.js';
 
 /** How a desired object came to be paired with a live object of this scope marked with another key. */
@@ -42,6 +42,8 @@ export function indexLive(live: LiveState, scope: string): LiveIndex {
 /** The pairs found so far, each live object taken at most once. */
 
 export class Pairing {
+  /** The kinds the objects are described by. */
+  readonly kinds: KindRegistry;
   readonly found = new Map<DesiredObject, LiveObject>();
   readonly claimed = new Set<LiveObject>();
   /** Live ids by desired key: what a child's parent reference resolves to. */
@@ -49,6 +51,10 @@ export class Pairing {
   readonly adopted = new Map<DesiredObject, AdoptCause>();
   readonly pinnedBy = new Map<LiveObject, string>();
   readonly renamedBy = new Map<DesiredObject, RenameCause>();
+
+  constructor(kinds: KindRegistry) {
+    this.kinds = kinds;
+  }
 
   pair(o: DesiredObject, l: LiveObject, adoptedBy?: AdoptCause): void {
     this.found.set(o, l);

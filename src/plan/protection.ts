@@ -6,7 +6,7 @@
  * `--unprotect KEY` lifts it.
  */
 import { UserError } from '../errors.js';
-import { descriptorOf, type DesiredObject } from '../resources/index.js';
+import type { DesiredObject, KindRegistry } from '../resources/index.js';
 import type { LiveObject } from '../live/index.js';
 import type { Operation } from './types.js';
 
@@ -15,6 +15,7 @@ interface ProtectionContext {
   readonly desired: ReadonlyMap<string, DesiredObject>;
   /** `--unprotect` keys. */
   readonly unprotect: ReadonlySet<string>;
+  readonly kinds: KindRegistry;
 }
 
 /** Whether `l` may not go: protected by its marker or by the config, and not lifted. */
@@ -47,7 +48,7 @@ export function checkProtection(
     for (const id of removed) {
       const l = byId.get(id);
       if (l === undefined || !isProtected(l, ctx)) continue;
-      const via = id === op.liveId ? why : `deleted with ${descriptorOf(op.kind).title} ${op.key}`;
+      const via = id === op.liveId ? why : `deleted with ${ctx.kinds.descriptorOf(op.kind).title} ${op.key}`;
       refused.push(`  - ${l.marker?.key ?? id} (${id}): ${via}`);
     }
   }

@@ -5,7 +5,7 @@
  * the prior state before it plans, so a rename can never show up as a delete and a create.
  */
 import { UserError } from '../errors.js';
-import { claimKeys, descriptorOf, type DesiredMove, type DesiredObject } from '../resources/index.js';
+import { claimKeys, type DesiredMove, type DesiredObject, type KindRegistry } from '../resources/index.js';
 import type { LiveObject } from '../live/index.js';
 import { markerSlot, unpaired, type LiveIndex, type Pairing } from './pairing.js';
 
@@ -40,7 +40,7 @@ export function pairByMove(
     if (group.length === 0 && other !== undefined) {
       throw new UserError(`moved: ${move.from} -> ${move.to} changes the object's kind`, {
         details: [
-          `${atMove(move)}: ${move.from} (${other.id}) is a ${descriptorOf(other.kind).title}, ${move.to} a ${descriptorOf(o.kind).title}; a move keeps the object, which cannot change kind: remove the moved entry to replace it`,
+          `${atMove(move)}: ${move.from} (${other.id}) is a ${pairing.kinds.descriptorOf(other.kind).title}, ${move.to} a ${pairing.kinds.descriptorOf(o.kind).title}; a move keeps the object, which cannot change kind: remove the moved entry to replace it`,
         ],
       });
     }
@@ -58,8 +58,8 @@ export function pairByMove(
 }
 
 /** Kinds whose objects the service proves identical by a unique value, with no parent to follow. */
-function provesIdentity(o: { readonly kind: DesiredObject['kind'] }): boolean {
-  const d = descriptorOf(o.kind);
+function provesIdentity(kinds: KindRegistry, o: { readonly kind: DesiredObject['kind'] }): boolean {
+  const d = kinds.descriptorOf(o.kind);
   return d.naturalKey?.claim !== undefined && d.parent === undefined;
 }
 
@@ -72,16 +72,17 @@ function provesIdentity(o: { readonly kind: DesiredObject['kind'] }): boolean {
  * (two entries swapping a value), keys pair as always.
  */
 export function handOverKeys(sorted: readonly DesiredObject[], index: LiveIndex, pairing: Pairing): void {
+  const { kinds } = pairing;
   const left = [...index.byMarker.values()]
     .filter((group) => !pairing.groupTaken(group))
     .flat()
-    .filter(provesIdentity);
+    .filter((l) => provesIdentity(kinds, l));
   if (left.length === 0) return;
   const claimsOf = (kind: DesiredObject['kind'], values: Readonly<Record<string, unknown>>): string[] =>
-    claimKeys(descriptorOf(kind), values, undefined);
+    claimKeys(kinds.descriptorOf(kind), values, undefined);
   const byClaim = new Map<string, DesiredObject[]>();
   for (const o of sorted)
-    if (o.pin === undefined && provesIdentity(o))
+    if (o.pin === undefined && provesIdentity(kinds, o))
       for (const k of claimsOf(o.kind, o.fields)) byClaim.set(k, [...(byClaim.get(k) ?? []), o]);
   const holdersOf = (l: LiveObject): Set<DesiredObject> =>
     new Set(
@@ -105,18 +106,19 @@ export function pairByUniqueValue(
   index: LiveIndex,
   pairing: Pairing,
 ): void {
+  const { kinds } = pairing;
   const left = [...index.byMarker.values()]
     .filter((group) => !pairing.groupTaken(group))
     .flat()
-    .filter(provesIdentity);
+    .filter((l) => provesIdentity(kinds, l));
   if (left.length === 0) return;
   const held = new Map(
-    left.map((l) => [l, new Set(claimKeys(descriptorOf(l.kind), l.record, undefined))] as const),
+    left.map((l) => [l, new Set(claimKeys(kinds.descriptorOf(l.kind), l.record, undefined))] as const),
   );
-  const wanted = unpaired(sorted, pairing).filter((o) => o.pin === undefined && provesIdentity(o));
+  const wanted = unpaired(sorted, pairing).filter((o) => o.pin === undefined && provesIdentity(kinds, o));
   const shares = (o: DesiredObject, l: LiveObject): boolean =>
     l.kind === o.kind &&
-    claimKeys(descriptorOf(o.kind), o.fields, undefined).some((k) => held.get(l)?.has(k) === true);
+    claimKeys(kinds.descriptorOf(o.kind), o.fields, undefined).some((k) => held.get(l)?.has(k) === true);
   const candidates = new Map(wanted.map((o) => [o, left.filter((l) => shares(o, l))]));
   for (const [o, [only, ...more]] of candidates) {
     if (only === undefined || more.length > 0) continue;

@@ -4,12 +4,13 @@
  * as `(sensitive)` before anything leaves the planner.
  */
 import {
-  descriptorOf,
   nestedFields,
   type DesiredState,
   type FieldPath,
   type FieldType,
   type Fields,
+  builtinKinds,
+  type KindRegistry,
 } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { findFields, isSensitiveField } from '../resources/ownership/secret-fields.js';
@@ -43,9 +44,9 @@ const minSecretLine = 16;
  * from `{env}` or `{file}`), and each long line of the multi-line ones: what must be scrubbed from
  * any text the service sends back.
  */
-export function sensitiveValues(desired: DesiredState): string[] {
+export function sensitiveValues(desired: DesiredState, kinds: KindRegistry = builtinKinds): string[] {
   const values = desired.objects.flatMap((o) => {
-    const d = descriptorOf(o.kind);
+    const d = kinds.descriptorOf(o.kind);
     const fields = findFields(d.fields, o.fields, isSensitiveField);
     return [...fields.map((f) => f.value), ...o.sensitive.map((path) => valueAt(o.fields, path))];
   });

@@ -6,7 +6,7 @@
  */
 import { canonicalValues, canonicalJson } from './canonical.js';
 import { normalizeDesired, normalizeLive, type ResolveRef } from './normalize.js';
-import { descriptorOf, mapReferences, withoutPaths, type DesiredObject } from '../resources/index.js';
+import { mapReferences, withoutPaths, type DesiredObject, type KindRegistry } from '../resources/index.js';
 import { writtenFingerprint } from '../resources/ownership/marker.js';
 import type { Paired } from './match.js';
 import type { ChangeCause } from './types.js';
@@ -23,20 +23,22 @@ function fingerprintOf(o: DesiredObject, values: Plain): string {
 export class WrittenStates {
   /** The desired key each paired live object stands for: live references read back as keys. */
   readonly #keyOf: ReadonlyMap<string, string>;
+  readonly #kinds: KindRegistry;
 
-  constructor(paired: readonly Paired[]) {
+  constructor(paired: readonly Paired[], kinds: KindRegistry) {
+    this.#kinds = kinds;
     this.#keyOf = new Map(paired.map((m) => [m.live.id, m.desired.key]));
   }
 
   /** The fingerprint of `o` as the plan writes it. */
   desired(o: DesiredObject): string {
-    const d = descriptorOf(o.kind);
+    const d = this.#kinds.descriptorOf(o.kind);
     return fingerprintOf(o, normalizeDesired(d, o, asConfigured));
   }
 
   /** The fingerprint of the live object, in the shape `desired` gives for its entry. */
   #live(m: Paired): string {
-    const d = descriptorOf(m.desired.kind);
+    const d = this.#kinds.descriptorOf(m.desired.kind);
     const asKeys = mapReferences(
       d.fields,
       normalizeLive(d, m.live, m.desired),

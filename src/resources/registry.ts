@@ -1,10 +1,10 @@
 /**
  * The kinds every stage reads. A registry is a value, frozen when built: `builtinKinds` holds this
  * build's kinds, and `with` makes a new registry with more beside them (a test's throwaway kind).
- * Stages read the kinds in scope (`descriptorOf`, `allDescriptors`...): the built-in registry,
- * unless the caller runs them inside `withKinds(registry, ...)`.
+ * The planner, applier, live reader, renderers and emulator read the registry they are given
+ * (`builtinKinds` when given none); the module-level lookups (`descriptorOf`, `allDescriptors`...)
+ * read the built-in kinds, for code that is about them alone (the loader's YAML layout, the CLI).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { descriptors } from './builtin-kinds.js';
 import { ownFields } from './own-fields.js';
 import type { FieldType, KindDescriptor, KindName, ModuleDescriptor, RegisteredKindName } from './types.js';
@@ -64,41 +64,26 @@ function registryOf(all: readonly KindDescriptor[]): KindRegistry {
 /** The kinds this build describes (`descriptors`), in their declared order. */
 export const builtinKinds: KindRegistry = registryOf(Object.values(descriptors));
 
-const inScope = new AsyncLocalStorage<KindRegistry>();
-
-/**
- * Runs `run` with `kinds` in scope: every stage it calls, awaited work included, reads them, and an
- * emulator it starts serves them for its whole life.
- */
-export function withKinds<T>(kinds: KindRegistry, run: () => T): T {
-  return inScope.run(kinds, run);
-}
-
-/** The registry in scope: the one `withKinds` set, or the built-in kinds. */
-export function kindsInScope(): KindRegistry {
-  return inScope.getStore() ?? builtinKinds;
-}
-
 export function allDescriptors(): readonly KindDescriptor[] {
-  return kindsInScope().all;
+  return builtinKinds.all;
 }
 
 /** Kinds users write in the desired-state YAML, in the order the config documents them. */
 export function managedDescriptors(): readonly KindDescriptor[] {
-  return kindsInScope().managed;
+  return builtinKinds.managed;
 }
 
 export function descriptorOf(kind: KindName): KindDescriptor {
-  return kindsInScope().descriptorOf(kind);
+  return builtinKinds.descriptorOf(kind);
 }
 
 export function isKindName(value: string): value is KindName {
-  return kindsInScope().has(value);
+  return builtinKinds.has(value);
 }
 
 /** The kind an id belongs to, from its prefix (`ipp_...` → IP policies); undefined for foreign ids. */
 export function descriptorOfId(id: string): KindDescriptor | undefined {
-  return kindsInScope().descriptorOfId(id);
+  return builtinKinds.descriptorOfId(id);
 }
 
 /** The module fields of a kind (edge and route modules), keyed by member name. */

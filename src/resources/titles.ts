@@ -1,5 +1,5 @@
 /** Kinds named in messages, from their descriptors' own singular, plural and article. */
-import { descriptorOf } from './registry.js';
+import { builtinKinds, type KindRegistry } from './registry.js';
 import type { KindDescriptor, KindName } from './types.js';
 
 /** "an IP policy". */
@@ -13,9 +13,9 @@ export function aTitleAtStart(d: Pick<KindDescriptor, 'title' | 'article'>): str
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** "an HTTPS edge or a TLS edge": any one of the kinds. */
-export function anyOf(kinds: readonly KindName[]): string {
-  return kinds.map((k) => aTitle(descriptorOf(k))).join(' or ');
+/** "an HTTPS edge or a TLS edge": any one of the kinds, as `registry` describes them. */
+export function anyOf(kinds: readonly KindName[], registry: KindRegistry = builtinKinds): string {
+  return kinds.map((k) => aTitle(registry.descriptorOf(k))).join(' or ');
 }
 
 /** "1 IP policy", "2 IP policies". */

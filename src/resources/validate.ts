@@ -6,7 +6,7 @@
 import { ErrorCode } from './error-codes.js';
 import { describeValue } from './describe-value.js';
 import { derivedOnce, namedFields } from './field-lists.js';
-import { descriptorOfId } from './registry.js';
+import { builtinKinds, type KindRegistry } from './registry.js';
 import { integerProblem, numberProblem, problem, stringProblem, type Problem } from './scalar-problems.js';
 import { anyOf } from './titles.js';
 import type { Field, FieldNaming, FieldType, Fields, RefTarget, Rule, Violation } from './types.js';
@@ -32,6 +32,8 @@ type Key = string | number;
 interface Context {
   readonly mode: BodyMode;
   readonly naming: FieldNaming;
+  /** The kinds ids are checked against (a reference's prefix names its kind). */
+  readonly kinds: KindRegistry;
   readonly out: Violation[];
 }
 
@@ -76,15 +78,18 @@ function acceptedFields(fields: Fields, ctx: Context, topLevel: boolean): Accept
   return accepted;
 }
 
-/** Validates `body` against `fields`; `rules` are the cross-field rules of that level. */
+/**
+ * Validates `body` against `fields`; `rules` are the cross-field rules of that level. A request
+ * body's ids are checked against `kinds` (the emulator's registry).
+ */
 export function validateBody(
   fields: Fields,
   rules: readonly Rule[],
   body: unknown,
   mode: BodyMode,
-  naming: FieldNaming = mode === 'desired' ? 'read' : 'write',
+  kinds: KindRegistry = builtinKinds,
 ): Violation[] {
-  const ctx: Context = { mode, naming, out: [] };
+  const ctx: Context = { mode, naming: mode === 'desired' ? 'read' : 'write', kinds, out: [] };
   checkObject(fields, rules, body, [], ctx, true);
   return ctx.out;
 }
@@ -284,11 +289,11 @@ function checkReference(target: RefTarget, value: unknown, parent: Path, key: Ke
     return;
   }
   if (ctx.naming !== 'write') return;
-  const kind = descriptorOfId(value)?.kind;
+  const kind = ctx.kinds.descriptorOfId(value)?.kind;
   if (kind === undefined || !target.kinds.includes(kind)) {
     ctx.out.push({
       path: [...parent, key],
-      message: `${value} is not the id of ${anyOf(target.kinds)}`,
+      message: `${value} is not the id of ${anyOf(target.kinds, ctx.kinds)}`,
       code: ErrorCode.wrongIdPrefix,
     });
   }

@@ -9,6 +9,7 @@ import type { ClaimSides } from '../../src/plan/claims.js';
 import { runSchedule } from '../../src/apply/schedule.js';
 import { orderOperations } from '../../src/plan/order.js';
 import type { Operation } from '../../src/plan/types.js';
+import { builtinKinds } from '../../src/resources/index.js';
 
 /** An update of `key` (a kind whose claim field is not a list, so no first PATCH can release it). */
 const update = (key: string): Operation => ({
@@ -33,6 +34,7 @@ describe('orderOperations with a cycle of claims', () => {
       desired: new Map(),
       live: [],
       deleteFirst: new Set(),
+      kinds: builtinKinds,
       claims,
     });
     expect(ordered.operations.map((op) => [op.id, op.dependsOn])).toEqual([
@@ -51,6 +53,7 @@ describe('orderOperations with a cycle of claims', () => {
         desired: new Map(),
         live: [],
         deleteFirst: new Set(),
+        kinds: builtinKinds,
         claims,
       });
     expect(plan).toThrow(UserError);

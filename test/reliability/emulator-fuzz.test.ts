@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CertificateJobs } from '../../src/emulator/certificate-jobs.js';
 import { controlRoutes } from '../../src/emulator/control.js';
 import { apiRoutes } from '../../src/emulator/routes.js';
-import { allDescriptors, type KindDescriptor } from '../../src/resources/index.js';
+import { allDescriptors, builtinKinds, type KindDescriptor } from '../../src/resources/index.js';
 import { useAccount } from '../support/use-account.js';
 import { listEverything, syncOnce, type Json } from './support/account.js';
 import { examplesAccount } from './support/faults.js';
@@ -104,7 +104,7 @@ beforeAll(async () => {
 
 describe('emulator hardening', () => {
   const routes = [
-    ...apiRoutes(),
+    ...apiRoutes(builtinKinds),
     ...controlRoutes({
       getFaults: () => ({}),
       setFaults: () => undefined,

@@ -1,5 +1,5 @@
 /** The create of a desired object that has no live counterpart. */
-import { descriptorOf, isObjectKey, type DesiredObject, type KindDescriptor } from '../../resources/index.js';
+import { isObjectKey, type DesiredObject, type KindDescriptor } from '../../resources/index.js';
 import { resolvedFields, type ResolveRef } from '../normalize.js';
 import { createRequests, type Address } from '../requests.js';
 import type { Operation, OperationRequest } from '../types.js';
@@ -25,7 +25,7 @@ export function creation(
 }
 
 export function createOperation(o: DesiredObject, ctx: OperationContext): Operation {
-  const d = descriptorOf(o.kind);
+  const d = ctx.kinds.descriptorOf(o.kind);
   const mask = changeMasker(d, o, undefined);
   const values = resolvedFields(d, o, ctx.replacements.resolve);
   const created = Object.keys(d.fields)

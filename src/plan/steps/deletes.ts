@@ -3,7 +3,7 @@
  * children go with their parent (rules with a policy, routes with an edge), so their own deletes
  * are dropped and each parent's delete carries its cascade instead.
  */
-import { descriptorOf } from '../../resources/index.js';
+import type { KindRegistry } from '../../resources/index.js';
 import { withCascades } from '../cascade.js';
 import type { LiveObject } from '../../live/index.js';
 import type { Orphan } from '../match.js';
@@ -11,9 +11,9 @@ import { pathParent } from '../parents.js';
 import { deleteRequest, objectParts } from '../requests.js';
 import type { Operation } from '../types.js';
 
-export function orphanDeletes(orphans: readonly Orphan[]): Operation[] {
+export function orphanDeletes(orphans: readonly Orphan[], kinds: KindRegistry): Operation[] {
   return orphans.map(({ live: l, key, reason, reasonCode }) => {
-    const d = descriptorOf(l.kind);
+    const d = kinds.descriptorOf(l.kind);
     return {
       id: `delete ${key}#${l.id}`,
       action: 'delete',
@@ -33,17 +33,24 @@ export function orphanDeletes(orphans: readonly Orphan[]): Operation[] {
 }
 
 /** `ops` without the deletes of children whose parent is deleted, each delete with its cascade. */
-export function foldCascades(ops: readonly Operation[], liveObjects: readonly LiveObject[]): Operation[] {
+export function foldCascades(
+  ops: readonly Operation[],
+  liveObjects: readonly LiveObject[],
+  kinds: KindRegistry,
+): Operation[] {
   const deleted = new Set(ops.filter((op) => op.action === 'delete').map((op) => op.liveId));
   // Without a delete there is nothing to fold or attach: no index of every live object.
   if (deleted.size === 0) return [...ops];
   const liveById = new Map(liveObjects.map((l) => [l.id, l]));
   const cascaded = (op: Operation): boolean => {
     const l = op.liveId === undefined ? undefined : liveById.get(op.liveId);
-    return l?.parentId !== undefined && descriptorOf(l.kind).parent !== undefined && deleted.has(l.parentId);
+    return (
+      l?.parentId !== undefined && kinds.descriptorOf(l.kind).parent !== undefined && deleted.has(l.parentId)
+    );
   };
   return withCascades(
     ops.filter((op) => !(op.action === 'delete' && cascaded(op))),
     liveObjects,
+    kinds,
   );
 }

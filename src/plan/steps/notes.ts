@@ -1,5 +1,5 @@
 /** What a reviewer of the plan should know that no operation shows. */
-import { descriptorOf, type DesiredObject } from '../../resources/index.js';
+import type { DesiredObject, KindRegistry } from '../../resources/index.js';
 import { writeOnlyValues } from '../../resources/ownership/secret-fields.js';
 import { keyInUseNote } from '../key-in-use.js';
 import type { Matching, Paired } from '../match.js';
@@ -17,26 +17,29 @@ interface NoteInputs {
   readonly capture: TokenCapture;
   /** What the ordering found no way around. */
   readonly blocked: readonly string[];
+  readonly kinds: KindRegistry;
 }
 
 const adoptedSecretsNote =
   'adopted objects keep their secrets and private keys as they are: the API never returns them, so acctsync records the configured ones without rewriting; change a secret in the config to have it written';
 
-function adoptsSecrets(operations: readonly Operation[], desiredByKey: NoteInputs['desiredByKey']): boolean {
+function adoptsSecrets(inputs: NoteInputs): boolean {
+  const { operations, desiredByKey } = inputs;
   return operations.some(
     (op) =>
       op.action === 'adopt' &&
-      writeOnlyValues(descriptorOf(op.kind).fields, desiredByKey.get(op.key)?.fields ?? {}).length > 0,
+      writeOnlyValues(inputs.kinds.descriptorOf(op.kind).fields, desiredByKey.get(op.key)?.fields ?? {})
+        .length > 0,
   );
 }
 
 export function planNotes(inputs: NoteInputs): string[] {
   const { operations } = inputs;
   return [
-    ...tokenNotes(operations, !inputs.tokenFile),
+    ...tokenNotes(operations, !inputs.tokenFile, inputs.kinds),
     ...uncapturedNotes(inputs.capture),
-    ...(adoptsSecrets(operations, inputs.desiredByKey) ? [adoptedSecretsNote] : []),
-    ...keyInUseNote(operations),
+    ...(adoptsSecrets(inputs) ? [adoptedSecretsNote] : []),
+    ...keyInUseNote(operations, inputs.kinds),
     ...inputs.matching.notes,
     ...provisioningNotes(inputs.paired),
     ...inputs.blocked,

@@ -23,7 +23,7 @@ export function objectOperations(matches: readonly Match[], ctx: OperationContex
     if (!isPaired(m)) {
       operations.push(createOperation(m.desired, ctx));
     } else if (ctx.replacements.replaced.has(m.desired.key)) {
-      if (replaceClaimsLiveKey(m, ctx.replacements.resolve)) deleteFirst.add(m.desired.key);
+      if (replaceClaimsLiveKey(m, ctx)) deleteFirst.add(m.desired.key);
       operations.push(...replaceOperations(m, ctx));
     } else {
       const update = updateOperation(m, ctx);

@@ -6,7 +6,7 @@
  */
 import { compare } from '../../compare.js';
 import type { LiveObject } from '../../live/index.js';
-import { descriptorOf } from '../../resources/index.js';
+import type { KindRegistry } from '../../resources/index.js';
 import type { Orphan, Paired } from '../match.js';
 import { pathParent } from '../parents.js';
 import { objectParts, releaseRequest } from '../requests.js';
@@ -21,8 +21,8 @@ interface ObservedRelease {
   readonly released: ReadonlySet<string>;
 }
 
-function releaseOf(key: string, l: LiveObject, reason: string): Operation {
-  const d = descriptorOf(l.kind);
+function releaseOf(kinds: KindRegistry, key: string, l: LiveObject, reason: string): Operation {
+  const d = kinds.descriptorOf(l.kind);
   const changes = [{ path: ['metadata'], before: l.record.metadata, after: l.userMetadata }];
   return {
     id: `update ${key}`,
@@ -43,18 +43,25 @@ export function observedRelease(
   observed: readonly Paired[],
   orphans: readonly Orphan[],
   scope: string,
+  kinds: KindRegistry,
 ): ObservedRelease {
   const ours = observed.filter((m) => m.live.marker?.scope === scope);
   const observedIds = new Set(observed.map((m) => m.live.id));
   const under = (o: Orphan) => o.live.parentId !== undefined && observedIds.has(o.live.parentId);
   const operations = [
     ...ours.map((m) =>
-      releaseOf(m.desired.key, m.live, "observed: this scope's marker comes off; nothing else is written"),
+      releaseOf(
+        kinds,
+        m.desired.key,
+        m.live,
+        "observed: this scope's marker comes off; nothing else is written",
+      ),
     ),
     ...orphans
       .filter(under)
       .map((o) =>
         releaseOf(
+          kinds,
           o.live.marker?.key ?? o.live.id,
           o.live,
           "under an observed object: this scope's marker comes off instead of a delete",

@@ -2,7 +2,7 @@
  * The order the applier runs a plan's operations in: dependencies, unique values freed before
  * they are claimed, and deletes of API keys acctsync may be using last.
  */
-import type { DesiredObject } from '../../resources/index.js';
+import type { DesiredObject, KindRegistry } from '../../resources/index.js';
 import { claimsOf } from '../claims.js';
 import { keyDeletesLast } from '../key-in-use.js';
 import type { LiveObject } from '../../live/index.js';
@@ -15,6 +15,7 @@ interface OrderingInputs {
   readonly liveObjects: readonly LiveObject[];
   readonly deleteFirst: ReadonlySet<string>;
   readonly resolve: ResolveRef;
+  readonly kinds: KindRegistry;
 }
 
 interface OrderedOperations {
@@ -29,7 +30,13 @@ export function orderPlan(planned: readonly Operation[], inputs: OrderingInputs)
     desired: inputs.desiredByKey,
     live: inputs.liveObjects,
     deleteFirst: inputs.deleteFirst,
-    claims: claimsOf(planned, { desiredByKey: inputs.desiredByKey, liveById, resolve: inputs.resolve }),
+    kinds: inputs.kinds,
+    claims: claimsOf(planned, {
+      desiredByKey: inputs.desiredByKey,
+      liveById,
+      resolve: inputs.resolve,
+      kinds: inputs.kinds,
+    }),
   });
-  return { operations: keyDeletesLast(ordered.operations), blocked: ordered.blocked };
+  return { operations: keyDeletesLast(ordered.operations, inputs.kinds), blocked: ordered.blocked };
 }

@@ -3,12 +3,13 @@
  * Values over the service's limit are collected across the plan so one error names them all.
  */
 import { UserError } from '../../errors.js';
-import { descriptorOf, type DesiredObject } from '../../resources/index.js';
+import type { DesiredObject, KindRegistry } from '../../resources/index.js';
 import { markedMetadata, type MarkedMetadata } from '../../resources/ownership/marked-metadata.js';
 import type { OwnershipMarker, SecretHasher } from '../../resources/ownership/marker.js';
 import type { WrittenStates } from '../written-state.js';
 
 export class MetadataWriter {
+  readonly #kinds: KindRegistry;
   readonly #scope: string;
   readonly #hash: SecretHasher;
   readonly #saltInput: () => string;
@@ -19,7 +20,14 @@ export class MetadataWriter {
    * `saltInput`: what a new object's salt is derived from besides scope and key (the live
    * fingerprint); `written`: the fingerprints of the states the plan writes.
    */
-  constructor(scope: string, hash: SecretHasher, saltInput: () => string, written: WrittenStates) {
+  constructor(
+    kinds: KindRegistry,
+    scope: string,
+    hash: SecretHasher,
+    saltInput: () => string,
+    written: WrittenStates,
+  ) {
+    this.#kinds = kinds;
     this.#scope = scope;
     this.#hash = hash;
     this.#saltInput = saltInput;
@@ -31,7 +39,7 @@ export class MetadataWriter {
    * else matching stored hashes and the live fingerprint are kept (the object is not written).
    */
   marked(o: DesiredObject, liveMarker: OwnershipMarker | undefined, upgrade: boolean): MarkedMetadata {
-    return markedMetadata(descriptorOf(o.kind), o.key, o.fields, this.#scope, {
+    return markedMetadata(this.#kinds.descriptorOf(o.kind), o.key, o.fields, this.#scope, {
       salt: liveMarker?.salt,
       saltInput: this.#saltInput,
       // Protection is sticky: only an explicit `protect: false` lifts it.

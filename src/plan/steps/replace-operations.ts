@@ -2,9 +2,9 @@
  * The two halves of a replace: create the new object, delete the old one; and whether the old one
  * must go first because it holds the natural key the new one claims.
  */
-import { descriptorOf, naturalIdentity, type KindDescriptor } from '../../resources/index.js';
+import { naturalIdentity, type KindDescriptor } from '../../resources/index.js';
 import type { Paired } from '../match.js';
-import { resolvedFields, type ResolveRef } from '../normalize.js';
+import { resolvedFields } from '../normalize.js';
 import { byReference, desiredParentId, pathParent } from '../parents.js';
 import { deleteRequest, objectParts } from '../requests.js';
 import type { FieldChange, Operation, ReasonCode } from '../types.js';
@@ -34,8 +34,10 @@ function replaceReason(d: KindDescriptor, own: readonly FieldChange[], recapture
 }
 
 /** Whether the replacing object claims the natural key the replaced one still holds. */
-export function replaceClaimsLiveKey(m: Paired, resolve: ResolveRef): boolean {
-  const d = descriptorOf(m.desired.kind);
+export function replaceClaimsLiveKey(m: Paired, ctx: OperationContext): boolean {
+  const { kinds } = ctx;
+  const resolve = ctx.replacements.resolve;
+  const d = kinds.descriptorOf(m.desired.kind);
   return (
     d.naturalKey?.claim !== undefined &&
     naturalIdentity(
@@ -48,7 +50,7 @@ export function replaceClaimsLiveKey(m: Paired, resolve: ResolveRef): boolean {
 
 export function replaceOperations(m: Paired, ctx: OperationContext): [Operation, Operation] {
   const { desired: o, live } = m;
-  const d = descriptorOf(o.kind);
+  const d = ctx.kinds.descriptorOf(o.kind);
   const own = (ctx.replacements.changes.get(m) ?? []).map(changeMasker(d, o, live));
   const why = replaceReason(d, own, ctx.capture.recaptured.has(o.key));
   const parent = o.parentKey === undefined ? {} : { parentKey: o.parentKey };

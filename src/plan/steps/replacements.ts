@@ -3,7 +3,7 @@
  * referrers see its key unresolved, and a reference in an immutable field (a rule's policy) makes
  * the referrer a replace in turn, so replaces are found to a fixpoint.
  */
-import { descriptorOf, isObjectKey } from '../../resources/index.js';
+import { isObjectKey, type KindRegistry } from '../../resources/index.js';
 import type { SecretHasher } from '../../resources/ownership/marker.js';
 import type { Match, Paired } from '../match.js';
 import type { ResolveRef } from '../normalize.js';
@@ -24,6 +24,7 @@ export function findReplacements(
   paired: readonly Paired[],
   recaptured: ReadonlySet<string>,
   hash: SecretHasher,
+  kinds: KindRegistry,
 ): Replacements {
   const replaced = new Set<string>(recaptured);
   for (;;) {
@@ -32,7 +33,7 @@ export function findReplacements(
     );
     const resolve: ResolveRef = (ref) => (isObjectKey(ref) ? (keptIds.get(ref) ?? ref) : ref);
     const changes = new Map(
-      paired.map((m) => [m, changesOf(descriptorOf(m.desired.kind), m, resolve, hash)]),
+      paired.map((m) => [m, changesOf(kinds.descriptorOf(m.desired.kind), m, resolve, hash)]),
     );
     const before = replaced.size;
     // An observed object is never written: what differs is drift to report, not a replace.

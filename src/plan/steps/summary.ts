@@ -1,6 +1,7 @@
 /** The plan's counts: what it creates, updates, replaces, deletes and adopts, and what it removes. */
 import { managedCount, removedBy } from '../cascade.js';
 import type { LiveObject } from '../../live/index.js';
+import type { KindRegistry } from '../../resources/index.js';
 import type { Operation, PlanSummary } from '../types.js';
 
 interface SummaryInputs {
@@ -8,6 +9,7 @@ interface SummaryInputs {
   readonly unchanged: number;
   readonly liveObjects: readonly LiveObject[];
   readonly scope: string;
+  readonly kinds: KindRegistry;
 }
 
 export function summarize(operations: readonly Operation[], inputs: SummaryInputs): PlanSummary {
@@ -23,7 +25,7 @@ export function summarize(operations: readonly Operation[], inputs: SummaryInput
     adopt: count('adopt'),
     rename: count('rename'),
     unchanged: inputs.unchanged,
-    managed: managedCount(inputs.liveObjects, inputs.scope),
+    managed: managedCount(inputs.liveObjects, inputs.scope, inputs.kinds),
     removed: operations.reduce((n, op) => n + removedBy(op), 0),
   };
 }

@@ -3,7 +3,7 @@
  * token-bearing objects it holds no token for, which of those are replaced to capture a new one,
  * and the notes that warn about tokens nobody will be able to read again.
  */
-import { descriptorOf } from '../../resources/index.js';
+import type { KindRegistry } from '../../resources/index.js';
 import type { Paired } from '../match.js';
 import type { Operation } from '../types.js';
 
@@ -22,12 +22,16 @@ export interface TokenCapture {
 export const recaptureReason =
   'its token is not in the token file: a new one is created to capture the token';
 
-export function tokenCapture(paired: readonly Paired[], tokens: TokenFileView | undefined): TokenCapture {
+export function tokenCapture(
+  paired: readonly Paired[],
+  tokens: TokenFileView | undefined,
+  kinds: KindRegistry,
+): TokenCapture {
   if (tokens === undefined) return { uncaptured: [], recaptured: new Set() };
   const uncaptured = paired.filter(
     (m) =>
       !m.adopted &&
-      descriptorOf(m.desired.kind).tokenField !== undefined &&
+      kinds.descriptorOf(m.desired.kind).tokenField !== undefined &&
       !tokens.capturedIds.has(m.live.id),
   );
   return { uncaptured, recaptured: new Set(tokens.recapture ? uncaptured.map((m) => m.desired.key) : []) };
@@ -37,12 +41,16 @@ export function tokenCapture(paired: readonly Paired[], tokens: TokenFileView | 
  * Notes on the tokens the creates will return. Without a token file they are named: once the
  * create answered, nothing can get them back.
  */
-export function tokenNotes(operations: readonly Operation[], noTokenFile: boolean): string[] {
+export function tokenNotes(
+  operations: readonly Operation[],
+  noTokenFile: boolean,
+  kinds: KindRegistry,
+): string[] {
   const creates = operations.filter(
-    (op) => op.action === 'create' && descriptorOf(op.kind).tokenField !== undefined,
+    (op) => op.action === 'create' && kinds.descriptorOf(op.kind).tokenField !== undefined,
   );
   if (creates.length === 0) return [];
-  const titles = [...new Set(creates.map((op) => descriptorOf(op.kind).titlePlural))].join(' and ');
+  const titles = [...new Set(creates.map((op) => kinds.descriptorOf(op.kind).titlePlural))].join(' and ');
   const note = `tokens of new ${titles} are shown only once, by the create response: they are saved only with --token-output FILE`;
   if (!noTokenFile) return [note];
   return [`${note}; without it the tokens of ${creates.map((op) => op.key).join(', ')} are unrecoverable`];

@@ -5,7 +5,7 @@
  */
 import { compare } from '../../compare.js';
 import type { LiveObject } from '../../live/index.js';
-import { descriptorOf, type KindDescriptor } from '../../resources/index.js';
+import type { KindDescriptor, KindRegistry } from '../../resources/index.js';
 import type { UnmanagedObject } from '../types.js';
 
 /** Natural keys that read as a name (a domain, hostports, a CIDR), not a PEM or a key blob. */
@@ -23,8 +23,8 @@ function readableKey(d: KindDescriptor): readonly string[] | undefined {
 }
 
 /** Its natural key as written, else its description. */
-function nameOf(l: LiveObject): string | undefined {
-  const d = descriptorOf(l.kind);
+function nameOf(kinds: KindRegistry, l: LiveObject): string | undefined {
+  const d = kinds.descriptorOf(l.kind);
   const key = readableKey(d)?.map((name) => {
     const value = l.record[name];
     return Array.isArray(value) ? value.map(String).join(',') : typeof value === 'string' ? value : '';
@@ -34,11 +34,11 @@ function nameOf(l: LiveObject): string | undefined {
   return typeof description === 'string' && description !== '' ? description : undefined;
 }
 
-export function unmanagedObjects(unmanaged: readonly LiveObject[]): UnmanagedObject[] {
+export function unmanagedObjects(unmanaged: readonly LiveObject[], kinds: KindRegistry): UnmanagedObject[] {
   return [...unmanaged]
     .sort((a, b) => compare(a.kind, b.kind) || compare(a.id, b.id))
     .map((l) => {
-      const name = nameOf(l);
+      const name = nameOf(kinds, l);
       return {
         kind: l.kind,
         id: l.id,

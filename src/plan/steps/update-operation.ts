@@ -3,7 +3,7 @@
  * or remove, and the metadata when it must be rewritten; nothing when the object is as desired. A
  * rename rewrites the marker's key, with the field changes in the same PATCH.
  */
-import { descriptorOf, type KindDescriptor } from '../../resources/index.js';
+import type { KindDescriptor } from '../../resources/index.js';
 import type { Paired } from '../match.js';
 import { pathParent } from '../parents.js';
 import { resolvedFields } from '../normalize.js';
@@ -56,7 +56,7 @@ function updateReason(
 /** The object's update or adopt; undefined when it is already as desired. */
 export function updateOperation(m: Paired, ctx: OperationContext): Operation | undefined {
   const { desired: o, live } = m;
-  const d = descriptorOf(o.kind);
+  const d = ctx.kinds.descriptorOf(o.kind);
   const own = (ctx.replacements.changes.get(m) ?? []).map(changeMasker(d, o, live));
   // Hashes in the earlier format are upgraded when the object is written anyway, never by a
   // write of their own: an account synced before scrypt must not see every secret as changed.

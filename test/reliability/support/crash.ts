@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { loadSnapshot, type Snapshot } from '../../../src/emulator/persistence.js';
+import { builtinKinds } from '../../../src/resources/index.js';
 import { apiEnv, startAccount } from '../../support/account.js';
 import { checkAccount, pendingOperations, syncOnce } from './account.js';
 import { childEnv, cliPath, collect, startServe } from './cli.js';
@@ -162,7 +163,7 @@ export async function killServeTrial(rng: Rng): Promise<KillServeOutcome> {
     let reloaded = 0;
     let state: Snapshot | undefined;
     try {
-      state = await loadSnapshot(file);
+      state = await loadSnapshot(file, builtinKinds);
       if (state === undefined) loadError = 'the data file does not exist';
       // And the emulator starts from it (restore checks every record's kind).
       await using again = await startAccount({ token, dataFile: file });
