@@ -7,6 +7,7 @@
  * replaces in it delete first, updates in it get a first PATCH that only releases.
  */
 import {
+  builtinKinds,
   findReferences,
   isObjectKey,
   writableValues,
@@ -18,7 +19,7 @@ import type { ClaimSides } from './claims.js';
 import { firstCycle, topologicalOrder } from './dependency-graph.js';
 import { compare } from '../compare.js';
 import type { LiveObject } from '../live/index.js';
-import type { Operation, OperationAction } from './types.js';
+import type { Operation, OperationAction } from '../plan-format/index.js';
 
 /** Actions that change a live object where it is (its referrers need not move). */
 const inPlace = (action: OperationAction): boolean =>
@@ -31,7 +32,8 @@ interface OrderContext {
   readonly deleteFirst: ReadonlySet<string>;
   /** The unique values each operation claims and releases, by operation id. */
   readonly claims: ReadonlyMap<string, ClaimSides>;
-  readonly kinds: KindRegistry;
+  /** The kinds describing the states: the built-in ones unless given. */
+  readonly kinds?: KindRegistry;
 }
 
 interface Ordered {
@@ -159,7 +161,9 @@ function needWhatIsReferenced(
     if (op.action === 'delete' || op.interim === true) continue;
     const o = ctx.desired.get(op.key);
     if (o === undefined) continue;
-    const refs = findReferences(ctx.kinds.descriptorOf(o.kind).fields, o.fields).map((r) => r.ref);
+    const refs = findReferences((ctx.kinds ?? builtinKinds).descriptorOf(o.kind).fields, o.fields).map(
+      (r) => r.ref,
+    );
     const ancestors = new Set<string>();
     for (let p = o.parentKey; p !== undefined; p = ctx.desired.get(p)?.parentKey) ancestors.add(p);
     for (const ref of refs) {
@@ -231,7 +235,7 @@ function needReferrersMovedOff(
 ): string[] {
   // Indexing every live object's references is the costly part, and only a delete reads it.
   if (!ops.some((op) => op.action === 'delete')) return [];
-  const { kinds } = ctx;
+  const kinds = ctx.kinds ?? builtinKinds;
   const referrersOf = referrersByTarget(kinds, ctx.live);
   const deleteOf = deleteRemoving(kinds, ops, ctx.live);
   const changeOf = new Map(ops.filter((op) => inPlace(op.action)).map((op) => [op.liveId, op.id]));

@@ -8,8 +8,7 @@ import { UserError } from '../../src/errors.js';
 import type { ClaimSides } from '../../src/plan/claims.js';
 import { runSchedule } from '../../src/apply/schedule.js';
 import { orderOperations } from '../../src/plan/order.js';
-import type { Operation } from '../../src/plan/types.js';
-import { builtinKinds } from '../../src/resources/index.js';
+import type { Operation } from '../../src/plan-format/types.js';
 
 /** An update of `key` (a kind whose claim field is not a list, so no first PATCH can release it). */
 const update = (key: string): Operation => ({
@@ -34,7 +33,6 @@ describe('orderOperations with a cycle of claims', () => {
       desired: new Map(),
       live: [],
       deleteFirst: new Set(),
-      kinds: builtinKinds,
       claims,
     });
     expect(ordered.operations.map((op) => [op.id, op.dependsOn])).toEqual([
@@ -53,7 +51,6 @@ describe('orderOperations with a cycle of claims', () => {
         desired: new Map(),
         live: [],
         deleteFirst: new Set(),
-        kinds: builtinKinds,
         claims,
       });
     expect(plan).toThrow(UserError);

@@ -304,3 +304,12 @@ export interface PolicyFinding {
   /** The object's entry in the config, when it has one (a deleted object has none). */
   readonly location?: PolicyLocation;
 }
+
+/**
+ * What the planner is told about the token file (`--token-output`): which objects' tokens it holds,
+ * and whether `--recapture-tokens` replaces the others to capture a new one.
+ */
+export interface TokenFileView {
+  readonly capturedIds: ReadonlySet<string>;
+  readonly recapture: boolean;
+}
