@@ -36,78 +36,128 @@ const defaultSleep: Sleep = async (ms, signal) => {
   await delay(ms, undefined, signal === undefined ? {} : { signal });
 };
 
+/** A set of values scrubbed from errors; `version` changes whenever one is added. */
+interface Scrubbed {
+  values: readonly string[];
+  version: number;
+}
+
+/**
+ * What a client and the clients derived from it (`withSecrets`) share: the connections, the cap on
+ * requests in flight, the pacing, the key and its renewals, the deadline and the service's clock.
+ */
+interface Connection {
+  readonly origin: string;
+  readonly pathPrefix: string;
+  readonly pool: Pool;
+  readonly headers: AuthHeaders;
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly limiter: ConcurrencyLimiter;
+  readonly pacer: Pacer;
+  readonly closing: AbortController;
+  /** The client's signal: the caller's, closing, and the deadline when there is one. */
+  readonly deadline: LinkedSignal & { readonly ms: number };
+  readonly signal: AbortSignal;
+  readonly attempts: AttemptWatch;
+  readonly onResponse: ApiClientOptions['onResponse'];
+  readonly onRetry: ((event: RetryEvent) => void) | undefined;
+  readonly sleep: Sleep;
+  readonly serviceClock: ServiceClock;
+  /** The API key, and each key a rotated key file held since. */
+  readonly keys: Scrubbed;
+}
+
+function connect(options: ApiClientOptions): Connection {
+  const base = new URL(options.baseUrl);
+  const origin = base.origin;
+  const concurrency = options.concurrency ?? defaultConcurrency;
+  const sleep = options.sleep ?? defaultSleep;
+  const keys: Scrubbed = { values: [options.apiKey], version: 0 };
+  // Closing aborts what is still queued or in flight: after one failed request ended a command, the
+  // others must not keep it waiting for their own timeouts.
+  const closing = new AbortController();
+  const deadline = {
+    ...linkSignals([options.signal, closing.signal], options.deadlineMs),
+    ms: options.deadlineMs ?? Infinity,
+  };
+  // Every request in flight listens on it (and detaches when done): many at once is not a leak.
+  setMaxListeners(0, deadline.signal);
+  return {
+    origin,
+    pathPrefix: base.pathname.replace(/\/+$/, ''),
+    pool: new Pool(origin, { connections: concurrency }),
+    headers: new AuthHeaders(options, (key) => {
+      keys.values = [...new Set([...keys.values, key])];
+      keys.version += 1;
+    }),
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    retry: { ...defaultRetryPolicy, ...options.retry },
+    limiter: new ConcurrencyLimiter(concurrency),
+    pacer: new Pacer({ ratePerMinute: options.ratePerMinute, sleep, onPace: options.onPace }),
+    closing,
+    deadline,
+    signal: deadline.signal,
+    attempts: new AttemptWatch(deadline.signal),
+    onResponse: options.onResponse,
+    onRetry: options.onRetry,
+    sleep,
+    serviceClock: new ServiceClock(),
+    keys,
+  };
+}
+
 /**
  * Client of the account API: auth and version headers, JSON bodies, typed errors, retries that never
  * repeat a write the server may have committed, a cap on requests in flight, optional pacing, and
  * paging. One keep-alive connection pool for the API's origin.
  */
 export class ApiClient {
-  readonly #origin: string;
-  readonly #pathPrefix: string;
-  readonly #pool: Pool;
-  readonly #headers: AuthHeaders;
-  readonly #timeoutMs: number;
-  readonly #retry: RetryPolicy;
-  readonly #limiter: ConcurrencyLimiter;
-  readonly #pacer: Pacer;
-  readonly #signal: AbortSignal;
-  readonly #closing: AbortController;
-  /** The client's signal: the caller's, closing, and the deadline when there is one. */
-  readonly #deadline: LinkedSignal & { readonly ms: number };
+  readonly #c: Connection;
   readonly #transport: AttemptTransport;
-  readonly #onRetry: ((event: RetryEvent) => void) | undefined;
-  readonly #sleep: Sleep;
+  /** Values this client scrubs besides the keys: the desired state's secrets (`withSecrets`). */
+  readonly #secrets: readonly string[];
   #redact: Redactor;
-  #secrets: readonly string[];
+  /** The `keys.version` {@link #redact} was built at. */
+  #redactVersion: number;
   /** The service's time, from its answers' `Date` headers. */
-  readonly serviceClock = new ServiceClock();
+  readonly serviceClock: ServiceClock;
 
-  constructor(options: ApiClientOptions) {
-    const base = new URL(options.baseUrl);
-    this.#origin = base.origin;
-    this.#pathPrefix = base.pathname.replace(/\/+$/, '');
-    const concurrency = options.concurrency ?? defaultConcurrency;
-    this.#limiter = new ConcurrencyLimiter(concurrency);
-    this.#pool = new Pool(this.#origin, { connections: concurrency });
-    this.#headers = new AuthHeaders(options, (key) => this.protectSecrets([key]));
-    this.#timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-    this.#retry = { ...defaultRetryPolicy, ...options.retry };
-    this.#sleep = options.sleep ?? defaultSleep;
-    this.#pacer = new Pacer({
-      ratePerMinute: options.ratePerMinute,
-      sleep: this.#sleep,
-      onPace: options.onPace,
-    });
-    // Closing aborts what is still queued or in flight: after one failed request ended a command, the
-    // others must not keep it waiting for their own timeouts.
-    this.#closing = new AbortController();
-    this.#deadline = {
-      ...linkSignals([options.signal, this.#closing.signal], options.deadlineMs),
-      ms: options.deadlineMs ?? Infinity,
-    };
-    this.#signal = this.#deadline.signal;
-    // Every request in flight listens on it (and detaches when done): many at once is not a leak.
-    setMaxListeners(0, this.#signal);
+  constructor(
+    options: ApiClientOptions | { readonly derivedFrom: Connection; readonly secrets: readonly string[] },
+  ) {
+    const derived = 'derivedFrom' in options;
+    this.#c = derived ? options.derivedFrom : connect(options);
+    this.#secrets = derived ? options.secrets : [];
+    this.serviceClock = this.#c.serviceClock;
+    this.#redactVersion = this.#c.keys.version;
+    this.#redact = createRedactor([...this.#c.keys.values, ...this.#secrets]);
     this.#transport = {
-      pool: this.#pool,
-      headers: this.#headers,
-      attempts: new AttemptWatch(this.#signal),
-      onResponse: options.onResponse,
-      clock: this.serviceClock,
-      redactor: () => this.#redact,
+      pool: this.#c.pool,
+      headers: this.#c.headers,
+      attempts: this.#c.attempts,
+      onResponse: this.#c.onResponse,
+      clock: this.#c.serviceClock,
+      redactor: () => this.#redactor(),
     };
-    this.#onRetry = options.onRetry;
-    this.#secrets = [options.apiKey];
-    this.#redact = createRedactor(this.#secrets);
   }
 
   /**
-   * Adds values (the desired state's secrets) to those scrubbed from every error this client
-   * raises: the service may quote a rejected value in its message (`invalid client_secret ...`).
+   * A client like this one (the same connections, limits, pacing, key and deadline) that also
+   * scrubs `values` (the desired state's secrets) from every error it raises: the service may quote
+   * a rejected value in its message (`invalid client_secret ...`). This client is left as it is.
    */
-  protectSecrets(values: readonly string[]): void {
-    this.#secrets = [...new Set([...this.#secrets, ...values])];
-    this.#redact = createRedactor(this.#secrets);
+  withSecrets(values: readonly string[]): ApiClient {
+    return new ApiClient({ derivedFrom: this.#c, secrets: [...new Set([...this.#secrets, ...values])] });
+  }
+
+  /** The redactor for the keys and secrets as they are now. */
+  #redactor(): Redactor {
+    if (this.#redactVersion !== this.#c.keys.version) {
+      this.#redactVersion = this.#c.keys.version;
+      this.#redact = createRedactor([...this.#c.keys.values, ...this.#secrets]);
+    }
+    return this.#redact;
   }
 
   /**
@@ -119,11 +169,11 @@ export class ApiClient {
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const identity: RequestIdentity = {
       method,
-      path: wirePath(this.#origin, this.#pathPrefix, path, options.query),
+      path: wirePath(this.#c.origin, this.#c.pathPrefix, path, options.query),
     };
     // Linking costs an AbortController and listeners: only when there are two signals to link.
-    if (options.signal === undefined) return this.#withRetries<T>(identity, options, this.#signal);
-    const caller = linkSignals([this.#signal, options.signal]);
+    if (options.signal === undefined) return this.#withRetries<T>(identity, options, this.#c.signal);
+    const caller = linkSignals([this.#c.signal, options.signal]);
     try {
       return await this.#withRetries<T>(identity, options, caller.signal);
     } finally {
@@ -173,10 +223,10 @@ export class ApiClient {
 
   /** Closes the connection pool once in-flight requests finish. */
   async close(): Promise<void> {
-    this.#closing.abort(new Error('the client was closed'));
-    this.#deadline.dispose();
-    this.#transport.attempts.dispose();
-    await this.#pool.close();
+    this.#c.closing.abort(new Error('the client was closed'));
+    this.#c.deadline.dispose();
+    this.#c.attempts.dispose();
+    await this.#c.pool.close();
   }
 
   async #withRetries<T>(
@@ -194,14 +244,14 @@ export class ApiClient {
         const started: { ms?: number } = {};
         try {
           const response = await this.#attempt(identity, body, options, signal, attempt, started);
-          if (response.status !== 429) this.#pacer.succeeded();
+          if (response.status !== 429) this.#c.pacer.succeeded();
           if (response.status < 300) return successResponse<T>(identity, response);
           // A rotated key: the old one was revoked before this client read the new one.
-          if (response.status === 401 && !renewed && this.#headers.renewable) {
+          if (response.status === 401 && !renewed && this.#c.headers.renewable) {
             renewed = true;
-            if (await this.#headers.renew()) continue;
+            if (await this.#c.headers.renew()) continue;
           }
-          outcome = statusFailure(identity, response, this.#redact);
+          outcome = statusFailure(identity, response, this.#redactor());
         } catch (err) {
           outcome = transportFailure(err);
         }
@@ -210,26 +260,26 @@ export class ApiClient {
           const pause =
             failed.retryAfterMs === undefined
               ? undefined
-              : Math.min(failed.retryAfterMs, this.#retry.maxRetryAfterMs);
-          this.#pacer.throttled(started.ms, pause);
+              : Math.min(failed.retryAfterMs, this.#c.retry.maxRetryAfterMs);
+          this.#c.pacer.throttled(started.ms, pause);
         }
         const counted = consumesAttempt(failed);
         if (counted) used++;
         lastFailure = causeOf(failure);
-        const waitMs = retryDelayMs(this.#retry, identity.method, Math.max(used, 1), failed);
+        const waitMs = retryDelayMs(this.#c.retry, identity.method, Math.max(used, 1), failed);
         if (waitMs === undefined) throw failure;
-        this.#onRetry?.({
+        this.#c.onRetry?.({
           ...identity,
           attempt,
-          attempts: this.#retry.attempts,
+          attempts: this.#c.retry.attempts,
           cause: lastFailure,
           counted,
           waitMs,
         });
-        await this.#wait(identity, signal, () => this.#sleep(waitMs, signal));
+        await this.#wait(identity, signal, () => this.#c.sleep(waitMs, signal));
       }
     } catch (err) {
-      const deadline = this.#deadline;
+      const deadline = this.#c.deadline;
       if (err instanceof AbortError && deadline.timedOut()) {
         throw new DeadlineError(
           { ...identity, deadlineMs: deadline.ms, ...(lastFailure === undefined ? {} : { lastFailure }) },
@@ -249,10 +299,10 @@ export class ApiClient {
     attempt: number,
     started: { ms?: number },
   ): Promise<RawResponse> {
-    const release = await this.#wait(identity, callerSignal, () => this.#limiter.acquire(callerSignal));
+    const release = await this.#wait(identity, callerSignal, () => this.#c.limiter.acquire(callerSignal));
     try {
-      started.ms = await this.#wait(identity, callerSignal, () => this.#pacer.waitTurn(callerSignal));
-      const ms = options.timeoutMs ?? this.#timeoutMs;
+      started.ms = await this.#wait(identity, callerSignal, () => this.#c.pacer.waitTurn(callerSignal));
+      const ms = options.timeoutMs ?? this.#c.timeoutMs;
       options.beforeSend?.();
       return await sendAttempt(this.#transport, identity, body, ms, callerSignal, attempt);
     } finally {
@@ -275,6 +325,6 @@ export class ApiClient {
   }
 
   #abortError(identity: RequestIdentity, signal: AbortSignal): AbortError {
-    return abortErrorOf(identity, signal, this.#redact);
+    return abortErrorOf(identity, signal, this.#redactor());
   }
 }

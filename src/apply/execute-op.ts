@@ -6,11 +6,11 @@ import { deleteIfPresent, isAmbiguousWriteFailure, isClaimConflict, type ApiClie
 import type { Operation, OperationRequest } from '../plan-format/index.js';
 import {
   aTitle,
-  descriptorOf,
   objectPath,
   type DesiredObject,
   type KindDescriptor,
   type KindName,
+  type KindRegistry,
 } from '../resources/index.js';
 import type { IdTable } from './ids.js';
 import { PlanMismatchError } from './plan-mismatch.js';
@@ -22,6 +22,8 @@ import { verifyWrite } from './verify-write.js';
 /** Everything an operation needs besides itself; shared by all operations of a run. */
 export interface OperationContext {
   readonly client: ApiClient;
+  /** The kinds the plan's objects are of. */
+  readonly kinds: KindRegistry;
   readonly scope: string;
   readonly ids: IdTable;
   readonly desired: ReadonlyMap<string, DesiredObject>;
@@ -121,7 +123,7 @@ async function createOnce(
       lastError = err;
     }
     ctx.mayWrite?.();
-    const found = await findCreated(ctx.client, d, parentId, ctx.scope, op.key, ctx.ids);
+    const found = await findCreated(ctx.client, ctx.kinds, d, parentId, ctx.scope, op.key, ctx.ids);
     if (found === undefined) {
       notes.push('create response lost and no object found: created again');
       continue;
@@ -152,7 +154,7 @@ async function adoptRacingCreate(
   refusal: unknown,
 ): Promise<{ record: LiveRecord; recovery: string }> {
   ctx.mayWrite?.();
-  const found = await findCreated(ctx.client, d, parentId, ctx.scope, op.key, ctx.ids);
+  const found = await findCreated(ctx.client, ctx.kinds, d, parentId, ctx.scope, op.key, ctx.ids);
   if (found === undefined) throw refusal;
   const note = `another writer created it at the same moment: found ${String(found.id)} by its marker and kept it`;
   return { record: found, recovery: [...notes, note].join('; ') };
@@ -165,7 +167,7 @@ async function run(ctx: OperationContext, d: KindDescriptor, op: Operation, writ
 }
 
 async function create(ctx: OperationContext, kind: KindName, op: Operation): Promise<OperationOutcome> {
-  const d = descriptorOf(kind);
+  const d = ctx.kinds.descriptorOf(kind);
   const requests = op.requests;
   const post = requests[0];
   if (post?.method !== 'POST') throw new PlanMismatchError(`${op.id}: a create must start with its POST`);
@@ -185,7 +187,7 @@ async function create(ctx: OperationContext, kind: KindName, op: Operation): Pro
 /** An operation on an object that exists: its requests in the plan's order. */
 async function change(ctx: OperationContext, op: Operation): Promise<OperationOutcome> {
   if (op.liveId === undefined) throw new PlanMismatchError(`${op.id}: a ${op.action} needs the live id`);
-  const d = descriptorOf(op.kind);
+  const d = ctx.kinds.descriptorOf(op.kind);
   for (const request of op.requests) await run(ctx, d, op, writeOf(request, ctx));
   return { objectId: op.liveId };
 }

@@ -8,7 +8,7 @@ import { defaultGuardOptions } from './defaults.js';
 import { lookalikeRefusal } from './lookalike-guard.js';
 import { describeCascade, removedBy } from '../plan-format/index.js';
 import type { Plan, SyncGuard } from '../plan-format/index.js';
-import type { DesiredState } from '../resources/index.js';
+import { builtinKinds, type DesiredState, type KindRegistry } from '../resources/index.js';
 
 /**
  * A guard's refusal: its parts stay data, so `plan` can show the reason and the way forward in a
@@ -52,13 +52,13 @@ export function guardOptionsFor(desired: DesiredState, flags: Partial<GuardOptio
 /** Lists at most this many objects in the refusal; the rest are counted. */
 const listedMax = 20;
 
-function describeDeletes(plan: Plan): string[] {
+function describeDeletes(plan: Plan, kinds: KindRegistry): string[] {
   const deletes = plan.operations.filter((op) => op.action === 'delete');
   const lines = deletes
     .slice(0, listedMax)
     .map(
       (op) =>
-        `  - ${op.key} (${op.liveId ?? 'unknown id'})${op.replaces === undefined ? '' : ', replaced'}${describeCascade(op.cascade)}`,
+        `  - ${op.key} (${op.liveId ?? 'unknown id'})${op.replaces === undefined ? '' : ', replaced'}${describeCascade(op.cascade, kinds)}`,
     );
   if (deletes.length > listedMax) lines.push(`  ... and ${deletes.length - listedMax} more`);
   return lines;
@@ -69,8 +69,9 @@ export function guardRefusal(
   plan: Plan,
   desired: DesiredState,
   options: GuardOptions,
+  kinds: KindRegistry = builtinKinds,
 ): GuardRefusal | undefined {
-  const lookalike = lookalikeRefusal(plan);
+  const lookalike = lookalikeRefusal(plan, kinds);
   if (lookalike !== undefined)
     return new GuardRefusal('lookalike', lookalike.reason, lookalike.listing, lookalike.howToProceed);
   // A plan that writes nothing has nothing to refuse (an empty config under --no-delete).
@@ -87,7 +88,7 @@ export function guardRefusal(
     return new GuardRefusal(
       'empty_config',
       `the config is empty but ${managed} objects in scope '${plan.scope}' are managed by it`,
-      ['Every managed object would be deleted:', ...describeDeletes(plan)],
+      ['Every managed object would be deleted:', ...describeDeletes(plan, kinds)],
       `Check the config paths (${plan.configPaths.join(', ') || 'none given'}). To really delete everything, set 'guards: { allow_empty: true }' in the config, reviewed with this change (or run once with --force).`,
     );
   }
@@ -97,7 +98,7 @@ export function guardRefusal(
     return new GuardRefusal(
       'mass_delete',
       `the plan deletes or replaces ${deletes} of ${managed} managed objects (${Math.round(percent)}%, the limit is ${options.maxDeletePercent}%)`,
-      ['Objects that would be deleted:', ...describeDeletes(plan)],
+      ['Objects that would be deleted:', ...describeDeletes(plan, kinds)],
       `Review the plan (acctsync plan). If it is what you want, raise 'guards: { max_delete_percent: ${Math.ceil(percent)} }' in the config, reviewed with this change (or run once with --max-delete-percent or --force); --no-delete applies everything else.`,
     );
   }

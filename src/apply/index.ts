@@ -8,7 +8,7 @@ import type { ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { isKeyDelete } from '../plan-format/index.js';
 import type { Operation, Plan } from '../plan-format/index.js';
-import type { DesiredState } from '../resources/index.js';
+import { builtinKinds, type DesiredState, type KindRegistry } from '../resources/index.js';
 import { executeOperation, type OperationContext } from './execute-op.js';
 import { defaultParallelism } from './defaults.js';
 import { IdTable } from './ids.js';
@@ -40,6 +40,8 @@ interface ApplyOptions {
    * throws fails the operation unsent: the scope's lease check (`ScopeLease.check`).
    */
   readonly mayWrite?: () => void;
+  /** The kinds the plan's objects are of: the built-in ones unless given. */
+  readonly kinds?: KindRegistry;
 }
 
 /**
@@ -86,7 +88,7 @@ function operationTask(
     progress.started(op);
     try {
       const outcome = await executeOperation(ctx, op);
-      if (isKeyDelete(op)) run.deletedKeys.push(op.key);
+      if (isKeyDelete(op, ctx.kinds)) run.deletedKeys.push(op.key);
       const result = doneResult(op, outcome, Math.round(performance.now() - started));
       run.done.set(op.id, result);
       progress.finished(result);
@@ -121,6 +123,7 @@ export async function applyPlan(
   const progress = options.progress ?? silentProgress;
   const ctx: OperationContext = {
     client,
+    kinds: options.kinds ?? builtinKinds,
     scope: plan.scope,
     ids: new IdTable(plan),
     desired: new Map(desired.objects.map((o) => [o.key, o])),

@@ -6,7 +6,7 @@
  * Not a limit `--force` lifts: the way through is `--adopt`, or `id: new` on the entry.
  */
 import type { Lookalike, Plan } from '../plan-format/index.js';
-import { descriptorOf } from '../resources/index.js';
+import type { KindRegistry } from '../resources/index.js';
 
 const howToProceed =
   "If it is the entry's object (its ownership marker was edited out of its metadata), run once with --adopt to take it back: its metadata becomes the config's, with the marker (text written there in the dashboard is replaced). If it is another object, write `id: new` on the entry to create one beside it.";
@@ -20,6 +20,7 @@ const namedMax = 5;
  */
 export function lookalikeRefusal(
   plan: Plan,
+  kinds: KindRegistry,
 ): { reason: string; listing: string[]; howToProceed: string } | undefined {
   const lookalikes = plan.lookalikes ?? [];
   const [only] = lookalikes;
@@ -27,7 +28,7 @@ export function lookalikeRefusal(
   const ids = (l: Lookalike) => l.objects.map((o) => o.id).join(', ');
   const reason =
     lookalikes.length === 1
-      ? `${only.key} would be created beside the unmanaged ${only.objects.map((o) => `${descriptorOf(o.kind).title} ${o.id} (same ${o.same})`).join(' and ')}: --adopt takes it back`
+      ? `${only.key} would be created beside the unmanaged ${only.objects.map((o) => `${kinds.descriptorOf(o.kind).title} ${o.id} (same ${o.same})`).join(' and ')}: --adopt takes it back`
       : `${lookalikes.length} entries would be created beside unmanaged look-alikes: ${lookalikes
           .slice(0, namedMax)
           .map((l) => `${l.key} (${ids(l)})`)
@@ -38,7 +39,7 @@ export function lookalikeRefusal(
     reason,
     listing: lookalikes.map(
       (l) =>
-        `  + ${l.key}: ${l.objects.map((o) => `${descriptorOf(o.kind).title} ${o.id} has the same ${o.same}`).join('; ')}`,
+        `  + ${l.key}: ${l.objects.map((o) => `${kinds.descriptorOf(o.kind).title} ${o.id} has the same ${o.same}`).join('; ')}`,
     ),
     howToProceed,
   };

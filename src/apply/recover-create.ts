@@ -8,10 +8,10 @@ import type { ApiClient } from '../api/index.js';
 import { liveObject, markedAs } from '../live/index.js';
 import {
   collectionPath,
-  descriptorOf,
   errorCodeString,
   objectPath,
   type KindDescriptor,
+  type KindRegistry,
 } from '../resources/index.js';
 
 import type { IdTable } from './ids.js';
@@ -22,6 +22,7 @@ export type LiveRecord = Readonly<Record<string, unknown>>;
 /** Every live object of the collection `d` lives in (under `parentId` for nested kinds). */
 async function siblings(
   client: ApiClient,
+  kinds: KindRegistry,
   d: KindDescriptor,
   parentId: string | undefined,
 ): Promise<LiveRecord[]> {
@@ -33,7 +34,9 @@ async function siblings(
   if (parent?.embeddedAs === undefined || parentId === undefined) {
     throw new Error(`${d.title}: no way to list objects to recover a lost create`);
   }
-  const owner = await client.get<LiveRecord>(objectPath(descriptorOf(parent.kind), parentId, undefined));
+  const owner = await client.get<LiveRecord>(
+    objectPath(kinds.descriptorOf(parent.kind), parentId, undefined),
+  );
   const embedded = owner.body[parent.embeddedAs];
   return Array.isArray(embedded) ? embedded.filter(isPlainObject) : [];
 }
@@ -44,13 +47,14 @@ async function siblings(
  */
 export async function findCreated(
   client: ApiClient,
+  kinds: KindRegistry,
   d: KindDescriptor,
   parentId: string | undefined,
   scope: string,
   key: string,
   ids: IdTable,
 ): Promise<LiveRecord | undefined> {
-  for (const record of await siblings(client, d, parentId)) {
+  for (const record of await siblings(client, kinds, d, parentId)) {
     const id = record.id;
     if (typeof id !== 'string' || ids.existedAtPlanTime(id)) continue;
     if (markedAs(liveObject(d, record, parentId), scope, key)) return record;

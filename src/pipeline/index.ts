@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/index.js';
 import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
 import type { LiveState } from '../live/index.js';
 import type { Plan, TokenFileView } from '../plan-format/index.js';
-import type { DesiredState } from '../resources/index.js';
+import type { DesiredState, KindRegistry } from '../resources/index.js';
 import { runOnce, type RunInputs, type RunResult } from './run-once.js';
 
 export { runOnce, type Planned, type RunInputs, type RunResult } from './run-once.js';
@@ -24,6 +24,8 @@ interface PlanForOptions {
   readonly tokens?: TokenFileView;
   /** The plan's `createdAt`; now by default. */
   readonly now?: Date;
+  /** The kinds the account is read and planned by: the built-in ones unless given. */
+  readonly kinds?: KindRegistry;
 }
 
 interface ComputePlanOptions extends LoadConfigOptions, Omit<PlanForOptions, 'configPaths'> {
@@ -92,6 +94,7 @@ export async function planFor(
       planning: planning(options),
       guards: { force: false },
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
     }),
   );
   return computed;

@@ -22,7 +22,7 @@ import { fetchLiveState, type LiveState } from '../live/index.js';
 import { buildPlan, sensitiveValues } from '../plan/index.js';
 import { type Plan, type PolicyFinding, type TokenFileView } from '../plan-format/index.js';
 import { planFindings, policyRefusal, type PolicyRefusal, type PolicyRule } from '../policy/index.js';
-import type { DesiredState } from '../resources/index.js';
+import { builtinKinds, type DesiredState, type KindRegistry } from '../resources/index.js';
 
 /** The desired state: config files to load, or one already in memory (tests, benchmarks). */
 type DesiredSource =
@@ -104,6 +104,8 @@ export interface RunInputs {
   readonly apply?: ApplyInputs | undefined;
   /** Aborts reading and writing: the daemon's stop. */
   readonly signal?: AbortSignal | undefined;
+  /** The kinds the account is read, planned and written by: the built-in ones unless given. */
+  readonly kinds?: KindRegistry | undefined;
 }
 
 /** What was planned, with what would refuse writing it. */
@@ -166,26 +168,31 @@ function runSignal(...signals: readonly (AbortSignal | undefined)[]): AbortSigna
 }
 
 /**
- * The live state. Once one of its requests has failed the read has failed: the others are aborted
- * rather than left retrying. An early read the server refused is read again here, once the
- * config's secrets are protected: a server's answer may quote a value it was sent.
+ * The live state, read by `client` (the one that scrubs the config's secrets). Once one of its
+ * requests has failed the read has failed: the others are aborted rather than left retrying. An
+ * early read the server refused is read again here, by that client: a server's answer may quote a
+ * value it was sent.
  */
 async function readLive(
-  account: RunAccount,
+  client: ApiClient,
+  early: RunAccount['live'],
   desired: DesiredState,
-  noDelete: boolean,
+  options: { readonly noDelete: boolean; readonly kinds: KindRegistry },
   signal: AbortSignal | undefined,
 ): Promise<LiveState> {
-  account.client.protectSecrets(sensitiveValues(desired));
   const requests = new AbortController();
   setMaxListeners(0, requests.signal);
   const onStop = (): void => requests.abort(signal?.reason);
   if (signal?.aborted) onStop();
   else signal?.addEventListener('abort', onStop, { once: true });
   const read = (): Promise<LiveState> =>
-    fetchLiveState(account.client, desired, { noDelete, signal: requests.signal });
+    fetchLiveState(client, desired, {
+      noDelete: options.noDelete,
+      registry: options.kinds,
+      signal: requests.signal,
+    });
   try {
-    return await (account.live?.catch((err: unknown) => {
+    return await (early?.catch((err: unknown) => {
       if (err instanceof ApiError) return read();
       throw err;
     }) ?? read());
@@ -204,9 +211,19 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   const hold = inputs.lease === undefined ? undefined : await inputs.lease(account.client, desired.scope);
   if (hold?.held === false) return { status: 'standby', holder: hold.holder, retryInMs: hold.retryInMs };
   const signal = runSignal(inputs.signal, hold?.signal);
+  const kinds = inputs.kinds ?? builtinKinds;
+  // The caller's client stays as it is: reads and writes go through one that also scrubs the
+  // config's secrets from its errors.
+  const client = account.client.withSecrets(sensitiveValues(desired, kinds));
   let live: LiveState;
   try {
-    live = await readLive(account, desired, inputs.planning.noDelete, signal);
+    live = await readLive(
+      client,
+      account.live,
+      desired,
+      { noDelete: inputs.planning.noDelete, kinds },
+      signal,
+    );
   } catch (err) {
     if (signal?.aborted)
       return { status: 'stopped', reason: signal.reason, when: 'while planning', planned: 0 };
@@ -214,6 +231,7 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   }
   const { planning } = inputs;
   const fresh = buildPlan(desired, live, {
+    kinds,
     scope: desired.scope,
     adopt: planning.adopt,
     noDelete: planning.noDelete,
@@ -229,7 +247,7 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   const base = inputs.saved ?? fresh;
   const plan = rules.length === 0 ? base : { ...base, policy };
   const guards = guardOptionsFor(desired, inputs.guards);
-  const guardVerdict = guardRefusal(plan, desired, guards);
+  const guardVerdict = guardRefusal(plan, desired, guards, kinds);
   const refusal = policyRefusal(policy) ?? guardVerdict;
   const planned: Planned = { desired, live, plan, loaded, policy, refusal, guardRefusal: guardVerdict };
   if (inputs.apply === undefined) return { ...planned, status: 'planned' };
@@ -251,7 +269,8 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
         planned: plan.operations.length,
       };
     const writing = runSignal(apply.signal, signal);
-    const applied = await applyPlan(sending, desired, account.client, {
+    const applied = await applyPlan(sending, desired, client, {
+      kinds,
       parallelism: apply.parallelism,
       continueOnError: apply.continueOnError,
       ...(apply.progress === undefined ? {} : { progress: apply.progress(plan) }),

@@ -4,7 +4,7 @@
  * entry holds them already made inert for a terminal.
  */
 import { inert } from '../inert.js';
-import { countOf, descriptorOf, type KindName } from '../resources/index.js';
+import { builtinKinds, countOf, type KindName, type KindRegistry } from '../resources/index.js';
 import { countCascaded, describeCascade } from './deletes.js';
 import { changeTree, namesOfIds, treeLines } from './render-tree.js';
 import type { Cascade, CascadedObject, ChangeCause, FieldChange, Operation, Plan } from './types.js';
@@ -16,6 +16,8 @@ export interface Entry {
   readonly kind: KindName;
   readonly key: string;
   readonly title: string;
+  /** Whether its kind has no parent: a top-level key shows the new name alone on a rename. */
+  readonly topLevel: boolean;
   readonly liveId?: string;
   /** On a rename: the key before. */
   readonly renamedFrom?: string;
@@ -23,8 +25,9 @@ export interface Entry {
   /** Members left as they are, counted at the end of the body. */
   readonly unchanged?: number;
   readonly reason?: string;
-  /** What the service deletes with the object. */
+  /** What the service deletes with the object, and how the header says it (`, with 8 HTTPS edge routes`). */
   readonly cascade?: Cascade;
+  readonly withCascade: string;
   readonly destructive: boolean;
   readonly cause?: ChangeCause;
 }
@@ -43,14 +46,13 @@ export const driftHeading = 'Changed outside acctsync';
  */
 export function shownKey(e: Entry): string {
   if (e.renamedFrom === undefined) return e.key;
-  const topLevel = descriptorOf(e.kind).parent === undefined;
-  return `${e.renamedFrom} -> ${topLevel ? e.key.slice(e.key.indexOf('/') + 1) : e.key}`;
+  return `${e.renamedFrom} -> ${e.topLevel ? e.key.slice(e.key.indexOf('/') + 1) : e.key}`;
 }
 
 /** Why, for the header line: the reason and what goes with a delete (`left the config, with 8 HTTPS edge routes`). */
 export function whyOf(e: Entry): string | undefined {
   const both = e.cause === 'both' ? ', the config changed too' : '';
-  const why = `${e.reason ?? ''}${describeCascade(e.cascade)}${both}`.replace(/^, /, '');
+  const why = `${e.reason ?? ''}${e.withCascade}${both}`.replace(/^, /, '');
   return why === '' ? undefined : why;
 }
 
@@ -78,32 +80,33 @@ function byKey(a: Entry, b: Entry): number {
  * The plan's entries grouped by kind then name, children under their parent, each replace once.
  * The execution order stays in the JSON plan.
  */
-export function entriesOf(plan: Plan): Entry[] {
-  return planOrderEntries(plan).sort(byKey);
+export function entriesOf(plan: Plan, kinds: KindRegistry = builtinKinds): Entry[] {
+  return planOrderEntries(plan, kinds).sort(byKey);
 }
 
 /** The change lines of an entry: a tree down to the leaf, references as the config's names. */
-export function bodyOf(plan: Plan): (e: Entry) => string[] {
+export function bodyOf(plan: Plan, kinds: KindRegistry = builtinKinds): (e: Entry) => string[] {
   const names = namesOfIds(plan);
   return (e) => [
-    ...treeLines(changeTree(e.kind, e.changes, names), e.unchanged),
-    ...(e.cascade?.objects ?? []).map(cascadedLine),
+    ...treeLines(changeTree(e.kind, e.changes, names, kinds), e.unchanged),
+    ...(e.cascade?.objects ?? []).map((c) => cascadedLine(c, kinds)),
   ];
 }
 
 /** A child deleted with its parent: its key, or its id and kind when the config does not manage it. */
-function cascadedLine(c: CascadedObject): string {
-  const title = descriptorOf(c.kind).title;
+function cascadedLine(c: CascadedObject, kinds: KindRegistry): string {
+  const title = kinds.descriptorOf(c.kind).title;
   return c.key === undefined
     ? `- ${inert(c.id)}  ${title}, not managed by this config`
     : `- ${inert(c.key)}  ${title}`;
 }
 
-function planOrderEntries(plan: Plan): Entry[] {
+function planOrderEntries(plan: Plan, kinds: KindRegistry): Entry[] {
   const seen = new Set<string>();
   const out: Entry[] = [];
   for (const op of plan.operations) {
-    const title = descriptorOf(op.kind).title;
+    const d = kinds.descriptorOf(op.kind);
+    const kindOf = { title: d.title, topLevel: d.parent === undefined };
     if (op.replaces !== undefined) {
       if (seen.has(op.replaces)) continue;
       seen.add(op.replaces);
@@ -115,35 +118,37 @@ function planOrderEntries(plan: Plan): Entry[] {
         verb: 'replace',
         kind: op.kind,
         key: inert(op.replaces),
-        title,
+        ...kindOf,
         ...(old?.liveId === undefined ? {} : { liveId: inert(old.liveId) }),
         changes: created?.changes ?? [],
         ...(created?.unchanged === undefined ? {} : { unchanged: created.unchanged }),
         ...(op.reason === undefined ? {} : { reason: inert(op.reason) }),
         ...(old?.cascade === undefined ? {} : { cascade: old.cascade }),
+        withCascade: describeCascade(old?.cascade, kinds),
         destructive: true,
         ...(op.cause === undefined ? {} : { cause: op.cause }),
       });
       continue;
     }
-    out.push(entryOf(op, title));
+    out.push(entryOf(op, kindOf, kinds));
   }
   return out;
 }
 
-function entryOf(op: Operation, title: string): Entry {
+function entryOf(op: Operation, kindOf: Pick<Entry, 'title' | 'topLevel'>, kinds: KindRegistry): Entry {
   return {
     symbol: symbols[op.action],
     verb: verbs[op.action],
     kind: op.kind,
     key: inert(op.key),
-    title,
+    ...kindOf,
     ...(op.liveId === undefined ? {} : { liveId: inert(op.liveId) }),
     ...(op.renamedFrom === undefined ? {} : { renamedFrom: inert(op.renamedFrom) }),
     changes: op.changes,
     ...(op.unchanged === undefined ? {} : { unchanged: op.unchanged }),
     ...(op.reason === undefined ? {} : { reason: inert(op.reason) }),
     ...(op.cascade === undefined ? {} : { cascade: op.cascade }),
+    withCascade: describeCascade(op.cascade, kinds),
     destructive: op.action === 'delete',
     ...(op.cause === undefined ? {} : { cause: op.cause }),
   };
@@ -153,18 +158,18 @@ function entryOf(op: Operation, title: string): Entry {
  * The observed entries, in a section of their own: each with its live id and, when it drifted,
  * its changes (`before` the live value, `after` the config's). Empty when the config observes none.
  */
-export function observedLines(plan: Plan): string[] {
+export function observedLines(plan: Plan, kinds: KindRegistry = builtinKinds): string[] {
   const observed = plan.observed ?? [];
   if (observed.length === 0) return [];
   const names = namesOfIds(plan);
   return [
     'Observed objects (read only, never written):',
     ...observed.flatMap((o) => {
-      const head = `${o.key}  ${descriptorOf(o.kind).title} ${o.liveId}`;
+      const head = `${o.key}  ${kinds.descriptorOf(o.kind).title} ${o.liveId}`;
       if (o.changes.length === 0) return [`  = ${head}  (as configured)`];
       return [
         `  ! ${head}  (drifted: live -> config)`,
-        ...treeLines(changeTree(o.kind, o.changes, names)).map((line) => `      ${line}`),
+        ...treeLines(changeTree(o.kind, o.changes, names, kinds)).map((line) => `      ${line}`),
       ];
     }),
   ];
@@ -174,25 +179,28 @@ export function observedLines(plan: Plan): string[] {
  * How many live objects nobody manages, by kind, and how to adopt one; the JSON plan's `unmanaged`
  * lists them. Undefined when there are none.
  */
-export function unmanagedLine(plan: Plan): string | undefined {
+export function unmanagedLine(plan: Plan, kinds: KindRegistry = builtinKinds): string | undefined {
   const unmanaged = plan.unmanaged;
   if (unmanaged.length === 0) return undefined;
   const counts = new Map<KindName, number>();
   for (const u of unmanaged) counts.set(u.kind, (counts.get(u.kind) ?? 0) + 1);
-  const kinds = [...counts].map(([kind, n]) => countOf(descriptorOf(kind), n)).join(', ');
+  const counted = [...counts].map(([kind, n]) => countOf(kinds.descriptorOf(kind), n)).join(', ');
   const them = unmanaged.length === 1 ? 'it' : 'them';
-  return `Unmanaged: ${kinds} (no scope manages ${them}; the JSON plan lists ${them}). To manage one, add its entry with its \`id:\` (\`acctsync export\` writes it) and sync with \`--adopt\`.`;
+  return `Unmanaged: ${counted} (no scope manages ${them}; the JSON plan lists ${them}). To manage one, add its entry with its \`id:\` (\`acctsync export\` writes it) and sync with \`--adopt\`.`;
 }
 
 /**
  * `3 to create, 1 to update, ...`, every count shown so scripts and readers find them; children the
  * service deletes with their parent are counted after the deletes (`1 to delete (with 8 HTTPS edge routes)`).
  */
-export function summaryLine(plan: Plan): string {
+export function summaryLine(plan: Plan, kinds: KindRegistry = builtinKinds): string {
   const s = plan.summary;
   const total = s.create + s.update + s.replace + s.delete + s.adopt + s.rename;
   if (total === 0) return `No changes. ${s.unchanged} objects up to date.`;
-  const cascaded = countCascaded(plan.operations.flatMap((op) => op.cascade?.objects ?? []));
+  const cascaded = countCascaded(
+    plan.operations.flatMap((op) => op.cascade?.objects ?? []),
+    kinds,
+  );
   const deletes = `${s.delete} to delete${cascaded === '' ? '' : ` (with ${cascaded})`}`;
   // Renames are counted when there are any: plans without them read as they always have.
   const renames = s.rename > 0 ? `, ${s.rename} to rename` : '';

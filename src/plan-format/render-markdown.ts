@@ -19,6 +19,7 @@ import {
   whyOf,
   type Entry,
 } from './render-common.js';
+import type { KindRegistry } from '../resources/index.js';
 import type { Plan } from './types.js';
 
 /**
@@ -103,11 +104,12 @@ function driftSection(
   return [`#### ${driftHeading}`, '', `${fence}diff`, ...kept, fence, '', ...cut];
 }
 
-export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
+/** The markdown plan in at most `limit` characters; `kinds` describe its objects (the built-in ones by default). */
+export function renderMarkdown(plan: Plan, limit = markdownLimit, kinds?: KindRegistry): string {
   // Destructive changes first, each group by kind then name.
-  const all = entriesOf(plan);
+  const all = entriesOf(plan, kinds);
   const entries = [...all.filter((e) => e.destructive), ...all.filter((e) => !e.destructive)];
-  const bodyLines = bodyOf(plan);
+  const bodyLines = bodyOf(plan, kinds);
   const bodies = new Map(entries.map((e) => [e, bodyLines(e)]));
   const head: string[] = [
     plan.environment === undefined
@@ -115,7 +117,7 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
       : `### acctsync plan: environment ${codeSpan(inert(plan.environment))}, scope ${codeSpan(inert(plan.scope))}`,
     '',
     ...policyMarkdown(plan.policy),
-    `**${summaryLine(plan)}**`,
+    `**${summaryLine(plan, kinds)}**`,
     '',
   ];
   const destructive = entries.filter((e) => e.destructive);
@@ -137,10 +139,10 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
   }
   if (plan.notes.length > 0)
     head.push('#### Notes', '', ...plan.notes.map((n) => `- ${markdownText(inert(n))}`), '');
-  const unmanaged = unmanagedLine(plan);
+  const unmanaged = unmanagedLine(plan, kinds);
   // Only counts and kind titles: nothing from the account to escape, and its code spans stay code.
   if (unmanaged !== undefined) head.push(unmanaged, '');
-  const [title, ...observedRaw] = observedLines(plan);
+  const [title, ...observedRaw] = observedLines(plan, kinds);
   const observed = observedRaw.map(inert);
   if (title !== undefined)
     head.push(

@@ -16,11 +16,14 @@ import {
   whyOf,
   type Entry,
 } from './render-common.js';
+import type { KindRegistry } from '../resources/index.js';
 import type { Plan } from './types.js';
 
 interface TextOptions {
   /** ANSI colours; the CLI turns them on for a TTY unless `NO_COLOR` is set. */
   readonly color: boolean;
+  /** The kinds the plan's objects are of: the built-in ones unless given. */
+  readonly kinds?: KindRegistry;
 }
 
 const colors: Record<Entry['symbol'], number> = { '+': 32, '~': 33, '-': 31, '-/+': 35, '<=': 36, '~>': 33 };
@@ -30,8 +33,9 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[0m` : text);
   const environment = plan.environment === undefined ? '' : ` (environment ${inert(plan.environment)})`;
   const lines: string[] = [`acctsync plan for scope ${inert(plan.scope)}${environment}`, ''];
-  const entries = entriesOf(plan);
-  const body = bodyOf(plan);
+  const { kinds } = options;
+  const entries = entriesOf(plan, kinds);
+  const body = bodyOf(plan, kinds);
   const show = (e: Entry): void => {
     const where = e.liveId === undefined ? e.title : `${e.title} ${e.liveId}`;
     const reason = whyOf(e);
@@ -50,13 +54,13 @@ export function renderText(plan: Plan, options: TextOptions): string {
   }
   config.forEach(show);
   if (config.length > 0) lines.push('');
-  const observed = observedLines(plan).map(inert);
+  const observed = observedLines(plan, kinds).map(inert);
   if (observed.length > 0) lines.push(...observed, '');
   for (const note of plan.notes) lines.push(`Note: ${inert(note)}`);
   if (plan.notes.length > 0) lines.push('');
-  const unmanaged = unmanagedLine(plan);
+  const unmanaged = unmanagedLine(plan, kinds);
   if (unmanaged !== undefined) lines.push(unmanaged, '');
   lines.push(...policyText(plan.policy));
-  lines.push(bold(summaryLine(plan)));
+  lines.push(bold(summaryLine(plan, kinds)));
   return `${lines.join('\n')}\n`;
 }

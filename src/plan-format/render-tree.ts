@@ -4,7 +4,7 @@
  * values whole as YAML-like blocks, certificates and public keys by subject and fingerprint.
  */
 import {
-  descriptorOf,
+  builtinKinds,
   isObjectKey,
   mapReferenceValue,
   nestedFields,
@@ -12,6 +12,7 @@ import {
   type FieldType,
   type Fields,
   type KindName,
+  type KindRegistry,
   type RefTarget,
 } from '../resources/index.js';
 import { inert, inertLine } from '../inert.js';
@@ -35,10 +36,15 @@ export function namesOfIds(plan: Plan): Map<string, string> {
 }
 
 /** A reference as the config writes it, or the raw id with its kind for an object the config does not manage. */
-function refName(names: ReadonlyMap<string, string>, ref: string, target: RefTarget): string {
+function refName(
+  names: ReadonlyMap<string, string>,
+  ref: string,
+  target: RefTarget,
+  kinds: KindRegistry,
+): string {
   const key = names.get(ref) ?? ref;
   if (isObjectKey(key)) return key;
-  return `${inert(ref)} (unmanaged ${target.kinds.map((k) => descriptorOf(k).title).join(' or ')})`;
+  return `${inert(ref)} (unmanaged ${target.kinds.map((k) => kinds.descriptorOf(k).title).join(' or ')})`;
 }
 
 /** What a reviewer recognises a certificate or a public key by; undefined for other values. */
@@ -76,9 +82,12 @@ export function changeTree(
   kind: KindName,
   changes: readonly FieldChange[],
   names: ReadonlyMap<string, string>,
+  kinds: KindRegistry = builtinKinds,
 ): DiffNode[] {
   const show = (value: unknown, type: FieldType | undefined) =>
-    type === undefined ? value : mapReferenceValue(type, value, (ref, target) => refName(names, ref, target));
+    type === undefined
+      ? value
+      : mapReferenceValue(type, value, (ref, target) => refName(names, ref, target, kinds));
   const leafNode = (name: string, c: FieldChange, type: FieldType | undefined): DiffNode => {
     const hasBefore = Object.hasOwn(c, 'before');
     const hasAfter = Object.hasOwn(c, 'after');
@@ -110,7 +119,7 @@ export function changeTree(
     });
   };
   return group(
-    descriptorOf(kind).fields,
+    kinds.descriptorOf(kind).fields,
     changes.map((change) => ({ change, rest: change.path })),
   );
 }

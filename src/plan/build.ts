@@ -81,14 +81,9 @@ function lazyFingerprints(desired: DesiredState, live: LiveState, scope: string,
  *   limit, a protected object removed, or operations with no safe order
  */
 export function buildPlan(desired: DesiredState, live: LiveState, options: BuildOptions): Plan {
-  const { scope } = options;
+  const { scope, adopt, environment } = options;
   const kinds = options.kinds ?? builtinKinds;
-  const matching = matchObjects(desired, live, {
-    kinds,
-    scope,
-    adopt: options.adopt,
-    environment: options.environment,
-  });
+  const matching = matchObjects(desired, live, { kinds, scope, adopt, environment });
   const paired = matching.matches.filter(isPaired);
   const observed = paired.filter((m) => m.desired.observe === true);
   const desiredByKey = new Map(desired.objects.map((o) => [o.key, o]));

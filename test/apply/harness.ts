@@ -13,7 +13,13 @@ import type { FaultOptions } from '../../src/emulator/index.js';
 import { loadDesiredState } from '../../src/config/index.js';
 import { parseMetadata } from '../../src/plan/index.js';
 import { computePlan, runOnce, type ComputedPlan, type RunInputs } from '../../src/pipeline/index.js';
-import { descriptorOf, managedDescriptors, type DesiredState } from '../../src/resources/index.js';
+import {
+  builtinKinds,
+  descriptorOf,
+  managedDescriptors,
+  type DesiredState,
+  type KindRegistry,
+} from '../../src/resources/index.js';
 import { startAccount, type TestAccount } from '../support/account.js';
 
 export const examplesDir = new URL('../../examples/', import.meta.url).pathname;
@@ -33,6 +39,8 @@ export interface SyncOptions {
 
 /** An account with the applier's helpers. */
 export interface Harness extends TestAccount {
+  /** The kinds its emulator serves and its runs read, plan and write by. */
+  readonly kinds: KindRegistry;
   /** Requests other than GET seen by the client. */
   writes(): ResponseEvent[];
   plan(paths: readonly string[], options?: { adopt?: boolean; noDelete?: boolean }): Promise<ComputedPlan>;
@@ -49,11 +57,13 @@ export interface Harness extends TestAccount {
  */
 async function syncRun(
   client: ApiClient,
+  kinds: KindRegistry,
   desired: RunInputs['desired'],
   options: SyncOptions,
 ): Promise<{ computed: ComputedPlan; result: ApplyResult }> {
   const run = await runOnce({
     desired,
+    kinds,
     account: () => Promise.resolve({ client }),
     planning: { adopt: options.adopt ?? false, noDelete: options.noDelete ?? false, now: new Date() },
     guards: { force: false, ...options.guards },
@@ -70,17 +80,19 @@ async function syncRun(
 }
 
 export async function startHarness(
-  options: { faults?: FaultOptions; echo?: boolean } = {},
+  options: { faults?: FaultOptions; echo?: boolean; kinds?: KindRegistry } = {},
 ): Promise<Harness> {
-  const account = await startAccount(options);
+  const kinds = options.kinds ?? builtinKinds;
+  const account = await startAccount({ ...options, kinds });
   const { client } = account;
   const plan: Harness['plan'] = (paths, o = {}) =>
     computePlan({ paths, client, env: {}, adopt: o.adopt ?? false, noDelete: o.noDelete ?? false });
   return {
     ...account,
+    kinds,
     writes: () => account.requests.filter((r) => r.method !== 'GET'),
     plan,
-    sync: (paths, o = {}) => syncRun(client, { load: { paths, env: {} } }, o),
+    sync: (paths, o = {}) => syncRun(client, kinds, { load: { paths, env: {} } }, o),
   };
 }
 
@@ -106,7 +118,7 @@ export function syncState(
   desired: DesiredState,
   options: SyncOptions = {},
 ): Promise<{ computed: ComputedPlan; result: ApplyResult }> {
-  return syncRun(h.client, { desired }, options);
+  return syncRun(h.client, h.kinds, { desired }, options);
 }
 
 /** `state` with `change` applied to the fields of the object `key` (a copy; `state` is untouched). */

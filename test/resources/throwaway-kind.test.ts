@@ -9,12 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderText } from '../../src/plan-format/index.js';
 import { planFor } from '../../src/pipeline/index.js';
+import { startEmulator } from '../../src/emulator/index.js';
 import {
   builtinKinds,
   descriptorOfId,
   ErrorCode,
   isKindName,
-  withKinds,
   type DesiredObject,
   type DesiredState,
   type KindDescriptor,
@@ -87,8 +87,9 @@ const parts = kindOf('widget_parts');
 let h: Harness;
 
 beforeAll(async () => {
-  // The emulator serves the kinds in scope when it starts, for its whole life.
-  h = await withKinds(kinds, () => startHarness());
+  // The emulator serves the registry it is started with, for its whole life; the harness's runs
+  // read, plan and write by the same one.
+  h = await startHarness({ kinds });
 });
 
 afterAll(async () => {
@@ -108,14 +109,16 @@ describe('a registry of more kinds', () => {
     expect(() => Object.assign(builtinKinds, { all: [] })).toThrow(TypeError);
   });
 
-  it('is what every lookup reads inside withKinds, awaits included, and nowhere else', async () => {
+  it('is read only where it is passed: the module-level lookups and an emulator given none know the built-in kinds alone', async () => {
     expect(isKindName('widgets')).toBe(false);
-    const inside = await withKinds(kinds, async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      return [isKindName('widgets'), descriptorOfId('wdp_1')];
-    });
-    expect(inside).toEqual([true, parts]);
     expect(descriptorOfId('wdp_1')).toBeUndefined();
+    const plain = await startEmulator();
+    try {
+      const answer = await callEmulator(plain, 'POST', '/widgets', { label: 'x' });
+      expect(answer.status).toBe(404);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('refuses a name or an id prefix already taken', () => {
@@ -205,12 +208,11 @@ describe('the reconciler manages a registered kind', () => {
     sensitive: [],
     source: at,
   });
-  const sync = (desired: DesiredState) => withKinds(kinds, () => syncState(h, desired));
-  const plan = async (desired: DesiredState) =>
-    (await withKinds(kinds, () => planFor(desired, h.client))).plan.operations;
+  const sync = (desired: DesiredState) => syncState(h, desired);
+  const plan = async (desired: DesiredState) => (await planFor(desired, h.client, { kinds })).plan.operations;
   /** The plan as `acctsync plan` prints it. */
   const shown = async (desired: DesiredState) =>
-    withKinds(kinds, async () => renderText((await planFor(desired, h.client)).plan, { color: false }));
+    renderText((await planFor(desired, h.client, { kinds })).plan, { color: false, kinds });
 
   it('creates, updates, replaces and deletes it, with its children, as the config changes', async () => {
     const desired: DesiredState = {
