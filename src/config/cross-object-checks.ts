@@ -3,7 +3,6 @@
  * their cycles, the files' scopes, and metadata once the ownership marker is added.
  */
 import { fileDiagnostic, type Diagnostic } from './diagnostic.js';
-import type { LoadReport } from './load-report.js';
 import type { DeclaredObject } from './objects.js';
 import { findCycles, resolveReferences, uniqueObjects, type UncheckedReference } from './references.js';
 import { checkScopes, filesScope, type ScopeSetting } from './scopes.js';
@@ -16,6 +15,10 @@ export interface CheckedObjects {
   readonly objects: DeclaredObject[];
   /** Field values with references resolved, by object. */
   readonly resolved: ReadonlyMap<DeclaredObject, Record<string, unknown>>;
+  /** What the checks found wrong across objects, for the loader to report. */
+  readonly findings: readonly FileFinding[];
+  /** Warnings for the files that did not parse, in place of the errors their objects would cause. */
+  readonly unreadNotes: readonly Diagnostic[];
 }
 
 /** Runs the checks over the declared objects; `unread` are the files that did not parse. */
@@ -23,7 +26,6 @@ export function checkAcrossObjects(
   declared: DeclaredObject[],
   scopes: readonly ScopeSetting[],
   unread: readonly string[],
-  report: LoadReport,
 ): CheckedObjects {
   const cross: FileFinding[] = [];
   const objects = uniqueObjects(declared, cross);
@@ -36,9 +38,7 @@ export function checkAcrossObjects(
   findCycles(objects, edges, cross);
   checkScopes(scopes, cross);
   checkMetadataWithMarker(objects, resolved, filesScope(scopes), cross);
-  report.addFileFindings(cross);
-  report.add(uncheckedNote(unread, unchecked));
-  return { objects, resolved };
+  return { objects, resolved, findings: cross, unreadNotes: uncheckedNote(unread, unchecked) };
 }
 
 /**

@@ -59,7 +59,7 @@ export async function environmentBase(
   // The config loaded cleanly for this environment before: what the reader reports is known.
   const reader = new SourceReader(new LoadReport());
   const given = await reader.read(files);
-  const layers = await environmentLayers(given, environment, cwd, reader.read, () => undefined);
+  const layers = await environmentLayers(given, environment, cwd, reader.read);
   const declared = findDeclaration(given, [])?.environments.get(environment);
   const overlayFiles = layers.overlays.map((s) => ({ file: s.file, absolute: s.absolute }));
   return {

@@ -39,6 +39,8 @@ export interface Layers {
   readonly patches: ReadonlyMap<string, readonly EntryPatch[]>;
   readonly drops: readonly Drop[];
   readonly settings?: EnvironmentSettings;
+  /** What is wrong in the environments' declaration and overlays, for the loader to report. */
+  readonly findings: readonly FileFinding[];
 }
 
 const mapKeys = new Set(configLayout.map((m) => m.key));
@@ -52,14 +54,12 @@ export async function environmentLayers(
   environment: string | undefined,
   cwd: string,
   read: ReadSources,
-  report: (findings: readonly FileFinding[]) => void,
 ): Promise<Layers> {
   const findings: FileFinding[] = [];
   const decl = findDeclaration(given, findings);
-  report(findings.splice(0));
   if (decl === undefined || decl.environments.size === 0) {
-    if (environment !== undefined) report([noSuchEnvironment(given, decl, environment)]);
-    return { ...allBase(given, decl), values: valuesOf(decl, []) };
+    if (environment !== undefined) findings.push(noSuchEnvironment(given, decl, environment));
+    return { ...allBase(given, decl), values: valuesOf(decl, []), findings };
   }
   if (environment === undefined) return environmentNeeded(given, decl);
 
@@ -69,9 +69,9 @@ export async function environmentLayers(
   const overlayPaths = new Set([...overlayFiles.values()].flat().map((f) => f.absolute));
   const base = given.filter((s) => !overlayPaths.has(s.absolute));
   const overlays = await readOverlays(given, chain, overlayFiles, read);
-  report(findings);
   const last = chain.at(-1);
   return {
+    findings,
     environments: [...decl.environments.keys()],
     base,
     ...overlays,
@@ -81,7 +81,10 @@ export async function environmentLayers(
 }
 
 /** Every file given is the base: no environment is declared, or none was named. */
-function allBase(given: readonly SourceFile[], decl: Declaration | undefined): Omit<Layers, 'values'> {
+function allBase(
+  given: readonly SourceFile[],
+  decl: Declaration | undefined,
+): Omit<Layers, 'values' | 'findings'> {
   const environments = [...(decl?.environments.keys() ?? [])];
   return { environments, base: given, overlays: [], patches: new Map(), drops: [] };
 }
@@ -106,6 +109,7 @@ function environmentNeeded(given: readonly SourceFile[], decl: Declaration): Lay
   return {
     ...plain,
     values: valuesOf(decl, []),
+    findings: [],
     needsEnvironment: {
       severity: 'error',
       file: decl.source.file,

@@ -118,7 +118,8 @@ async function loadRevision(
   const reader = new SourceReader(report);
   const given = new Set((paths.length > 0 ? paths : defaultPaths(cwd)).map((p) => resolve(cwd, p)));
   const read = (await reader.read(files)).filter((s) => given.has(s.absolute) || !isPolicyRules(s));
-  const layers = await environmentLayers(read, options.environment, cwd, reader.read, report.addFileFindings);
+  const layers = await environmentLayers(read, options.environment, cwd, reader.read);
+  report.addFileFindings(layers.findings);
   if (layers.needsEnvironment) {
     return {
       ok: false,
@@ -141,7 +142,9 @@ async function loadRevision(
     },
     report,
   );
-  const checked = checkAcrossObjects(objects, scopes, reader.unread, report);
+  const checked = checkAcrossObjects(objects, scopes, reader.unread);
+  report.addFileFindings(checked.findings);
+  report.add(checked.unreadNotes);
   const moves = declaredMoves(sources, checked, report);
   // From every declared object, duplicates too: a duplicate's secret is in its file all the same.
   // Spans serve only to render diagnostics; finding them re-parses each file's document tree.
