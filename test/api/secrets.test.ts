@@ -87,6 +87,21 @@ describe('no secrets in errors or events', () => {
     expectNoSecrets(err);
   });
 
+  it('ApiError quoting a config secret: scrubbed by the client made withSecrets, the given one left as it is', async () => {
+    const secret = 'oidc-client-secret-93b1';
+    const url = await serve((_req, res) =>
+      sendJson(res, 400, { error_code: 'ERR_SVC_400', msg: `invalid client_secret ${secret}` }),
+    );
+    const given = client(url);
+    const derived = given.withSecrets([secret]);
+    const scrubbed = await failureOf(derived.post('/edges/https', body));
+    expect(scrubbed).toMatchObject({ status: 400, msg: 'invalid client_secret [REDACTED]' });
+    expectNoSecrets(scrubbed);
+    // The caller's client is not changed by the one derived from it (a run protects its own).
+    const plain = await failureOf(given.post('/edges/https', body));
+    expect(plain).toMatchObject({ status: 400, msg: `invalid client_secret ${secret}` });
+  });
+
   it('NetworkError after a reset', async () => {
     const url = await serve((_req, res) => res.socket?.destroy());
     const err = await failureOf(client(url).post('/api_keys', body));
