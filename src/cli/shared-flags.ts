@@ -70,6 +70,11 @@ export const planOutputOptions = {
     default: false,
     help: 'exit 0 without changes, 2 with changes, 1 on error or a plan sync would refuse',
   },
+  'no-graph': {
+    type: 'boolean',
+    default: false,
+    help: 'leave the change graph (a mermaid block) out of the markdown',
+  },
 } as const satisfies FlagTable;
 
 /** What the plan may touch: the flags `plan`, `sync` and `watch` share. */

@@ -30,6 +30,7 @@ export const command = defineCommand({
       format,
       out: values.out,
       detailedExitcode: values['detailed-exitcode'],
+      graph: !values['no-graph'],
     });
   },
 });

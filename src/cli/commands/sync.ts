@@ -45,6 +45,7 @@ export const command = defineCommand({
         format: mode.format,
         out: values.out,
         detailedExitcode: values['detailed-exitcode'],
+        graph: !values['no-graph'],
       });
     }
     const { settings } = mode;
