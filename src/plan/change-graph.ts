@@ -16,10 +16,11 @@ import type { FieldChange, Operation, Plan } from './types.js';
 
 /**
  * What happens to an object: a plan's actions (a replace is one node), `context` for an unchanged
- * object a changed one references, `object` for an object of a desired state drawn without a plan.
+ * object a changed one references, `object` for an object of a desired state drawn without a plan,
+ * `nearby` for one drawn only because it is next to the objects a filter chose.
  */
 export type GraphAction =
-  'create' | 'update' | 'replace' | 'rename' | 'delete' | 'adopt' | 'context' | 'object';
+  'create' | 'update' | 'replace' | 'rename' | 'delete' | 'adopt' | 'context' | 'object' | 'nearby';
 
 export interface GraphNode {
   /** Unique in its graph; not shown (a key alone is not unique: a duplicate deleted beside its entry). */
@@ -32,6 +33,38 @@ export interface GraphNode {
   readonly renamedFrom?: string;
   /** The change puts back an edit made outside acctsync (its operation's `cause` is drift or both). */
   readonly drift?: boolean;
+}
+
+/** The plan's symbols (as the text plan writes them); objects not changed have none. */
+export const actionSymbols: Readonly<Record<GraphAction, string>> = {
+  create: '+',
+  update: '~',
+  replace: '-/+',
+  rename: '~>',
+  delete: '-',
+  adopt: '<=',
+  context: '',
+  object: '',
+  nearby: '',
+};
+
+/** What follows a node's kind: that the change undoes drift, that the object is unchanged. */
+export function nodeNotes(node: Pick<GraphNode, 'action' | 'drift'>): string[] {
+  return [
+    ...(node.drift === true ? ['changed outside acctsync'] : []),
+    ...(node.action === 'context' ? ['unchanged'] : []),
+  ];
+}
+
+/**
+ * A node's text, untrusted and not yet escaped: its symbol and key (a rename's old key first),
+ * then its kind and notes, when it has any.
+ */
+export function nodeLines(node: GraphNode): string[] {
+  const symbol = actionSymbols[node.action];
+  const key = node.renamedFrom === undefined ? node.key : `${node.renamedFrom} -> ${node.key}`;
+  const second = [...(node.kind === undefined ? [] : [descriptorOf(node.kind).title]), ...nodeNotes(node)];
+  return [symbol === '' ? key : `${symbol} ${key}`, ...(second.length === 0 ? [] : [second.join(', ')])];
 }
 
 /** `from` is needed first: created (or moved off, for a delete) before `to` runs. */
@@ -161,8 +194,8 @@ export function desiredGraph(state: DesiredState): ObjectGraph {
 }
 
 /**
- * The nodes `selected` keeps and, muted as context, the objects one edge away from them either
- * way (what they reference, what references them); the edges among those.
+ * The nodes `selected` keeps and, muted as `nearby` (or `context`, as they were), the objects one
+ * edge away from them either way (what they reference, what references them); the edges to those.
  */
 export function neighbourhood(graph: ObjectGraph, selected: (node: GraphNode) => boolean): ObjectGraph {
   const chosen = new Set(graph.nodes.filter(selected).map((n) => n.id));
@@ -174,7 +207,8 @@ export function neighbourhood(graph: ObjectGraph, selected: (node: GraphNode) =>
   const nodes = graph.nodes.flatMap((n): GraphNode[] => {
     if (chosen.has(n.id)) return [n];
     if (!near.has(n.id)) return [];
-    return [{ id: n.id, key: n.key, action: 'context', ...(n.kind === undefined ? {} : { kind: n.kind }) }];
+    const action = n.action === 'context' ? 'context' : 'nearby';
+    return [{ id: n.id, key: n.key, action, ...(n.kind === undefined ? {} : { kind: n.kind }) }];
   });
   const edges = graph.edges.flatMap((e): GraphEdge[] => {
     if (!near.has(e.from) || !near.has(e.to)) return [];

@@ -6,7 +6,15 @@
  */
 import { inert } from '../inert.js';
 import { countOf, descriptorOf } from '../resources/index.js';
-import { planGraph, type GraphAction, type GraphNode, type ObjectGraph } from './change-graph.js';
+import {
+  actionSymbols,
+  nodeLines,
+  nodeNotes,
+  planGraph,
+  type GraphAction,
+  type GraphNode,
+  type ObjectGraph,
+} from './change-graph.js';
 import type { Plan } from './types.js';
 
 export interface MermaidBudget {
@@ -29,17 +37,6 @@ export interface MermaidDiagram {
   readonly edges: number;
 }
 
-const symbols: Readonly<Record<GraphAction, string>> = {
-  create: '+',
-  update: '~',
-  replace: '-/+',
-  rename: '~>',
-  delete: '-',
-  adopt: '<=',
-  context: '',
-  object: '',
-};
-
 /** A label in a shape: each action its own, so the picture reads without colour too. */
 const shapes: Readonly<Record<GraphAction, readonly [string, string]>> = {
   create: ['([', '])'],
@@ -50,6 +47,7 @@ const shapes: Readonly<Record<GraphAction, readonly [string, string]>> = {
   adopt: ['[(', ')]'],
   context: ['(', ')'],
   object: ['(', ')'],
+  nearby: ['(', ')'],
 };
 
 type NodeClass = GraphAction | 'drift';
@@ -64,6 +62,7 @@ const classDefs: Readonly<Record<NodeClass, string>> = {
   drift: 'fill:#fff1e5,stroke:#bc4c00,stroke-width:3px',
   context: 'fill:#f6f8fa,stroke:#d0d7de,color:#6e7781',
   object: 'fill:#f6f8fa,stroke:#57606a',
+  nearby: 'fill:#f6f8fa,stroke:#d0d7de,color:#6e7781',
 };
 
 /**
@@ -79,20 +78,8 @@ function classOf(node: GraphNode): NodeClass {
   return node.drift === true ? 'drift' : node.action;
 }
 
-function titleOf(node: GraphNode): string | undefined {
-  return node.kind === undefined ? undefined : descriptorOf(node.kind).title;
-}
-
 function labelOf(node: GraphNode): string {
-  const symbol = symbols[node.action];
-  const key = node.renamedFrom === undefined ? node.key : `${node.renamedFrom} -> ${node.key}`;
-  const first = mermaidText(symbol === '' ? key : `${symbol} ${key}`);
-  const notes = [
-    titleOf(node),
-    node.drift === true ? 'changed outside acctsync' : undefined,
-    node.action === 'context' ? 'unchanged' : undefined,
-  ].filter((s) => s !== undefined);
-  return notes.length === 0 ? first : `${first}<br>${mermaidText(notes.join(', '))}`;
+  return nodeLines(node).map(mermaidText).join('<br>');
 }
 
 interface Drawn {
@@ -158,11 +145,8 @@ function perKind(graph: ObjectGraph): { text: string; edges: number } {
     const d = node.kind === undefined ? undefined : descriptorOf(node.kind);
     const what =
       d === undefined ? `${count} × ${node.key.slice(0, node.key.indexOf('/'))}` : countOf(d, count);
-    const symbol = symbols[node.action];
-    const notes = [
-      node.drift === true ? 'changed outside acctsync' : undefined,
-      node.action === 'context' ? 'unchanged' : undefined,
-    ].filter((s) => s !== undefined);
+    const symbol = actionSymbols[node.action];
+    const notes = nodeNotes(node);
     const text = `${symbol === '' ? '' : `${symbol} `}${what}${notes.length === 0 ? '' : `, ${notes.join(', ')}`}`;
     return { id, label: mermaidText(text), action: node.action, cls: classOf(node) };
   });
