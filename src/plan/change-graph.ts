@@ -11,6 +11,7 @@ import {
   type DesiredState,
   type KindName,
 } from '../resources/index.js';
+import { shownKey } from './render-common.js';
 import { namesOfIds } from './render-tree.js';
 import type { FieldChange, Operation, Plan } from './types.js';
 
@@ -62,7 +63,10 @@ export function nodeNotes(node: Pick<GraphNode, 'action' | 'drift'>): string[] {
  */
 export function nodeLines(node: GraphNode): string[] {
   const symbol = actionSymbols[node.action];
-  const key = node.renamedFrom === undefined ? node.key : `${node.renamedFrom} -> ${node.key}`;
+  const { kind, key: newKey, renamedFrom } = node;
+  // A rename as the text plan heads it.
+  const key =
+    renamedFrom === undefined || kind === undefined ? newKey : shownKey({ kind, key: newKey, renamedFrom });
   const second = [...(node.kind === undefined ? [] : [descriptorOf(node.kind).title]), ...nodeNotes(node)];
   return [symbol === '' ? key : `${symbol} ${key}`, ...(second.length === 0 ? [] : [second.join(', ')])];
 }
@@ -71,7 +75,7 @@ export function nodeLines(node: GraphNode): string[] {
 export interface GraphEdge {
   readonly from: string;
   readonly to: string;
-  /** An unchanged object referenced by a changed one: no operation waits on it. */
+  /** A reference no operation waits for (an unchanged object's, one updated in place). */
   readonly context?: boolean;
 }
 
@@ -151,8 +155,8 @@ class GraphBuilder {
 
 /**
  * The objects a plan changes, in the applier's order, with the edges of `dependsOn`; and, muted,
- * the unchanged objects their new values reference (and a nested object's parent), with an edge
- * to each referrer.
+ * the unchanged objects their new values reference (and a nested object's parent), with a
+ * `context` edge to each referrer, as is a reference to a changed object no operation waits for.
  */
 export function planGraph(plan: Plan): ObjectGraph {
   const graph = new GraphBuilder();
@@ -167,8 +171,11 @@ export function planGraph(plan: Plan): ObjectGraph {
     }
     if (op.action === 'delete') continue;
     for (const key of referencedKeys(op, names)) {
-      const id = `key ${key}`;
-      if (graph.has(id) && !graph.has(`context ${key}`)) continue;
+      // A changed object it references but need not wait for (updated in place): a dashed arrow.
+      if (graph.has(`key ${key}`)) {
+        graph.edge({ from: `key ${key}`, to, context: true });
+        continue;
+      }
       const liveId = plan.resolvedIds[key];
       const kind = liveId === undefined ? undefined : descriptorOfId(liveId)?.kind;
       graph.node({ id: `context ${key}`, key, action: 'context', ...(kind === undefined ? {} : { kind }) });

@@ -112,7 +112,7 @@ function driftSection(
 const graphShare = 0.4;
 
 const graphKey =
-  '_Arrows go from what is needed first to what needs it, in the order the applier runs them. `+` create, `~` update, `-/+` replace, `~>` rename, `-` delete, `<=` adopt; orange: changed outside acctsync; grey: unchanged objects the changes reference._';
+  '_Arrows go from what is needed first to what needs it, in the order the applier runs them. `+` create, `~` update, `-/+` replace, `~>` rename, `-` delete, `<=` adopt; orange: changed outside acctsync; grey: unchanged objects the changes reference; dashed: a reference no operation waits for._';
 
 /** The change as a mermaid flowchart under its heading, within `limit` characters' share. */
 function graphSection(plan: Plan, limit: number): string[] {
