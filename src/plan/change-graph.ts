@@ -72,7 +72,7 @@ export function nodeLines(node: GraphNode): string[] {
 }
 
 /** `from` is needed first: created (or moved off, for a delete) before `to` runs. */
-export interface GraphEdge {
+interface GraphEdge {
   readonly from: string;
   readonly to: string;
   /** A reference no operation waits for (an unchanged object's, one updated in place). */

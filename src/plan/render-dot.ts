@@ -8,7 +8,7 @@ import { inert } from '../inert.js';
 import { nodeLines, type GraphAction, type ObjectGraph } from './change-graph.js';
 
 /** Text for inside a DOT quoted label: inert, then `\` (Graphviz's `\N`, `\G`, ...), `"` and `&` (entities) escaped. */
-export function dotText(value: string): string {
+function dotText(value: string): string {
   return inert(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/&/g, '&amp;');
 }
 

@@ -139,7 +139,7 @@ function graphSection(plan: Plan, limit: number): string[] {
   return ['#### Change graph', '', '```mermaid', diagram.text.trimEnd(), '```', '', graphKey, '', ...note];
 }
 
-export interface MarkdownOptions {
+interface MarkdownOptions {
   /** The change as a mermaid graph (`--no-graph` turns it off): on by default. */
   readonly graph?: boolean;
 }

@@ -17,7 +17,7 @@ import {
 } from './change-graph.js';
 import type { Plan } from './types.js';
 
-export interface MermaidBudget {
+interface MermaidBudget {
   /** The diagram's text at most (mermaid's `maxTextSize`). */
   readonly maxChars: number;
   /** Edges at most (mermaid's `maxEdges`). */
@@ -27,7 +27,7 @@ export interface MermaidBudget {
 /** Mermaid's own defaults, which GitHub keeps. */
 export const mermaidDefaults: MermaidBudget = { maxChars: 50_000, maxEdges: 500 };
 
-export interface MermaidDiagram {
+interface MermaidDiagram {
   /** The flowchart, without its fence; absent when not even the summary by kind fits. */
   readonly text?: string;
   /** One node per object, one per kind and action, or no picture. */
@@ -70,7 +70,7 @@ const classDefs: Readonly<Record<NodeClass, string>> = {
  * then every character but letters, digits and harmless punctuation written as `#code;`, so no
  * value can end the label, the statement or the fence, or reach the page as HTML.
  */
-export function mermaidText(value: string): string {
+function mermaidText(value: string): string {
   return inert(value).replace(/[^A-Za-z0-9 ./:_,=+*?!@$^'()\\-]/gu, (c) => `#${c.codePointAt(0) ?? 0};`);
 }
 

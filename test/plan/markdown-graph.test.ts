@@ -9,7 +9,13 @@
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatMetadata, markdownLimit, parseMetadata, type Plan } from '../../src/plan/index.js';
+import {
+  formatMetadata,
+  markdownLimit,
+  parseMetadata,
+  planMermaid,
+  type Plan,
+} from '../../src/plan/index.js';
 import { examplesDir } from '../reliability/support/cli.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 import { edgeNames, keysOf, mermaidBlocks, parseMermaid, type Drawing } from '../support/diagrams.js';
@@ -92,6 +98,8 @@ it("draws a first sync's creates, one node per object and every dependsOn edge i
   const targets = edgeNames(drawing).map((e) => position.get(e.split(' -> ')[1] ?? '') ?? -1);
   expect(targets).toEqual([...targets].sort((a, b) => a - b));
   expect(node(drawing, '+ tls_edges/db')?.label).toBe('+ tls_edges/db\nTLS edge');
+  // What the daemon's status page draws of a plan is what the comment shows.
+  expect(planMermaid(plan).text?.trimEnd()).toBe(mermaidBlocks(md)[0]);
 });
 
 it('draws an update with the unchanged objects it references muted, and drift in its own class', async () => {
