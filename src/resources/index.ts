@@ -21,3 +21,4 @@ export * from './identity.js';
 export { serverFills } from './server-filled.js';
 export { normalString } from './normal-form.js';
 export { collectionParts, collectionPath, objectPath } from './paths.js';
+export { compareAddresses, rangeSamples } from './formats/index.js';
