@@ -111,4 +111,107 @@ describe('plan: outcome changes of a changed TLS edge', () => {
       },
     ]);
   });
+
+  it('a deny rule added to an IP policy the edge uses: the edge is changed through its policy', async () => {
+    await account.write(
+      'account/edges.yaml',
+      synced.replace(
+        '      - { cidr: 203.0.113.0/24, action: allow }',
+        '      - { cidr: 203.0.113.0/24, action: allow }\n      - { cidr: 203.0.113.128/25, action: deny }',
+      ),
+    );
+    const json = await account.acctsync(['plan', 'account', '--output', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    const plan = JSON.parse(json.stdout) as JsonPlan & { operations: { id: string }[] };
+    expect(plan.operations.map((o) => o.id)).toEqual(['create ip_policies/office/rules/203.0.113.128/25']);
+    expect(plan.trafficChanges).toEqual([
+      {
+        edge: 'tls_edges/db',
+        operations: ['create ip_policies/office/rules/203.0.113.128/25'],
+        samples: 'derived',
+        evaluated: 4,
+        changes: [
+          {
+            connection: '203.0.113.129',
+            before: { verdict: 'allowed', by: 'IP policy office' },
+            after: { verdict: 'refused', by: 'IP policy office' },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('a change that moves no sample says so', async () => {
+    await account.write(
+      'account/edges.yaml',
+      synced.replace('description: Database', 'description: The database'),
+    );
+    const text = await account.acctsync(['plan', 'account']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(
+      'Traffic (sample connections through each changed TLS edge, live -> desired):\n  tls_edges/db (derived samples, 3 evaluated): no sample connection changes outcome\n',
+    );
+    const markdown = await account.acctsync(['plan', 'account', '--output', 'markdown']);
+    expect(markdown.stdout).toContain(
+      '#### Traffic: sample connections whose outcome changes\n\n- `tls_edges/db`: no sample connection changes outcome (derived samples, 3 evaluated)\n',
+    );
+    const json = await account.acctsync(['plan', 'account', '--output', 'json']);
+    expect((JSON.parse(json.stdout) as JsonPlan).trafficChanges).toEqual([
+      {
+        edge: 'tls_edges/db',
+        operations: ['update tls_edges/db'],
+        samples: 'derived',
+        evaluated: 3,
+        changes: [],
+      },
+    ]);
+  });
+
+  it('a plan that changes no TLS edge has no traffic section', async () => {
+    await account.write(
+      'account/edges.yaml',
+      `${synced}reserved_domains:\n  app: { domain: app.example.com }\n`,
+    );
+    const text = await account.acctsync(['plan', 'account']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).not.toContain('Traffic');
+    const json = await account.acctsync(['plan', 'account', '--output', 'json']);
+    expect(JSON.parse(json.stdout)).not.toHaveProperty('trafficChanges');
+  });
+});
+
+describe('on: change policy rules see the outcome changes', () => {
+  const rules = `version: 1
+rules:
+  - name: nobody-loses-access
+    on: change
+    expression: change.traffic.all(t, t.before.verdict != 'allowed' || t.after.verdict == 'allowed')
+    message: a connection that got through is refused after this change
+`;
+
+  it('refuse the plan and the sync of a change that refuses an office address', async () => {
+    await account.write('policies/rules.yaml', rules);
+    await account.write('account/edges.yaml', denyOffice);
+    const writes = account.writes();
+    const plan = await account.acctsync(['plan', 'account', '--policy', 'policies']);
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toContain(
+      '  error: rule nobody-loses-access on tls_edges/db: a connection that got through is refused after this change (account/edges.yaml:9)',
+    );
+    const sync = await account.acctsync(['sync', 'account', '--policy', 'policies', '--yes']);
+    expect(sync.code).toBe(1);
+    expect(sync.stderr).toContain('1 policy rule is broken: nothing was written');
+    expect(account.writes()).toBe(writes);
+  });
+
+  it('let a change through whose samples keep their verdicts', async () => {
+    await account.write('policies/rules.yaml', rules);
+    await account.write(
+      'account/edges.yaml',
+      synced.replace('description: Database', 'description: The database'),
+    );
+    const plan = await account.acctsync(['plan', 'account', '--policy', 'policies']);
+    expect(plan.code, plan.stdout).toBe(0);
+    expect(plan.stdout).not.toContain('nobody-loses-access');
+  });
 });
