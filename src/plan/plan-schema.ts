@@ -263,7 +263,8 @@ const trafficOutcomeSchema = {
     verdict: { enum: [...trafficVerdicts] },
     by: {
       type: 'string',
-      description: 'What decided it (`rule office`, `IP policy office`), or why it is not known offline.',
+      description:
+        'What decided it (`rule office`, `IP policy office`, `default`: no module or rule refused it), or why it is not known offline.',
     },
   },
 };

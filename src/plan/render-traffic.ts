@@ -12,7 +12,7 @@ function outcomeText(o: TrafficOutcome): string {
 }
 
 /** `203.0.113.7 (DE): allowed by rule office -> refused by rule deny-office`. */
-export function outcomeChangeText(c: TrafficOutcomeChange): string {
+function outcomeChangeText(c: TrafficOutcomeChange): string {
   const test = c.test === undefined ? '' : `test "${c.test}": `;
   return `${test}${c.connection}: ${outcomeText(c.before)} -> ${outcomeText(c.after)}`;
 }

@@ -314,18 +314,18 @@ export interface PolicyFinding {
 
 /** How a connection fares at an edge: let through, refused, or not known offline. */
 export const trafficVerdicts = ['allowed', 'refused', 'unknown'] as const;
-export type TrafficVerdict = (typeof trafficVerdicts)[number];
+type TrafficVerdict = (typeof trafficVerdicts)[number];
 
 /** A sample connection's outcome at one side of the change. */
 export interface TrafficOutcome {
   readonly verdict: TrafficVerdict;
-  /** What decided it, as a reviewer reads it (`rule office`, `IP policy office`). */
+  /** What decided it, as a reviewer reads it: `rule office`, `IP policy office`, `default` (nothing refused it). */
   readonly by: string;
 }
 
 /** Where an edge's sample connections came from: `--traffic-tests` files, or the edge's own rules. */
 export const trafficSampleSources = ['tests', 'derived'] as const;
-export type TrafficSampleSource = (typeof trafficSampleSources)[number];
+type TrafficSampleSource = (typeof trafficSampleSources)[number];
 
 /** A sample connection whose outcome the plan changes. */
 export interface TrafficOutcomeChange {

@@ -48,7 +48,7 @@ function planOutcome(o: Outcome): TrafficOutcome {
         by: decision.ipPolicy === undefined ? 'the IP restriction' : `IP policy ${decision.ipPolicy}`,
       };
     case 'default':
-      return { verdict, by: 'no rule refusing it' };
+      return { verdict, by: 'default' };
   }
 }
 
