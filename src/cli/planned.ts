@@ -5,7 +5,7 @@
  * command holds until the run is over. The connection is closed (the lease released) on return.
  */
 import type { ApiClientOptions } from '../api/index.js';
-import type { Plan, TokenFileView } from '../plan/index.js';
+import type { Plan, TokenFileView } from '../plan-format/index.js';
 import { runOnce, type RunInputs, type RunResult } from '../pipeline/run-once.js';
 import type { PolicyRule } from '../policy/index.js';
 import type { ScopeLease } from '../lease/lease.js';

@@ -20,13 +20,8 @@ import {
 import { checkSavedPlanCurrent } from '../apply/saved-plan.js';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
 import { fetchLiveState, type LiveState } from '../live/index.js';
-import {
-  buildPlan,
-  sensitiveValues,
-  type Plan,
-  type PolicyFinding,
-  type TokenFileView,
-} from '../plan/index.js';
+import { buildPlan, sensitiveValues } from '../plan/index.js';
+import { type Plan, type PolicyFinding, type TokenFileView } from '../plan-format/index.js';
 import { planFindings, policyRefusal, type PolicyRefusal, type PolicyRule } from '../policy/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { withTrafficChanges, type TrafficSampleTest } from '../what-if/index.js';

@@ -4,10 +4,10 @@
  * (false, another value, or an error while evaluating it, such as a member the object does not
  * have); a rule that passes a bound is an error whatever its severity: it vouched for nothing.
  */
-import type { Operation, Plan } from '../plan/index.js';
+import type { Operation, Plan } from '../plan-format/index.js';
 import { descriptorOf, type DesiredObject, type DesiredState } from '../resources/index.js';
 import { celValue } from './environment.js';
-import type { PolicyFinding } from '../plan/index.js';
+import type { PolicyFinding } from '../plan-format/index.js';
 import { RuleSandbox, type RuleOutcome } from './sandbox.js';
 import type { PolicyRule } from './types.js';
 

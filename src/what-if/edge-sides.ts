@@ -4,7 +4,7 @@
  * changes when an operation touches it, an IP policy it uses before or after, or a rule of one.
  */
 import type { LiveObject, LiveState } from '../live/index.js';
-import type { Operation, Plan } from '../plan/index.js';
+import type { Operation, Plan } from '../plan-format/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { desiredTrafficModel, type TrafficEdge, type TrafficIpPolicy } from '../traffic/index.js';
 import { liveTrafficEdge, liveIpPolicies } from './live-edges.js';

@@ -1,6 +1,6 @@
 /** The outcome changes of each changed edge, added to the plan as `trafficChanges`. */
 import type { LiveState } from '../live/index.js';
-import type { Plan, TrafficEdgeChange, TrafficOutcome, TrafficOutcomeChange } from '../plan/index.js';
+import type { Plan, TrafficEdgeChange, TrafficOutcome, TrafficOutcomeChange } from '../plan-format/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { evaluateEdge, ExpressionEvaluator, type Connection, type Outcome } from '../traffic/index.js';
 import { changedEdges, type ChangedEdge, type EdgeSide } from './edge-sides.js';

@@ -312,6 +312,15 @@ export interface PolicyFinding {
   readonly location?: PolicyLocation;
 }
 
+/**
+ * What the planner is told about the token file (`--token-output`): which objects' tokens it holds,
+ * and whether `--recapture-tokens` replaces the others to capture a new one.
+ */
+export interface TokenFileView {
+  readonly capturedIds: ReadonlySet<string>;
+  readonly recapture: boolean;
+}
+
 /** How a connection fares at an edge: let through, refused, or not known offline. */
 export const trafficVerdicts = ['allowed', 'refused', 'unknown'] as const;
 type TrafficVerdict = (typeof trafficVerdicts)[number];
