@@ -21,7 +21,7 @@ type RuleProgram = Pick<PolicyRule, 'expression'> & { readonly on: string };
  * variables}` with `{id, value}` or `{id, error}` (and `missing`, the variable it needed and was
  * not given). Policy rules have theirs; traffic-policy expressions another (src/traffic).
  */
-export interface SandboxProgram {
+interface SandboxProgram {
   readonly source: string;
   readonly data: Readonly<Record<string, unknown>>;
 }

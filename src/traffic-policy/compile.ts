@@ -265,7 +265,7 @@ function fromLibrary(text: string, error: unknown): CelProblem {
  * alias the environment declares it under (`conn.client_ip` → `conn_client_ip`), or why it does
  * not compile.
  */
-export type CompiledExpression =
+type CompiledExpression =
   { readonly ok: true; readonly text: string } | { readonly ok: false; readonly problem: CelProblem };
 
 /** Compiles `text` as a TLS edge's traffic-policy expression: the checker's one compilation. */

@@ -71,11 +71,6 @@ export function celVariables(values: Readonly<Record<string, unknown>>): Record<
   return out;
 }
 
-/** Whether `name` is a variable a connection can set. */
-export function isConnectionVariable(name: string): boolean {
-  return typeOf.has(name);
-}
-
 /** The declared CEL type of a variable. */
 export function variableType(name: string): string | undefined {
   return typeOf.get(name);

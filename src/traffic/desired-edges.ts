@@ -10,7 +10,7 @@ import { isPlainObject } from '../plain-object.js';
 import { newObjectPin, type DesiredObject, type DesiredState } from '../resources/index.js';
 import type { TrafficAction, TrafficEdge, TrafficIpPolicy, TrafficLocation, TrafficRule } from './model.js';
 
-export interface TrafficModel {
+interface TrafficModel {
   /** By key: `tls_edges/db`. */
   readonly edges: ReadonlyMap<string, TrafficEdge>;
   readonly ipPolicies: ReadonlyMap<string, TrafficIpPolicy>;

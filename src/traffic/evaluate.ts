@@ -12,7 +12,7 @@ import { celVariables, connectionDefaults, type Connection } from './connection.
 import type { ExpressionEvaluator } from './expressions.js';
 import type { TrafficAction, TrafficEdge, TrafficIpPolicy, TrafficLocation, TrafficRule } from './model.js';
 
-export type Verdict = 'allow' | 'deny' | 'unknown';
+type Verdict = 'allow' | 'deny' | 'unknown';
 
 /** What decided the outcome (for `unknown`: what could not be decided). */
 export interface Decision {
@@ -28,7 +28,7 @@ export interface Decision {
 }
 
 /** An action of a rule that applied, and what it did. */
-export interface ActionRun {
+interface ActionRun {
   readonly rule: string;
   readonly type: string;
   readonly effect: string;
@@ -45,7 +45,7 @@ export interface Outcome {
   readonly notes: readonly string[];
 }
 
-export interface EvaluationContext {
+interface EvaluationContext {
   /** The IP policies the edge and its restrict-ips actions may name, by reference. */
   readonly ipPolicies: ReadonlyMap<string, TrafficIpPolicy>;
   readonly expressions: ExpressionEvaluator;

@@ -7,7 +7,7 @@
 import { RuleSandbox } from '../policy/sandbox.js';
 import { compilePolicyExpression, evaluationProgram, variableOfAlias } from '../traffic-policy/index.js';
 
-export type ExpressionResult =
+type ExpressionResult =
   | { readonly kind: 'value'; readonly value: boolean }
   | { readonly kind: 'unknown'; readonly variable?: string; readonly reason: string };
 
