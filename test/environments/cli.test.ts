@@ -344,6 +344,9 @@ describe(
       const kind = await acctsync(['export', 'config', '--env', 'production', '--kind', 'backends']);
       expect(kind.status).toBe(1);
       expect(kind.stderr).toContain('leave out --kind and --scope');
+      const noEnv = await acctsync(['export', '--move-ids']);
+      expect(noEnv.status).toBe(1);
+      expect(noEnv.stderr).toContain('export --move-ids goes with --env NAME');
       const unknown = await acctsync(['export', 'config', '--env', 'prod']);
       expect(unknown.status).toBe(1);
       expect(unknown.stderr).toContain('no environment named prod');

@@ -53,8 +53,10 @@ function acctsync(args: readonly string[]): Promise<Run> {
 async function runBlock(index: number): Promise<Run> {
   const block = walk[index];
   if (block === undefined) throw new Error(`${doc} has no block ${index} run by this test`);
-  const run = await collect('bash', ['-euo', 'pipefail', '-c', commandsOf(block)]);
-  expect(run.status, `${doc}:${block.line}\n${run.stdout}\n${run.stderr}`).toBe(0);
+  const run = await collect('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', commandsOf(block)]);
+  const said = `${doc}:${block.line}\n${run.stdout}\n${run.stderr}`;
+  expect(run.status, said).toBe(0);
+  expect(run.stderr, said).not.toMatch(/\berror\b/i);
   return run;
 }
 
@@ -112,6 +114,23 @@ it('an exported production account becomes a base and two environments that plan
   expect(stale.status).toBe(1);
   expect(stale.stderr).toContain("in staging's account: it may be another environment's id");
   expect(stale.stderr).toContain('--move-ids');
+
+  // export --env staging stops at them too, naming each entry, and writes nothing.
+  const foreign = await acctsync([
+    'export',
+    'config',
+    '--env',
+    'staging',
+    '--out',
+    'staging.yaml',
+    '--move-ids',
+  ]);
+  expect(foreign.status).toBe(1);
+  expect(foreign.stderr).toContain(
+    `ip_policies/office-networks: no object with id ${office.body.id} in staging's account (or another scope manages it): it may be another environment's id`,
+  );
+  expect(existsSync(join(dir, 'staging.yaml'))).toBe(false);
+  expect(read('config/base/ip_policies.yaml')).toContain(office.body.id);
 
   // 3. Beside a hand-written overlay, the export refuses, naming it, and writes nothing.
   const handWritten = 'version: 1\n# production only: keep\n';
