@@ -9,13 +9,8 @@
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  formatMetadata,
-  markdownLimit,
-  parseMetadata,
-  planMermaid,
-  type Plan,
-} from '../../src/plan/index.js';
+import { markdownLimit, planMermaid, type Plan } from '../../src/plan-format/index.js';
+import { formatMetadata, parseMetadata } from '../../src/plan/index.js';
 import { examplesDir } from '../reliability/support/cli.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 import { edgeNames, keysOf, mermaidBlocks, parseMermaid, type Drawing } from '../support/diagrams.js';

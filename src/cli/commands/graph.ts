@@ -13,7 +13,7 @@ import {
   planGraph,
   type GraphNode,
   type ObjectGraph,
-} from '../../plan/index.js';
+} from '../../plan-format/index.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/graph.js';
 import { printConfigWarnings } from '../config-report.js';

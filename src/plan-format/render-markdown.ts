@@ -8,6 +8,7 @@ import { compare } from '../compare.js';
 import { inert } from '../inert.js';
 import { codeSpan, fenceFor, htmlText, markdownText } from './markdown-text.js';
 import { policyMarkdown } from './render-policy.js';
+import { trafficMarkdown } from './render-traffic.js';
 import { mermaidDefaults, planMermaid } from './render-mermaid.js';
 import {
   bodyOf,
@@ -161,6 +162,7 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit, options: Markd
     ...policyMarkdown(plan.policy),
     `**${summaryLine(plan)}**`,
     '',
+    ...trafficMarkdown(plan.trafficChanges, textLimit / 4),
   ];
   const destructive = entries.filter((e) => e.destructive);
   if (destructive.length > 0) {
