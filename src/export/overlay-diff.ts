@@ -13,7 +13,7 @@ import { Document } from 'yaml';
 import type { BaseEntry } from '../config/environment-base.js';
 import { configLayout, entryMembers, pinMember, type MapLayout } from '../config/layout.js';
 import { isPlainObject } from '../plain-object.js';
-import { canonicalJson, canonicalValues } from '../plan/canonical.js';
+import { canonicalJson, canonicalValues } from '../resources/index.js';
 import { withoutPaths, type Field, type Fields } from '../resources/index.js';
 import { inert } from '../inert.js';
 import { commentPlaceholders, exportedHeader, placeholderNotes } from './document.js';

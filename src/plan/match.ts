@@ -17,7 +17,7 @@ import {
 } from '../resources/index.js';
 import { compare } from '../compare.js';
 import type { LiveObject, LiveState } from '../live/index.js';
-import type { Lookalike } from './types.js';
+import type { Lookalike } from '../plan-format/index.js';
 import {
   indexLive,
   markerSlot,
