@@ -67,6 +67,8 @@ describe('the status page over HTTP', { timeout: 60_000 }, () => {
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
     expect((await fetch(`${d.url}/`, { method: 'POST' })).status).toBe(405);
+    // What a browser asks for besides the page: nothing, and no 404 in its console.
+    expect((await fetch(`${d.url}/favicon.ico`)).status).toBe(204);
 
     expect(await d.status()).toMatchObject({
       scope: 'watch-test',
