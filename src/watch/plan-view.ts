@@ -2,7 +2,7 @@
  * What the status page shows of a reconcile's plan: the objects the config keeps (and observes),
  * and the change as the applier runs it: each operation with the ones it waits for.
  */
-import type { Plan } from '../plan/index.js';
+import type { Plan } from '../plan-format/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { configKindOf } from './drift.js';
 

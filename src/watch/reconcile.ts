@@ -11,7 +11,7 @@ import { ConfigError, renderDiagnostic, type Diagnostic } from '../config/index.
 import { UserError } from '../errors.js';
 import { forgedWarning } from '../lease/acquire.js';
 import type { Hold } from '../lease/keeper.js';
-import type { Operation, Plan } from '../plan/index.js';
+import type { Operation, Plan } from '../plan-format/index.js';
 import { runOnce, type Planned, type RunInputs, type RunResult } from '../pipeline/index.js';
 import { loadPolicies, PolicyFileError, PolicyRefusal } from '../policy/index.js';
 
