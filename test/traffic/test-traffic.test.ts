@@ -125,6 +125,19 @@ tests:
     expect(run.code).toBe(1);
   });
 
+  it('marks each failed test on its line under GitHub Actions', async () => {
+    await writeFile(join(dir, 'tests.yaml'), passing.replace('expect: allow', 'expect: deny'));
+    const run = await runCli(['test-traffic', 'edges.yaml', 'tests.yaml'], {
+      cwd: dir,
+      env: { GITHUB_ACTIONS: 'true' },
+      timeoutMs: 120_000,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^::error file=tests\.yaml,line=3,col=5(,[^:]*)?::traffic test the office in Germany gets in: expected deny by office-only, got allow by rule office-only/m,
+    );
+  });
+
   it('says the outcome is unknown, naming the variable, when the sample does not set what it depends on', async () => {
     await writeFile(
       join(dir, 'tests.yaml'),
