@@ -15,7 +15,7 @@ import {
   renderMarkdown,
   renderText,
   type Plan,
-} from '../plan/index.js';
+} from '../plan-format/index.js';
 import type { GuardRefusal } from '../apply/index.js';
 import type { ConnectionFlags } from './connection.js';
 import { hasChanges, useColor, writeOrFail, type PlanFormat } from './plan-output.js';

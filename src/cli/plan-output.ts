@@ -6,7 +6,7 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import type { GuardRefusal } from '../apply/index.js';
 import { isSystemError, systemUserError, UsageError } from '../errors.js';
-import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan-format/index.js';
 import { refusalMarkdown, refusalText, withRefusal } from './plan-refusal.js';
 import { exitStatus } from './exit-codes.js';
 

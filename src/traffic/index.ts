@@ -7,4 +7,4 @@ export { ExpressionEvaluator } from './expressions.js';
 export { desiredTrafficModel } from './desired-edges.js';
 export { runTrafficTests, type TrafficTestResult } from './run-tests.js';
 export type { Connection } from './connection.js';
-export type { TrafficEdge } from './model.js';
+export type { TrafficAction, TrafficEdge, TrafficIpPolicy, TrafficRule } from './model.js';

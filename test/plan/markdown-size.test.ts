@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownLimit, renderMarkdown, type Operation, type Plan } from '../../src/plan/index.js';
+import { markdownLimit, renderMarkdown, type Operation, type Plan } from '../../src/plan-format/index.js';
 
 /** A plan as the planner builds it for a large account: many operations of two kinds. */
 function planOf(action: 'create' | 'delete', n: number): Plan {

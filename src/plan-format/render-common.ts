@@ -5,7 +5,7 @@
  */
 import { inert } from '../inert.js';
 import { countOf, descriptorOf, type KindName } from '../resources/index.js';
-import { countCascaded, describeCascade } from './cascade.js';
+import { countCascaded, describeCascade } from './deletes.js';
 import { changeTree, namesOfIds, treeLines } from './render-tree.js';
 import type { Cascade, CascadedObject, ChangeCause, FieldChange, Operation, Plan } from './types.js';
 
