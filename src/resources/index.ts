@@ -21,3 +21,4 @@ export * from './identity.js';
 export { serverFills } from './server-filled.js';
 export { canonicalJson, canonicalMetadata, canonicalValues } from './canonical.js';
 export { collectionParts, collectionPath, objectPath } from './paths.js';
+export { compareAddresses, rangeSamples } from './formats/index.js';
