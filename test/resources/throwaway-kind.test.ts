@@ -9,7 +9,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderText } from '../../src/plan-format/index.js';
 import { planFor } from '../../src/pipeline/index.js';
-import { startEmulator } from '../../src/emulator/index.js';
 import {
   builtinKinds,
   descriptorOfId,
@@ -25,6 +24,7 @@ import { describable, field, ref, refTo, t } from '../../src/resources/fields.js
 import { crud } from '../../src/resources/kinds/common.js';
 import { startHarness, syncState, withFields, type Harness } from '../apply/harness.js';
 import { callEmulator } from '../emulator/harness.js';
+import { startAccount } from '../support/account.js';
 
 const widgetKind = 'widgets' as RegisteredKindName;
 
@@ -112,13 +112,9 @@ describe('a registry of more kinds', () => {
   it('is read only where it is passed: the module-level lookups and an emulator given none know the built-in kinds alone', async () => {
     expect(isKindName('widgets')).toBe(false);
     expect(descriptorOfId('wdp_1')).toBeUndefined();
-    const plain = await startEmulator();
-    try {
-      const answer = await callEmulator(plain, 'POST', '/widgets', { label: 'x' });
-      expect(answer.status).toBe(404);
-    } finally {
-      await plain.close();
-    }
+    await using plain = await startAccount();
+    const answer = await callEmulator(plain.emulator, 'POST', '/widgets', { label: 'x' });
+    expect(answer.status).toBe(404);
   });
 
   it('refuses a name or an id prefix already taken', () => {
