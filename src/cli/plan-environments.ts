@@ -41,6 +41,7 @@ interface Flags extends ConnectionFlags {
   readonly out?: string | undefined;
   readonly 'detailed-exitcode'?: boolean | undefined;
   readonly policy?: string[] | undefined;
+  readonly 'traffic-tests'?: string[] | undefined;
   readonly 'files-root'?: string[] | undefined;
   readonly 'no-graph'?: boolean | undefined;
 }
@@ -67,6 +68,7 @@ async function planEnvironments(paths: readonly string[], flags: Flags): Promise
       adopt: flags.adopt ?? false,
       noDelete: flags['no-delete'] ?? false,
       policies,
+      trafficTests: flags['traffic-tests'],
     });
     if (!('plan' in result)) throw new Error(`a run that plans ended ${result.status}`);
     const { plan, guardRefusal: refusal } = result;

@@ -8,6 +8,16 @@ import { defaultLeaseTtlMs, maxLeaseTtlMs } from '../lease/default-ttl.js';
 import { formatDuration } from '../duration.js';
 import type { FlagTable } from './flags.js';
 
+/** `--traffic-tests` on the commands that plan: the connections the plan's what-if runs. */
+export const sampleTrafficTestsOptions = {
+  'traffic-tests': {
+    type: 'string',
+    multiple: true,
+    value: 'PATH',
+    help: 'traffic test files (a file or a directory of them; repeatable): their connections\nare the samples the plan runs through each changed TLS edge a test names',
+  },
+} as const satisfies FlagTable;
+
 /** Command-line options every command that talks to the API accepts. */
 export const connectionOptions = {
   'api-url': {

@@ -30,6 +30,7 @@ export const command = defineCommand({
     const policies = await policiesFrom(values);
     const request = {
       policies,
+      trafficTests: values['traffic-tests'],
       paths: positionals,
       flags: values,
       env: process.env,

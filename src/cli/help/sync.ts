@@ -10,6 +10,7 @@ import {
   planOutputOptions,
   planningOptions,
   policyOptions,
+  sampleTrafficTestsOptions,
 } from '../shared-flags.js';
 
 const flags = {
@@ -32,6 +33,7 @@ const flags = {
   ...environmentOptions,
   ...filesRootOptions,
   ...policyOptions,
+  ...sampleTrafficTestsOptions,
   ...executionFlags,
   output: {
     ...executionFlags.output,
