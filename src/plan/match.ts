@@ -77,6 +77,8 @@ interface MatchOptions {
   readonly adopt: boolean;
   /** The environment planned, for a config that declares environments: ids are per account. */
   readonly environment?: string | undefined;
+  /** The config's other environments, named by the hint on a pin this account lacks. */
+  readonly otherEnvironments?: readonly string[];
 }
 
 /** The parent id a desired object's natural key is scoped by, once its parent is matched. */
@@ -114,7 +116,12 @@ function pinProblem(
 function missingPin(o: DesiredObject, pin: string, options: MatchOptions): string {
   const missing = `no ${descriptorOf(o.kind).title} with id ${pin} exists`;
   if (options.environment === undefined) return missing;
-  return `${missing} in ${options.environment}'s account: it may be another environment's id (the account it was exported from)`;
+  const others = options.otherEnvironments ?? [];
+  const whose =
+    others.length === 1
+      ? `${others[0]}'s id`
+      : `another environment's id${others.length === 0 ? '' : ` (${others.join(', ')})`}`;
+  return `${missing} in ${options.environment}'s account: it may be ${whose} (the account it was exported from)`;
 }
 
 /** @throws {UserError} listing every pin that cannot be paired */
