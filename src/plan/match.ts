@@ -30,6 +30,7 @@ import { desiredParentId } from './parents.js';
 import { pairObserved } from './observed.js';
 import { itemsAddedOutside } from './outside-items.js';
 import { handOverKeys, pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
+import { whoseId } from '../whose-id.js';
 
 export interface Match {
   readonly desired: DesiredObject;
@@ -116,12 +117,7 @@ function pinProblem(
 function missingPin(o: DesiredObject, pin: string, options: MatchOptions): string {
   const missing = `no ${descriptorOf(o.kind).title} with id ${pin} exists`;
   if (options.environment === undefined) return missing;
-  const others = options.otherEnvironments ?? [];
-  const whose =
-    others.length === 1
-      ? `${others[0]}'s id`
-      : `another environment's id${others.length === 0 ? '' : ` (${others.join(', ')})`}`;
-  return `${missing} in ${options.environment}'s account: it may be ${whose} (the account it was exported from)`;
+  return `${missing} in ${options.environment}'s account: it may be ${whoseId(options.otherEnvironments ?? [])} (the account it was exported from)`;
 }
 
 /** @throws {UserError} listing every pin that cannot be paired */
