@@ -18,6 +18,7 @@ import { printConfigWarnings } from './config-report.js';
 import { openConnection, type ConnectionFlags } from './connection.js';
 import { variableLines } from './export-variables.js';
 import { refuseForeign } from './export-target.js';
+import { whoseId } from '../whose-id.js';
 
 interface ExportEnvironmentRequest {
   readonly paths: readonly string[];
@@ -73,14 +74,6 @@ function managedPins(objects: readonly DesiredObject[]): Map<string, string> {
   return out;
 }
 
-/** Whose id an id of no object here may be: the config's other environment, or one of them. */
-function whose(others: readonly string[]): string {
-  if (others.length === 1) return `${inert(others[0]!)}'s`;
-  return others.length === 0
-    ? "another account's"
-    : `another environment's (${others.map(inert).join(', ')})`;
-}
-
 /**
  * Pins of the config this account has no object for: most likely another environment's ids in the
  * base. Written as they are, the overlay would drop those entries; the export stops instead.
@@ -100,7 +93,7 @@ function foreignPins(
       details: [
         ...missing.map(
           ([key, id]) =>
-            `${key}: no object with id ${id} in ${environment}'s account (or another scope manages it): it may be ${whose(others)} id`,
+            `${key}: no object with id ${id} in ${environment}'s account (or another scope manages it): it may be ${whoseId(others)}`,
         ),
         'Ids are per account: keep each in the overlay of the environment whose account has it (export --env THAT --move-ids moves them there), or remove it. Nothing was written.',
       ],

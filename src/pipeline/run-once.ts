@@ -145,6 +145,7 @@ async function desiredOf(source: DesiredSource): Promise<{
   loaded?: LoadedConfig;
   configPaths: readonly string[];
   environment?: string;
+  otherEnvironments?: readonly string[];
 }> {
   if ('desired' in source) {
     return {
@@ -159,6 +160,7 @@ async function desiredOf(source: DesiredSource): Promise<{
     loaded,
     configPaths: source.load.paths,
     ...(loaded.environment === undefined ? {} : { environment: loaded.environment.name }),
+    otherEnvironments: loaded.otherEnvironments,
   };
 }
 
@@ -206,7 +208,7 @@ async function readLive(
 
 /** Load, lease, read, plan, policy, guards, and apply when asked and nothing refused. */
 export async function runOnce(inputs: RunInputs): Promise<RunResult> {
-  const { desired, loaded, configPaths, environment } = await desiredOf(inputs.desired);
+  const { desired, loaded, configPaths, environment, otherEnvironments } = await desiredOf(inputs.desired);
   const trafficTests = await loadSampleTests(inputs.trafficTests ?? [], desired);
   const account = await inputs.account(loaded, desired);
   const hold = inputs.lease === undefined ? undefined : await inputs.lease(account.client, desired.scope);
@@ -229,6 +231,7 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
     now: planning.now,
     ...(planning.unprotect === undefined ? {} : { unprotect: planning.unprotect }),
     ...(environment === undefined ? {} : { environment }),
+    ...(otherEnvironments === undefined ? {} : { otherEnvironments }),
     ...(planning.tokens === undefined ? {} : { tokens: planning.tokens }),
   });
   const fresh = await withTrafficChanges(built, desired, live, trafficTests);

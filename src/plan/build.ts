@@ -33,6 +33,8 @@ interface BuildOptions {
   readonly unprotect?: readonly string[];
   /** The environment the desired state was loaded for, recorded so `apply` loads the same. */
   readonly environment?: string;
+  /** The config's other environments: whose id a pin this account lacks may be. */
+  readonly otherEnvironments?: readonly string[];
   /** The plan's `createdAt`: an input like the others, so the same inputs give the same bytes. */
   readonly now: Date;
   /**
@@ -84,6 +86,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     scope,
     adopt: options.adopt,
     environment: options.environment,
+    otherEnvironments: options.otherEnvironments ?? [],
   });
   const paired = matching.matches.filter(isPaired);
   const observed = paired.filter((m) => m.desired.observe === true);

@@ -113,7 +113,7 @@ it('an exported production account becomes a base and two environments that plan
   // Production's ids in the base: staging's plan stops, saying what they may be and what moves them.
   const stale = await acctsync(['plan', 'config', '--env', 'staging']);
   expect(stale.status).toBe(1);
-  expect(stale.stderr).toContain("in staging's account: it may be another environment's id");
+  expect(stale.stderr).toContain("in staging's account: it may be production's id");
   expect(stale.stderr).toContain('--move-ids');
 
   // export --env staging stops at them too, naming each entry, and writes nothing.
