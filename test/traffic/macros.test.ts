@@ -41,9 +41,6 @@ describe('the macros evaluated offline', () => {
   ])('%s is not modelled: the result is unknown', async (name, expression) => {
     expect(checkPolicyExpression(expression)).toBeUndefined();
     const result = await expressions.evaluate(expression, variables);
-    expect(result.kind).toBe('unknown');
-    expect(result).toMatchObject({
-      reason: expect.stringContaining(`${name.split('.')[1]!} is not modelled offline`),
-    });
+    expect(result).toEqual({ kind: 'unknown', reason: `it failed: ${name} is not modelled offline` });
   });
 });
