@@ -252,6 +252,16 @@ tests:
     expect(Date.now() - started).toBeLessThan(60_000);
   });
 
+  it('refuses an invalid config as every command does, running no test', async () => {
+    await writeFile(join(dir, 'edges.yaml'), config.replace('action: allow', 'action: alow'));
+    await writeFile(join(dir, 'tests.yaml'), passing);
+    const run = await acctsync(['test-traffic', 'edges.yaml', 'tests.yaml']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('error: the desired state is invalid: 1 error');
+    expect(run.stderr).toContain('edges.yaml:6:41: error: must be one of allow, deny; found "alow"');
+  });
+
   it('refuses a command line without tests files', async () => {
     const run = await acctsync(['test-traffic', 'edges.yaml']);
     expect(run.code).toBe(1);
