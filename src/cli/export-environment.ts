@@ -4,13 +4,11 @@
  * change in one account comes back into the repository as that environment's overlay.
  */
 import { writeFile } from 'node:fs/promises';
-import { environmentBase } from '../config/environment-base.js';
+import { environmentBase, loadConfig } from '../config/index.js';
 import type { DesiredObject } from '../resources/index.js';
 import { UsageError, UserError } from '../errors.js';
 import { inertLines } from '../inert.js';
-import { exportAccount } from '../export/index.js';
-import { overlayDiff, renderOverlay, type OverlayExport } from '../export/overlay-diff.js';
-import { loadConfig } from '../config/index.js';
+import { exportAccount, overlayDiff, renderOverlay, type OverlayExport } from '../export/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type ConnectionFlags } from './connection.js';
 import { variableLines } from './export-variables.js';

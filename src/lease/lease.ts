@@ -6,10 +6,9 @@
  * `check()` says so synchronously before each write; `signal` tells the rest of the run.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isNotFound, type ApiClient } from '../api/index.js';
-import type { ServiceClock } from '../api/service-clock.js';
+import { isNotFound, type ApiClient, type ServiceClock } from '../api/index.js';
 import { UserError } from '../errors.js';
-import type { LeaseRecord } from '../resources/ownership/lease-record.js';
+import type { LeaseRecord } from '../resources/index.js';
 import { LeaseHeldError, recordOf, retryDelay, tryAcquire } from './acquire.js';
 import { thisHolder, type Holder } from './holder.js';
 import { deleteLease, writeLease } from './store.js';

@@ -3,8 +3,7 @@
  * `steps/`): pair objects, find replaces, build each object's operations (with the ownership
  * marker, secrets masked), delete orphans with their cascades, check protection, order, summarize.
  */
-import type { DesiredState } from '../resources/index.js';
-import { cachedSecretHasher } from '../resources/ownership/marker.js';
+import { cachedSecretHasher, type DesiredState } from '../resources/index.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveState } from '../live/index.js';
 import { isPaired, matchObjects } from './match.js';

@@ -2,9 +2,8 @@
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { configScope } from '../../config/environment-account.js';
-import { schemaFileUrl } from '../../config/schema.js';
-import { isSystemError, systemUserError, UserError } from '../../errors.js';
+import { configScope, schemaFileUrl } from '../../config/index.js';
+import { UsageError, UserError, isSystemError, systemUserError } from '../../errors.js';
 import {
   exportAccount,
   exportedMarker,
@@ -12,7 +11,6 @@ import {
   type AccountExport,
   type OutputFile,
 } from '../../export/index.js';
-import { UsageError } from '../../errors.js';
 import { inert, inertLines } from '../../inert.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/export.js';

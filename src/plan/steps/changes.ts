@@ -7,14 +7,17 @@
  */
 import {
   descriptorOf,
+  hashKey,
   isObjectKey,
+  secretMatches,
+  secretPaths,
   withoutPaths,
+  writeOnlyValues,
   type DesiredObject,
   type FieldPath,
   type KindDescriptor,
+  type SecretHasher,
 } from '../../resources/index.js';
-import { secretMatches, type SecretHasher } from '../../resources/ownership/marker.js';
-import { hashKey, secretPaths, writeOnlyValues } from '../../resources/ownership/secret-fields.js';
 import {
   diffObject,
   isUnder,

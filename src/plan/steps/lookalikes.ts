@@ -7,9 +7,14 @@
  * resolved as the plan resolves them.
  */
 import { UserError } from '../../errors.js';
-import { descriptorOf, naturalIdentity, newObjectPin, type DesiredObject } from '../../resources/index.js';
+import {
+  descriptorOf,
+  naturalIdentity,
+  newObjectPin,
+  type DesiredObject,
+  type SecretHasher,
+} from '../../resources/index.js';
 import type { LiveObject } from '../../live/index.js';
-import type { SecretHasher } from '../../resources/ownership/marker.js';
 import type { Matching } from '../match.js';
 import { resolvedFields, type ResolveRef } from '../normalize.js';
 import { byReference, desiredParentId } from '../parents.js';

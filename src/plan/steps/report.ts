@@ -6,8 +6,12 @@
  * (`certificate_management_status.provisioning_job.error_code`), is one such note: no operation
  * shows it, yet the domain serves no managed certificate until it is fixed (DNS records, usually).
  */
-import { descriptorOf, type DesiredObject, type KindDescriptor } from '../../resources/index.js';
-import { writeOnlyValues } from '../../resources/ownership/secret-fields.js';
+import {
+  descriptorOf,
+  writeOnlyValues,
+  type DesiredObject,
+  type KindDescriptor,
+} from '../../resources/index.js';
 import { keyInUseNote } from '../key-in-use.js';
 import type { Match, Matching, Paired } from '../match.js';
 import {
