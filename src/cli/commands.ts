@@ -18,6 +18,11 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     help: () => import('./help/validate.js'),
     load: () => import('./commands/validate.js'),
   },
+  'test-traffic': {
+    summary: 'run traffic tests (sample connections and their expected outcome) against the config, offline',
+    help: () => import('./help/test-traffic.js'),
+    load: () => import('./commands/test-traffic.js'),
+  },
   plan: {
     summary: 'show what a sync would change (also: sync --dry-run)',
     help: () => import('./help/plan.js'),

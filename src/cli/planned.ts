@@ -35,6 +35,8 @@ interface RunRequest {
   readonly lease?: { readonly command: string; readonly flags: LeaseFlags };
   /** `--policy` rules, loaded before anything is contacted. */
   readonly policies?: readonly PolicyRule[];
+  /** `--traffic-tests` connections, loaded before anything is contacted. */
+  readonly trafficTests?: RunInputs['trafficTests'];
   readonly guards?: RunInputs['guards'];
   readonly saved?: Plan;
   readonly apply?: RunInputs['apply'];
@@ -132,6 +134,7 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
       ...(request.policies === undefined || request.policies.length === 0
         ? {}
         : { policies: () => Promise.resolve(request.policies ?? []) }),
+      ...(request.trafficTests === undefined ? {} : { trafficTests: request.trafficTests }),
       guards: request.guards ?? { force: false },
       saved: request.saved,
       apply: request.apply,

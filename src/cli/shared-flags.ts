@@ -166,3 +166,13 @@ export const policyOptions = {
     help: 'policy rules to enforce (a file or a directory of them; repeatable)',
   },
 } as const satisfies FlagTable;
+
+/** `--traffic-tests PATH` on validate: the tests `test-traffic` runs, run too. */
+export const trafficTestsOptions = {
+  'traffic-tests': {
+    type: 'string',
+    multiple: true,
+    value: 'PATH',
+    help: 'traffic tests to run against the config, offline (a file or a directory\nof them; repeatable; see acctsync test-traffic)',
+  },
+} as const satisfies FlagTable;

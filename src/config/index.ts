@@ -16,3 +16,4 @@ export { fileDiagnostic } from './diagnostic.js';
 export { expandPaths, isSkippedDirectory } from './files.js';
 export { locateInScalar } from './scalar-position.js';
 export { locate, readSource, type SourceFile } from './source.js';
+export { isNoise, toFinding } from './schema-findings.js';

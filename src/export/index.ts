@@ -14,7 +14,7 @@ import { NameAllocator, nameCandidates, slugify } from './names.js';
 import type { AccountExport, ExportedEntry, ExportedMap } from './types.js';
 import { configValues, type Placeholder, type ValueContext } from './values.js';
 
-export { exportedMarker, renderExport, type OutputFile } from './document.js';
+export { renderExport, writtenByExport, type OutputFile } from './document.js';
 export type { AccountExport } from './types.js';
 
 type Path = readonly (string | number)[];
@@ -225,3 +225,4 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
   };
 }
 export { overlayDiff, renderOverlay, type OverlayExport } from './overlay-diff.js';
+export { removeBaseIds } from './base-ids.js';

@@ -8,3 +8,4 @@ export { deleteLease, findLease } from './store.js';
 export { LeaseKeeper, type Hold } from './keeper.js';
 export { defaultLeaseTtlMs, maxLeaseTtlMs } from './default-ttl.js';
 export { ScopeLease } from './lease.js';
+export { thisHolder, type Holder } from './holder.js';

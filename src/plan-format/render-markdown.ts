@@ -7,6 +7,7 @@ import { compare } from '../compare.js';
 import { inert } from '../inert.js';
 import { codeSpan, fenceFor, htmlText, markdownText } from './markdown-text.js';
 import { policyMarkdown } from './render-policy.js';
+import { trafficMarkdown } from './render-traffic.js';
 import {
   bodyOf,
   driftHeading,
@@ -117,6 +118,7 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     ...policyMarkdown(plan.policy),
     `**${summaryLine(plan)}**`,
     '',
+    ...trafficMarkdown(plan.trafficChanges, limit / 4),
   ];
   const destructive = entries.filter((e) => e.destructive);
   if (destructive.length > 0) {

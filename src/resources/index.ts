@@ -40,6 +40,8 @@ export {
   parseCidr,
   parsePemCertificates,
   parseSshPublicKey,
+  compareAddresses,
+  rangeSamples,
   type ParsedCertificate,
 } from './formats/index.js';
 export { samlModule } from './modules.js';

@@ -21,6 +21,7 @@ import {
   type ReconcileSettings,
 } from '../../watch/index.js';
 import { formatDuration } from '../../duration.js';
+import { thisHolder, type Holder } from '../../lease/index.js';
 import { keyRotationReport } from '../api-key-file.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/watch.js';
@@ -85,6 +86,7 @@ export const command = defineCommand({
         mode,
         api: connection.url,
         environment: environment?.name,
+        leaseHolder: keeper === undefined ? undefined : shownHolder(thisHolder('acctsync watch')),
         ...(notifyUrls.length === 0
           ? {}
           : {
@@ -120,6 +122,9 @@ export const command = defineCommand({
     }
   },
 });
+
+/** This daemon as `describeHolder` shows a lease's holder, less the time it took the lease. */
+const shownHolder = (holder: Holder): string => `'${holder.command}' on ${holder.host} (pid ${holder.pid})`;
 
 /** A daemon quietly reconciling a throwaway emulator looks healthy while managing nothing. */
 function requireApi(values: WatchValues, environment: EnvironmentSettings | undefined): void {
