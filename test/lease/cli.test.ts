@@ -13,7 +13,7 @@ import { findLease } from '../../src/lease/store.js';
 import { ScopeLease } from '../../src/lease/lease.js';
 import { readLiveState } from '../../src/live/index.js';
 import { managedDescriptors } from '../../src/resources/index.js';
-import { childEnv, cliPath, examplesDir, runCli } from '../reliability/support/cli.js';
+import { childEnv, cliPath, examplesDir, runCli } from '../support/cli.js';
 import { startAccount, type TestAccount } from '../support/account.js';
 import { policyFile, waitFor } from '../watch/daemon-harness.js';
 
