@@ -28,6 +28,11 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     help: () => import('./help/plan.js'),
     load: () => import('./commands/plan.js'),
   },
+  graph: {
+    summary: 'draw the desired state, or with --plan the change, as a mermaid or Graphviz graph',
+    help: () => import('./help/graph.js'),
+    load: () => import('./commands/graph.js'),
+  },
   sync: {
     summary: 'make the live account equal to the desired state (plan, then apply)',
     help: () => import('./help/sync.js'),

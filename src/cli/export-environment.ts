@@ -76,11 +76,24 @@ function managedPins(objects: readonly DesiredObject[]): Map<string, string> {
   return out;
 }
 
+/** Whose id an id of no object here may be: the config's other environment, or one of them. */
+function whose(others: readonly string[]): string {
+  if (others.length === 1) return `${inert(others[0]!)}'s`;
+  return others.length === 0
+    ? "another account's"
+    : `another environment's (${others.map(inert).join(', ')})`;
+}
+
 /**
  * Pins of the config this account has no object for: most likely another environment's ids in the
  * base. Written as they are, the overlay would drop those entries; the export stops instead.
  */
-function foreignPins(pins: ReadonlyMap<string, string>, live: AccountExport, environment: string): void {
+function foreignPins(
+  pins: ReadonlyMap<string, string>,
+  live: AccountExport,
+  environment: string,
+  others: readonly string[],
+): void {
   const ids = new Set(live.maps.flatMap((m) => m.entries.map((e) => e.values[pinMember])));
   const missing = [...pins].filter(([, id]) => !ids.has(id));
   if (missing.length === 0) return;
@@ -90,7 +103,7 @@ function foreignPins(pins: ReadonlyMap<string, string>, live: AccountExport, env
       details: [
         ...missing.map(
           ([key, id]) =>
-            `${key}: no object with id ${id} in ${environment}'s account (or another scope manages it): it may be another environment's id`,
+            `${key}: no object with id ${id} in ${environment}'s account (or another scope manages it): it may be ${whose(others)} id`,
         ),
         'Ids are per account: keep each in the overlay of the environment whose account has it (export --env THAT --move-ids moves them there), or remove it. Nothing was written.',
       ],
@@ -133,7 +146,7 @@ export async function exportEnvironment(request: ExportEnvironmentRequest): Prom
       scope: config.desired.scope,
       knownNames: pinnedNames(config.desired.objects),
     });
-    foreignPins(pins, live, environment);
+    foreignPins(pins, live, environment, base.others);
     overlay = overlayDiff(base.entries, live, { pins, observed: base.observed });
     if (base.entries.size > 0 && overlay.described === 0) {
       throw new UserError(

@@ -35,7 +35,7 @@ interface RunRequest {
   readonly lease?: { readonly command: string; readonly flags: LeaseFlags };
   /** `--policy` rules, loaded before anything is contacted. */
   readonly policies?: readonly PolicyRule[];
-  /** `--traffic-tests` connections, loaded before anything is contacted. */
+  /** `--traffic-tests` paths. */
   readonly trafficTests?: RunInputs['trafficTests'];
   readonly guards?: RunInputs['guards'];
   readonly saved?: Plan;

@@ -3,6 +3,7 @@
  * same way and print the same report: each test passed or failed, and for a failure what decided
  * instead (the rule or module, at its file:line) and why.
  */
+import { renderGithubAnnotation } from '../config/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { inert } from '../inert.js';
 import { runTrafficTests, type Decision, type TrafficTestResult } from '../traffic/index.js';
@@ -59,7 +60,8 @@ function reportJson(results: readonly TrafficTestResult[]): unknown {
 
 /**
  * Runs the tests under `paths` against `state` and prints the report; resolves to whether every
- * test passed. A tests file that does not load throws its `TrafficTestsError`.
+ * test passed (under GitHub Actions, each failure is also an annotation on the test's line). A tests
+ * file that does not load throws its `TrafficTestsError`.
  */
 export async function runAndReport(
   state: DesiredState,
@@ -69,5 +71,14 @@ export async function runAndReport(
   const results = await runTrafficTests(state, paths);
   if (format === 'json') console.log(JSON.stringify(reportJson(results), null, 2));
   else console.log(reportLines(results).join('\n'));
+  if (process.env.GITHUB_ACTIONS === 'true') {
+    for (const r of results.filter((x) => !x.passed)) {
+      const { file, line, column } = r.test.location;
+      const message = `traffic test ${r.test.name}: ${failure(r)}`;
+      process.stderr.write(
+        `${renderGithubAnnotation({ severity: 'error', file, line, column, path: '', message })}\n`,
+      );
+    }
+  }
   return results.every((r) => r.passed);
 }

@@ -24,7 +24,7 @@ import { buildPlan, sensitiveValues } from '../plan/index.js';
 import type { Plan, PolicyFinding, TokenFileView } from '../plan-format/index.js';
 import { planFindings, policyRefusal, type PolicyRefusal, type PolicyRule } from '../policy/index.js';
 import type { DesiredState } from '../resources/index.js';
-import { withTrafficChanges, type TrafficSampleTest } from '../what-if/index.js';
+import { loadSampleTests, withTrafficChanges } from '../what-if/index.js';
 
 /** The desired state: config files to load, or one already in memory (tests, benchmarks). */
 type DesiredSource =
@@ -97,10 +97,10 @@ export interface RunInputs {
   readonly lease?: ((client: ApiClient, scope: string) => Promise<LeaseHold>) | undefined;
   readonly planning: PlanningInputs;
   /**
-   * The `--traffic-tests` connections the plan's what-if runs through each changed TLS edge that a
-   * test names; other changed edges get samples derived from their rules.
+   * `--traffic-tests` files: their connections are what the plan's what-if runs through each
+   * changed TLS edge a test names; other changed edges get samples derived from their rules.
    */
-  readonly trafficTests?: readonly TrafficSampleTest[] | undefined;
+  readonly trafficTests?: readonly string[] | undefined;
   /** `--policy` rules: their findings are the plan's `policy`; an error rule refuses the write. */
   readonly policies?: (() => Promise<readonly PolicyRule[]>) | undefined;
   /** `--force` and the limits given as flags; the config's `guards:` fill the rest. */
@@ -207,6 +207,7 @@ async function readLive(
 /** Load, lease, read, plan, policy, guards, and apply when asked and nothing refused. */
 export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   const { desired, loaded, configPaths, environment } = await desiredOf(inputs.desired);
+  const trafficTests = await loadSampleTests(inputs.trafficTests ?? [], desired);
   const account = await inputs.account(loaded, desired);
   const hold = inputs.lease === undefined ? undefined : await inputs.lease(account.client, desired.scope);
   if (hold?.held === false) return { status: 'standby', holder: hold.holder, retryInMs: hold.retryInMs };
@@ -230,7 +231,7 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
     ...(environment === undefined ? {} : { environment }),
     ...(planning.tokens === undefined ? {} : { tokens: planning.tokens }),
   });
-  const fresh = await withTrafficChanges(built, desired, live, inputs.trafficTests);
+  const fresh = await withTrafficChanges(built, desired, live, trafficTests);
   if (inputs.saved !== undefined) checkSavedPlanCurrent(inputs.saved, fresh);
   const rules = (await inputs.policies?.()) ?? [];
   const policy = rules.length === 0 ? [] : await planFindings(rules, fresh, desired, environment ?? '');

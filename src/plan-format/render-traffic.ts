@@ -44,42 +44,50 @@ function cell(text: string): string {
   return markdownText(inert(text));
 }
 
+/** The first of `candidates` that fit in `budget` characters together, whole lines only. */
+function fitting(candidates: readonly string[], budget: number): string[] {
+  const kept: string[] = [];
+  let size = 0;
+  for (const line of candidates) {
+    if (size + line.length + 1 > budget) break;
+    kept.push(line);
+    size += line.length + 1;
+  }
+  return kept;
+}
+
+const seeJson = 'see `trafficChanges` in the JSON plan';
+
 /**
- * The "Traffic" section near the top of the PR comment, at most `budget` characters: past it,
- * whole rows are left out and counted.
+ * The "Traffic" section near the top of the PR comment, at most about `budget` characters: the
+ * outcome changes get three quarters of it and the line per changed edge the rest; past either,
+ * whole lines are left out and counted.
  */
 export function trafficMarkdown(edges: readonly TrafficEdgeChange[] | undefined, budget: number): string[] {
   if (edges === undefined || edges.length === 0) return [];
   const lines = ['#### Traffic: sample connections whose outcome changes', ''];
-  const quiet = edges.filter((e) => e.changes.length === 0);
   const changed = edges.filter((e) => e.changes.length > 0);
+  const quiet = edges.filter((e) => e.changes.length === 0);
   if (changed.length > 0) {
-    lines.push('| Edge | Connection | Live | Desired |', '|---|---|---|---|');
     const rows = changed.flatMap((e) =>
       e.changes.map((c) => {
         const connection = c.test === undefined ? c.connection : `${c.connection}, test "${c.test}"`;
         return `| ${codeSpan(e.edge, true)} | ${cell(connection)} | ${cell(outcomeText(c.before))} | ${cell(outcomeText(c.after))} |`;
       }),
     );
-    let size = lines.join('\n').length;
-    let kept = 0;
-    for (const row of rows) {
-      if (size + row.length + 1 > budget) break;
-      lines.push(row);
-      size += row.length + 1;
-      kept += 1;
-    }
-    lines.push('');
-    if (kept < rows.length)
-      lines.push(
-        `_${rows.length - kept} more outcome changes not listed: see \`trafficChanges\` in the JSON plan._`,
-        '',
-      );
+    const kept = fitting(rows, (budget * 3) / 4);
+    lines.push('| Edge | Connection | Live | Desired |', '|---|---|---|---|', ...kept, '');
+    if (kept.length < rows.length)
+      lines.push(`_${rows.length - kept.length} more outcome changes not listed: ${seeJson}._`, '');
   }
-  for (const e of [...changed, ...quiet])
-    lines.push(
+  const perEdge = [...changed, ...quiet].map(
+    (e) =>
       `- ${codeSpan(e.edge)}: ${e.changes.length === 0 ? noChange : `${e.changes.length} of ${e.evaluated} sample connections change outcome`} (${markdownText(samplesText(e))})`,
-    );
+  );
+  const listed = fitting(perEdge, budget / 4);
+  lines.push(...listed);
+  if (listed.length < perEdge.length)
+    lines.push(`- _${perEdge.length - listed.length} more changed TLS edges not listed: ${seeJson}._`);
   lines.push('');
   return lines;
 }

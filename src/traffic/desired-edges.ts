@@ -6,18 +6,14 @@
  */
 import { resolve } from 'node:path';
 import { locate, readSource, type SourceFile } from '../config/index.js';
-import { isPlainObject } from '../plain-object.js';
 import { newObjectPin, type DesiredObject, type DesiredState } from '../resources/index.js';
-import type { TrafficAction, TrafficEdge, TrafficIpPolicy, TrafficLocation, TrafficRule } from './model.js';
+import { trafficEdgeOf } from './edge-fields.js';
+import type { TrafficEdge, TrafficIpPolicy, TrafficLocation } from './model.js';
 
 interface TrafficModel {
   /** By key: `tls_edges/db`. */
   readonly edges: ReadonlyMap<string, TrafficEdge>;
   readonly ipPolicies: ReadonlyMap<string, TrafficIpPolicy>;
-}
-
-function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
-  return isPlainObject(value) ? value : undefined;
 }
 
 /** The value at `path` of a parsed document, when it is written there. */
@@ -37,49 +33,12 @@ function ruleLocation(edge: DesiredObject, file: SourceFile | undefined, index: 
   return { file: edge.source.file, ...locate(file, path) };
 }
 
-function inboundRules(edge: DesiredObject, file: SourceFile | undefined): TrafficRule[] {
-  const inbound = record(edge.fields.policy)?.inbound;
-  if (!Array.isArray(inbound)) return [];
-  return inbound.map((raw, i): TrafficRule => {
-    const rule = record(raw) ?? {};
-    const name = typeof rule.name === 'string' && rule.name !== '' ? rule.name : `inbound[${i}]`;
-    const actions = (Array.isArray(rule.actions) ? rule.actions : []).flatMap((a): TrafficAction[] => {
-      const action = record(a);
-      if (action === undefined || typeof action.type !== 'string') return [];
-      const config = record(action.config);
-      return [{ type: action.type, ...(config === undefined ? {} : { config }) }];
-    });
-    const expressions = Array.isArray(rule.expressions)
-      ? rule.expressions.filter((e): e is string => typeof e === 'string')
-      : [];
-    return { name, expressions, actions, location: ruleLocation(edge, file, i) };
-  });
-}
-
 function edgeOf(edge: DesiredObject, file: SourceFile | undefined): TrafficEdge {
-  const { fields } = edge;
-  const ipRestriction = record(fields.ip_restriction);
-  const mutualTls = record(fields.mutual_tls);
-  const policy = record(fields.policy);
-  return {
-    key: edge.key,
-    hostports: Array.isArray(fields.hostports) ? fields.hostports.filter((h) => typeof h === 'string') : [],
-    ...(ipRestriction === undefined
-      ? {}
-      : {
-          ipRestriction: {
-            enabled: ipRestriction.enabled !== false,
-            ipPolicies: Array.isArray(ipRestriction.ip_policies)
-              ? ipRestriction.ip_policies.filter((p): p is string => typeof p === 'string')
-              : [],
-            location: edge.source,
-          },
-        }),
-    ...(mutualTls === undefined ? {} : { mutualTls: { enabled: mutualTls.enabled !== false } }),
-    ...(policy === undefined
-      ? {}
-      : { policy: { enabled: policy.enabled !== false, inbound: inboundRules(edge, file) } }),
-  };
+  return trafficEdgeOf(edge.key, edge.fields, {
+    ipPolicies: (refs) => refs.filter((p): p is string => typeof p === 'string'),
+    restriction: edge.source,
+    rule: (i) => ruleLocation(edge, file, i),
+  });
 }
 
 /** The TLS edges and IP policies of `state`; rule locations are read from the files under `cwd`. */

@@ -5,6 +5,8 @@
 export { evaluateEdge, type Decision, type Outcome } from './evaluate.js';
 export { ExpressionEvaluator } from './expressions.js';
 export { desiredTrafficModel } from './desired-edges.js';
+export { trafficEdgeOf } from './edge-fields.js';
 export { runTrafficTests, type TrafficTestResult } from './run-tests.js';
+export { loadTrafficTests, type TrafficTest } from './load-tests.js';
 export type { Connection } from './connection.js';
-export type { TrafficAction, TrafficEdge, TrafficIpPolicy, TrafficRule } from './model.js';
+export type { TrafficEdge, TrafficIpPolicy } from './model.js';

@@ -50,6 +50,10 @@ async function handle(
       res.end(req.method === 'HEAD' ? undefined : renderStatusPage(readiness.view, nonce));
       return;
     }
+    // A browser opening the page asks for it: no icon, and no 404 in its console.
+    case '/favicon.ico':
+      res.writeHead(204, { 'cache-control': 'max-age=86400' }).end();
+      return;
     case '/healthz':
       send(res, 200, 'text/plain; charset=utf-8', 'ok\n');
       return;

@@ -5,4 +5,4 @@
  * evaluation itself: derived samples are capped per edge, and every expression runs in the
  * bounded sandbox (docs/traffic-policy.md, "What-if in plans").
  */
-export { withTrafficChanges, type TrafficSampleTest } from './outcome-changes.js';
+export { loadSampleTests, withTrafficChanges } from './outcome-changes.js';

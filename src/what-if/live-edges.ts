@@ -4,60 +4,18 @@
  */
 import type { LiveObject, LiveState } from '../live/index.js';
 import type { DesiredState } from '../resources/index.js';
-import type { TrafficAction, TrafficEdge, TrafficIpPolicy, TrafficRule } from '../traffic/index.js';
+import { trafficEdgeOf, type TrafficEdge, type TrafficIpPolicy } from '../traffic/index.js';
 import { isPlainObject } from '../plain-object.js';
 
-function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
-  return isPlainObject(value) ? value : undefined;
-}
-
-function listOf(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
 /** An id out of a live `Ref` (`{id, uri}`) or a plain id. */
-function refId(value: unknown): string | undefined {
+function refId(value: unknown): string[] {
   const id = isPlainObject(value) ? value.id : value;
-  return typeof id === 'string' ? id : undefined;
-}
-
-function inboundRules(policy: Readonly<Record<string, unknown>>): TrafficRule[] {
-  return listOf(policy.inbound).map((raw, i) => {
-    const rule = record(raw) ?? {};
-    const name = typeof rule.name === 'string' && rule.name !== '' ? rule.name : `inbound[${i}]`;
-    const actions = listOf(rule.actions).flatMap((a): TrafficAction[] => {
-      const action = record(a);
-      if (action === undefined || typeof action.type !== 'string') return [];
-      const config = record(action.config);
-      return [{ type: action.type, ...(config === undefined ? {} : { config }) }];
-    });
-    const expressions = listOf(rule.expressions).filter((e): e is string => typeof e === 'string');
-    return { name, expressions, actions };
-  });
+  return typeof id === 'string' ? [id] : [];
 }
 
 /** The live edge, under the key of the desired edge it is paired with. */
 export function liveTrafficEdge(key: string, edge: LiveObject): TrafficEdge {
-  const { record: fields } = edge;
-  const ipRestriction = record(fields.ip_restriction);
-  const mutualTls = record(fields.mutual_tls);
-  const policy = record(fields.policy);
-  return {
-    key,
-    hostports: listOf(fields.hostports).filter((h): h is string => typeof h === 'string'),
-    ...(ipRestriction === undefined
-      ? {}
-      : {
-          ipRestriction: {
-            enabled: ipRestriction.enabled !== false,
-            ipPolicies: listOf(ipRestriction.ip_policies).flatMap((r) => refId(r) ?? []),
-          },
-        }),
-    ...(mutualTls === undefined ? {} : { mutualTls: { enabled: mutualTls.enabled !== false } }),
-    ...(policy === undefined
-      ? {}
-      : { policy: { enabled: policy.enabled !== false, inbound: inboundRules(policy) } }),
-  };
+  return trafficEdgeOf(key, edge.record, { ipPolicies: (refs) => refs.flatMap(refId) });
 }
 
 /**

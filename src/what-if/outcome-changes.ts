@@ -2,15 +2,30 @@
 import type { LiveState } from '../live/index.js';
 import type { Plan, TrafficEdgeChange, TrafficOutcome, TrafficOutcomeChange } from '../plan-format/index.js';
 import type { DesiredState } from '../resources/index.js';
-import { evaluateEdge, ExpressionEvaluator, type Connection, type Outcome } from '../traffic/index.js';
+import {
+  desiredTrafficModel,
+  evaluateEdge,
+  ExpressionEvaluator,
+  loadTrafficTests,
+  type Connection,
+  type Outcome,
+  type TrafficTest,
+} from '../traffic/index.js';
 import { changedEdges, type ChangedEdge, type EdgeSide } from './edge-sides.js';
 import { connectionLabel, derivedSamples } from './samples.js';
 
-/** A `--traffic-tests` connection: the edge it is for, and the test's name. */
-export interface TrafficSampleTest {
-  readonly name: string;
-  readonly edge: string;
-  readonly connection: Connection;
+/**
+ * The tests of the `--traffic-tests` files under `paths`, checked against the config's TLS edges:
+ * loaded before the account is contacted, a bad file refused with every problem at its line.
+ */
+export async function loadSampleTests(
+  paths: readonly string[],
+  desired: DesiredState,
+  cwd?: string,
+): Promise<TrafficTest[]> {
+  if (paths.length === 0) return [];
+  const model = await desiredTrafficModel(desired, cwd);
+  return loadTrafficTests(paths, model.edges, cwd);
 }
 
 interface Sample {
@@ -21,7 +36,7 @@ interface Sample {
 /** The edge's samples: its traffic tests' connections when any test names it, else derived ones. */
 function samplesOf(
   edge: ChangedEdge,
-  tests: readonly TrafficSampleTest[],
+  tests: readonly TrafficTest[],
 ): Pick<TrafficEdgeChange, 'samples' | 'leftOut'> & { list: Sample[] } {
   const named = tests.filter((t) => t.edge === edge.key);
   if (named.length > 0)
@@ -58,7 +73,7 @@ async function outcome(side: EdgeSide, connection: Connection, expressions: Expr
 
 async function edgeChange(
   edge: ChangedEdge,
-  tests: readonly TrafficSampleTest[],
+  tests: readonly TrafficTest[],
   expressions: ExpressionEvaluator,
 ): Promise<TrafficEdgeChange> {
   const { list, ...samples } = samplesOf(edge, tests);
@@ -87,7 +102,7 @@ export async function withTrafficChanges(
   plan: Plan,
   desired: DesiredState,
   live: LiveState,
-  tests: readonly TrafficSampleTest[] = [],
+  tests: readonly TrafficTest[] = [],
   cwd?: string,
 ): Promise<Plan> {
   const edges = await changedEdges(plan, desired, live, cwd);

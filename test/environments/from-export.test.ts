@@ -125,7 +125,7 @@ it('an exported production account becomes a base and two environments that plan
   ]);
   expect(foreign.status).toBe(1);
   expect(foreign.stderr).toContain(
-    `ip_policies/office-networks: no object with id ${office.body.id} in staging's account (or another scope manages it): it may be another environment's id`,
+    `ip_policies/office-networks: no object with id ${office.body.id} in staging's account (or another scope manages it): it may be production's id`,
   );
   expect(existsSync(join(dir, 'staging.yaml'))).toBe(false);
   expect(read('config/base/ip_policies.yaml')).toContain(office.body.id);

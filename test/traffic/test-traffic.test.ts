@@ -125,6 +125,19 @@ tests:
     expect(run.code).toBe(1);
   });
 
+  it('marks each failed test on its line under GitHub Actions', async () => {
+    await writeFile(join(dir, 'tests.yaml'), passing.replace('expect: allow', 'expect: deny'));
+    const run = await runCli(['test-traffic', 'edges.yaml', 'tests.yaml'], {
+      cwd: dir,
+      env: { GITHUB_ACTIONS: 'true' },
+      timeoutMs: 120_000,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^::error file=tests\.yaml,line=3,col=5(,[^:]*)?::traffic test the office in Germany gets in: expected deny by office-only, got allow by rule office-only/m,
+    );
+  });
+
   it('says the outcome is unknown, naming the variable, when the sample does not set what it depends on', async () => {
     await writeFile(
       join(dir, 'tests.yaml'),
@@ -201,6 +214,42 @@ tests:
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('tests.yaml:7:9: error: nothing named geo-fense can decide on tls_edges/db');
     expect(run.stderr).toContain('hint: did you mean geo-fence?');
+  });
+
+  it('stops an expression past its time budget: the outcome is unknown, naming the bound', async () => {
+    await writeFile(
+      join(dir, 'slow.yaml'),
+      `version: 1
+scope: traffic
+tls_edges:
+  slow:
+    hostports: ['slow.example.com:443']
+    policy:
+      inbound:
+        - name: nested
+          expressions:
+            - lists.range(300).all(a, lists.range(300).all(b, lists.range(300).all(c, lists.range(300).all(d, a + b + c + d >= 0))))
+          actions: [{ type: deny }]
+`,
+    );
+    await writeFile(
+      join(dir, 'tests.yaml'),
+      `version: 1
+tests:
+  - name: slow
+    edge: tls_edges/slow
+    connection: { client_ip: 203.0.113.7 }
+    expect: allow
+`,
+    );
+    const started = Date.now();
+    const run = await acctsync(['test-traffic', 'slow.yaml', 'tests.yaml']);
+    expect(run.stdout).toContain(
+      'expected allow, but the outcome is unknown at rule nested (slow.yaml:8): expression 1 of rule nested cannot be decided: it was stopped: it ran longer than its time budget of 1 s',
+    );
+    expect(run.code).toBe(1);
+    // 300^4 iterations take minutes: the bound stopped it.
+    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   it('refuses a command line without tests files', async () => {

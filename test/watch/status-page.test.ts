@@ -67,6 +67,8 @@ describe('the status page over HTTP', { timeout: 60_000 }, () => {
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
     expect((await fetch(`${d.url}/`, { method: 'POST' })).status).toBe(405);
+    // What a browser asks for besides the page: nothing, and no 404 in its console.
+    expect((await fetch(`${d.url}/favicon.ico`)).status).toBe(204);
 
     expect(await d.status()).toMatchObject({
       scope: 'watch-test',
@@ -75,6 +77,23 @@ describe('the status page over HTTP', { timeout: 60_000 }, () => {
         holder: expect.stringMatching(/^'acctsync watch' on .+ \(pid \d+\)$/) as string,
       },
     });
+  });
+
+  it('shows a write the service does not keep as failing with the applier’s line, then not converging', async (context) => {
+    const d = await startReady(context, { files: { 'policies.yaml': policyFile('one') }, interval: '1s' });
+    d.emulator.setFaults({ notKept: 'description' });
+    await d.writeConfig('policies.yaml', policyFile('two'));
+    const rowIn = async (state: string): Promise<string | undefined> => {
+      const page = await (await fetch(`${d.url}/`)).text();
+      return new RegExp(`<tr data-key="ip_policies/p0" data-state="${state}">[\\s\\S]*?</tr>`).exec(
+        page,
+      )?.[0];
+    };
+    const failing = await waitFor('p0 shown failing', () => rowIn('failing'), 30_000);
+    expect(failing).toMatch(/update ip_policies\/p0[^<]*FAILED ERR_ACCTSYNC_NOT_KEPT/);
+    const held = await waitFor('p0 shown not converging', () => rowIn('not converging'), 60_000);
+    expect(held).toContain('the same update of description was sent 2 times');
+    expect(held).toContain('description: &quot;one&quot; → &quot;two&quot;');
   });
 
   it('observing, shows a dashboard change as drifted with its diff, escaped, and no lease', async (context) => {

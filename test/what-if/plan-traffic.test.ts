@@ -215,3 +215,84 @@ rules:
     expect(plan.stdout).not.toContain('nobody-loses-access');
   });
 });
+
+describe('--traffic-tests: the samples are the tests connections', () => {
+  const tests = `version: 1
+tests:
+  - name: the office reaches the database
+    edge: tls_edges/db
+    connection: { client_ip: 203.0.113.7, geo: { country_code: DE } }
+    expect: allow
+  - name: the upper office half reaches it too
+    edge: tls_edges/db
+    connection: { client_ip: 203.0.113.200 }
+    expect: allow
+`;
+
+  it('in text, markdown and JSON, each change with its test', async () => {
+    await account.write('traffic-tests/db.yaml', tests);
+    await account.write('account/edges.yaml', denyOffice);
+    const text = await account.acctsync(['plan', 'account', '--traffic-tests', 'traffic-tests']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(
+      [
+        '  tls_edges/db (traffic tests, 2 evaluated):',
+        '    test "the office reaches the database": 203.0.113.7 (DE): allowed by IP policy office -> refused by rule deny-office-low',
+        '',
+      ].join('\n'),
+    );
+    const markdown = await account.acctsync([
+      'plan',
+      'account',
+      '--traffic-tests',
+      'traffic-tests/db.yaml',
+      '--output',
+      'markdown',
+    ]);
+    expect(markdown.stdout).toContain(
+      '| `tls_edges/db` | 203.0.113.7 (DE), test "the office reaches the database" | allowed by IP policy office | refused by rule deny-office-low |',
+    );
+    const json = await account.acctsync([
+      'plan',
+      'account',
+      '--traffic-tests',
+      'traffic-tests',
+      '--output',
+      'json',
+    ]);
+    const plan = JSON.parse(json.stdout) as JsonPlan;
+    expect(validatePlan(plan), JSON.stringify(validatePlan.errors)).toBe(true);
+    expect(plan.trafficChanges).toEqual([
+      {
+        edge: 'tls_edges/db',
+        operations: ['update tls_edges/db'],
+        samples: 'tests',
+        evaluated: 2,
+        changes: [
+          {
+            connection: '203.0.113.7 (DE)',
+            test: 'the office reaches the database',
+            before: { verdict: 'allowed', by: 'IP policy office' },
+            after: { verdict: 'refused', by: 'rule deny-office-low' },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('a tests file that does not load stops sync before the account is read, at its line', async () => {
+    await account.write('traffic-tests/db.yaml', tests.replace('edge: tls_edges/db', 'edge: tls_edges/dbb'));
+    await account.write('account/edges.yaml', denyOffice);
+    const writes = account.writes();
+    const reads = account.answered((r) => r.method === 'GET');
+    const run = await account.acctsync(['sync', 'account', '--yes', '--traffic-tests', 'traffic-tests']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error: the traffic tests are invalid: 1 error');
+    expect(run.stderr).toContain(
+      'traffic-tests/db.yaml:4:11: error: the config has no TLS edge tls_edges/dbb',
+    );
+    expect(run.stderr).not.toContain('    at ');
+    expect(account.writes()).toBe(writes);
+    expect(account.answered((r) => r.method === 'GET')).toBe(reads);
+  });
+});
