@@ -5,15 +5,18 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { environmentBase } from '../config/environment-base.js';
-import { pinMember } from '../config/layout.js';
+import { environmentBase, loadConfig, pinMember } from '../config/index.js';
 import type { DesiredObject } from '../resources/index.js';
 import { UsageError, UserError } from '../errors.js';
 import { inert, inertLines } from '../inert.js';
-import { exportAccount, type AccountExport } from '../export/index.js';
-import { removeBaseIds } from '../export/base-ids.js';
-import { overlayDiff, renderOverlay, type OverlayExport } from '../export/overlay-diff.js';
-import { loadConfig } from '../config/index.js';
+import {
+  exportAccount,
+  overlayDiff,
+  removeBaseIds,
+  renderOverlay,
+  type AccountExport,
+  type OverlayExport,
+} from '../export/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type ConnectionFlags } from './connection.js';
 import { variableLines } from './export-variables.js';

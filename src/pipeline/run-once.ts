@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import { ApiError, type ApiClient } from '../api/index.js';
 import {
   applyPlan,
+  checkSavedPlanCurrent,
   fileTokenSink,
   guardOptionsFor,
   guardRefusal,
@@ -17,11 +18,10 @@ import {
   type GuardOptions,
   type GuardRefusal,
 } from '../apply/index.js';
-import { checkSavedPlanCurrent } from '../apply/saved-plan.js';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
 import { fetchLiveState, type LiveState } from '../live/index.js';
 import { buildPlan, sensitiveValues } from '../plan/index.js';
-import { type Plan, type PolicyFinding, type TokenFileView } from '../plan-format/index.js';
+import type { Plan, PolicyFinding, TokenFileView } from '../plan-format/index.js';
 import { planFindings, policyRefusal, type PolicyRefusal, type PolicyRule } from '../policy/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { loadSampleTests, withTrafficChanges } from '../what-if/index.js';

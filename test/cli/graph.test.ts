@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { examplesDir, runCli } from '../reliability/support/cli.js';
+import { examplesDir, runCli } from '../support/cli.js';
 import { startCliAccount } from '../safety/support.js';
 import { edgeNames, keysOf, parseDot, parseMermaid } from '../support/diagrams.js';
 

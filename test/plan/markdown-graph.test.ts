@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { markdownLimit, planMermaid, renderMarkdown, type Plan } from '../../src/plan-format/index.js';
 import { formatMetadata, parseMetadata } from '../../src/plan/index.js';
-import { examplesDir } from '../reliability/support/cli.js';
+import { examplesDir } from '../support/cli.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 import { edgeNames, keysOf, mermaidBlocks, parseMermaid, type Drawing } from '../support/diagrams.js';
 

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { examplesDir, repoRoot, runCli } from '../reliability/support/cli.js';
+import { examplesDir, repoRoot, runCli } from '../support/cli.js';
 
 /** Line 14 holds the rule deny-tor, line 17 geo-fence, line 20 office-only. */
 const config = `version: 1
