@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { examplesDir } from '../reliability/support/cli.js';
+import { examplesDir } from '../support/cli.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 import { mermaidBlocks } from '../support/diagrams.js';
 import { launchChromium, noChromium, screenshot, watchPage, type PageWatch } from '../support/chromium.js';
