@@ -102,7 +102,7 @@ function connect(options: ApiClientOptions): Connection {
     onResponse: options.onResponse,
     onRetry: options.onRetry,
     sleep,
-    serviceClock: new ServiceClock(),
+    serviceClock: new ServiceClock(options.monotonic),
     keys,
   };
 }

@@ -4,6 +4,8 @@
  * as `(sensitive)` before anything leaves the planner.
  */
 import {
+  findFields,
+  isSensitiveField,
   nestedFields,
   type DesiredState,
   type FieldPath,
@@ -13,7 +15,6 @@ import {
   type KindRegistry,
 } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
-import { findFields, isSensitiveField } from '../resources/ownership/secret-fields.js';
 import { sensitiveMask, type FieldChange } from '../plan-format/index.js';
 
 /** The value at `path` in `values`, undefined when any step is missing. */

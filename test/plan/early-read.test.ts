@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closedPortUrl } from '../api/server.js';
-import { runCli, type CliResult } from '../reliability/support/cli.js';
+import { runCli, type CliResult } from '../support/cli.js';
 import { useAccount } from '../support/use-account.js';
 
 const account = useAccount();
