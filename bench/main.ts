@@ -49,8 +49,8 @@ async function main(): Promise<number> {
     options: {
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
-      // second-paths: another built checkout to time against (see that scenario).
-      against: { type: 'string' },
+      // second-paths: built checkouts without a path, to time against (see that scenario).
+      without: { type: 'string' },
     },
   });
   const only = values.only?.split(',').map((s) => s.trim());

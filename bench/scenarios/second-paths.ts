@@ -6,14 +6,14 @@
  * kept only where it saves 10% or more of one such figure (issue 46); docs/performance.md records
  * the runs, those of the paths removed included.
  *
- * `--against DIR` times every figure with `DIR/dist/cli/main.js` (another checkout, built) against
- * this build instead: how a removed path was measured, its last build against the one without it.
+ * `--without DIR[,DIR...]` times every figure of this build against `DIR/dist/cli/main.js` instead
+ * (other checkouts, built, each without one path): how the removed paths were measured.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { seedAccount } from '../lib/acct.js';
 import { startServer, type ChildServer } from '../lib/process.js';
@@ -134,18 +134,19 @@ function workloads(quick: boolean, dirs: { k10: string; k100: string }): Record<
   };
 }
 
-function cases(w: Record<string, Workload>, against: string | undefined): Case[] {
+function cases(w: Record<string, Workload>, without: readonly string[] | undefined): Case[] {
   const unbundled: Way = { entry: resolve('dist/cli/dispatch.js') };
   const noCodeCache: Way = { ...built, env: { NODE_DISABLE_COMPILE_CACHE: '1' } };
   const noHeapFlag: Way = { ...built, preload: [noHeapFlagPreload] };
-  if (against !== undefined) {
-    const other: Way = { entry: join(resolve(against), 'dist/cli/main.js') };
-    return Object.values(w).map((workload) => ({
-      path: `${against} (with) vs this build (without)`,
-      workload,
-      with: other,
-      without: built,
-    }));
+  if (without !== undefined) {
+    return without.flatMap((dir) =>
+      Object.values(w).map((workload) => ({
+        path: `without: ${basename(resolve(dir))}`,
+        workload,
+        with: built,
+        without: { entry: join(resolve(dir), 'dist/cli/main.js') },
+      })),
+    );
   }
   const list: Case[] = [];
   const startFigures = [w.help, w.planHelp, w.validate, w.planExample];
@@ -179,40 +180,51 @@ function cases(w: Record<string, Workload>, against: string | undefined): Case[]
   return list;
 }
 
-async function measure(c: Case, account: ChildServer | undefined): Promise<Row> {
-  const args = c.workload.args(account);
-  // Untimed: files in the page cache, code caches written, the emulator's list JSON rendered.
-  await timed(c.with, args, account);
-  await timed(c.without, args, account);
-  const withRuns: Run[] = [];
-  const withoutRuns: Run[] = [];
-  for (let i = 0; i < c.workload.rounds; i++) {
-    withRuns.push(await timed(c.with, args, account));
-    withoutRuns.push(await timed(c.without, args, account));
-  }
-  const value = (r: Run): number => (c.workload.figure === 'wall' ? r.ms : r.peakRssMb);
-  const ratios = withRuns.map((r, i) => value(r) / value(withoutRuns[i] ?? r));
-  const ratio = median(ratios);
-  const unit = c.workload.figure === 'wall' ? 'ms' : 'MB';
-  return {
-    path: c.path,
-    figure: `${c.workload.figure}, ${c.workload.name}`,
-    rounds: c.workload.rounds,
-    with: `${round(median(withRuns.map(value)), 0)} ${unit}`,
-    without: `${round(median(withoutRuns.map(value)), 0)} ${unit}`,
-    ratio: round(ratio, 3),
-    saving: `${round((1 - ratio) * 100, 1)}%`,
+/**
+ * Times the cases of one workload, which all start from the same build: each round runs that build
+ * once, then each case's other way, so every ratio pairs runs made back to back.
+ */
+async function measure(here: readonly Case[], account: ChildServer | undefined): Promise<Row[]> {
+  const first = here[0];
+  if (first === undefined) return [];
+  const { workload } = first;
+  const args = workload.args(account);
+  const timeAll = async (): Promise<{ with: Run; without: Run[] }> => {
+    const withRun = await timed(first.with, args, account);
+    const withoutRuns: Run[] = [];
+    for (const c of here) withoutRuns.push(await timed(c.without, args, account));
+    return { with: withRun, without: withoutRuns };
   };
+  // Untimed: files in the page cache, code caches written, the emulator's list JSON rendered.
+  await timeAll();
+  const rounds: Array<{ with: Run; without: Run[] }> = [];
+  for (let i = 0; i < workload.rounds; i++) rounds.push(await timeAll());
+  const value = (r: Run): number => (workload.figure === 'wall' ? r.ms : r.peakRssMb);
+  const unit = workload.figure === 'wall' ? 'ms' : 'MB';
+  return here.map((c, k) => {
+    const withValues = rounds.map((r) => value(r.with));
+    const withoutValues = rounds.map((r) => value(r.without[k] ?? r.with));
+    const ratio = median(withValues.map((v, i) => v / (withoutValues[i] ?? v)));
+    return {
+      path: c.path,
+      figure: `${workload.figure}, ${workload.name}`,
+      rounds: workload.rounds,
+      with: `${round(median(withValues), 0)} ${unit}`,
+      without: `${round(median(withoutValues), 0)} ${unit}`,
+      ratio: round(ratio, 3),
+      saving: `${round((1 - ratio) * 100, 1)}%`,
+    };
+  });
 }
 
 export async function secondPaths(quick: boolean): Promise<ScenarioResult> {
   const { values } = parseArgs({
-    options: { quick: { type: 'boolean' }, only: { type: 'string' }, against: { type: 'string' } },
+    options: { quick: { type: 'boolean' }, only: { type: 'string' }, without: { type: 'string' } },
   });
   const k10 = await mkdtemp(join(tmpdir(), 'acctsync-bench-paths-10k-'));
   const k100 = await mkdtemp(join(tmpdir(), 'acctsync-bench-paths-100k-'));
   const w = workloads(quick, { k10, k100 });
-  const all = cases(w, values.against);
+  const all = cases(w, values.without?.split(','));
   const rows: Row[] = [];
   const targets: Record<string, boolean> = {};
   const notes: string[] = [];
@@ -237,11 +249,15 @@ export async function secondPaths(quick: boolean): Promise<ScenarioResult> {
           );
           if (seeded.failed > 0) notes.push(`seeding ${n}: ${seeded.failed} failed`);
         }
-        for (const c of here) {
-          const row = await measure(c, server);
-          rows.push(row);
-          if (c.keptFor === true)
-            targets[`${c.path}: saves >= 10% of ${row.figure}`] = Number(row.ratio) <= 0.9;
+        for (const workload of new Set(here.map((c) => c.workload))) {
+          const ofWorkload = here.filter((c) => c.workload === workload);
+          const measured = await measure(ofWorkload, server);
+          rows.push(...measured);
+          ofWorkload.forEach((c, k) => {
+            const row = measured[k];
+            if (c.keptFor === true && row !== undefined)
+              targets[`${c.path}: saves >= 10% of ${row.figure}`] = Number(row.ratio) <= 0.9;
+          });
         }
       } finally {
         await server?.stop();
