@@ -5,7 +5,7 @@
  * the caller's hooks (`account`, `beforeApply`) are where a command shows what it must as it goes.
  */
 import { setMaxListeners } from 'node:events';
-import { ApiError, type ApiClient } from '../api/index.js';
+import type { ApiClient } from '../api/index.js';
 import {
   applyPlan,
   fileTokenSink,
@@ -42,8 +42,6 @@ type DesiredSource =
 /** The account to read and write, reached once the config is known (an environment names it). */
 interface RunAccount {
   readonly client: ApiClient;
-  /** A read of every managed collection begun while the config loaded (`cli/early-read.ts`). */
-  readonly live?: Promise<LiveState> | undefined;
 }
 
 /** The scope's lease as a run needs it: held (writes stop when `signal` aborts), or another's. */
@@ -172,8 +170,7 @@ function runSignal(...signals: readonly (AbortSignal | undefined)[]): AbortSigna
 
 /**
  * The live state. Once one of its requests has failed the read has failed: the others are aborted
- * rather than left retrying. An early read the server refused is read again here, once the
- * config's secrets are protected: a server's answer may quote a value it was sent.
+ * rather than left retrying.
  */
 async function readLive(
   account: RunAccount,
@@ -187,13 +184,8 @@ async function readLive(
   const onStop = (): void => requests.abort(signal?.reason);
   if (signal?.aborted) onStop();
   else signal?.addEventListener('abort', onStop, { once: true });
-  const read = (): Promise<LiveState> =>
-    fetchLiveState(account.client, desired, { noDelete, signal: requests.signal });
   try {
-    return await (account.live?.catch((err: unknown) => {
-      if (err instanceof ApiError) return read();
-      throw err;
-    }) ?? read());
+    return await fetchLiveState(account.client, desired, { noDelete, signal: requests.signal });
   } catch (err) {
     requests.abort(new Error('reading the account failed'));
     throw err;
