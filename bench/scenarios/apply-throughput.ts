@@ -6,7 +6,7 @@
 import { ApiClient } from '../../src/api/index.js';
 import { applyPlan } from '../../src/apply/index.js';
 import { clientOptionsFor } from '../../src/cli/connection.js';
-import { type Plan } from '../../src/plan/index.js';
+import { type Plan } from '../../src/plan-format/index.js';
 import { planFor } from '../../src/pipeline/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { generateLoad } from '../lib/load.js';

@@ -3,7 +3,7 @@
  * the moment it is sent; with recovery for creates whose response was lost.
  */
 import { deleteIfPresent, isAmbiguousWriteFailure, isClaimConflict, type ApiClient } from '../api/index.js';
-import type { Operation, OperationRequest } from '../plan/types.js';
+import type { Operation, OperationRequest } from '../plan-format/index.js';
 import {
   aTitle,
   descriptorOf,

@@ -6,8 +6,8 @@
 import { UserError } from '../errors.js';
 import { defaultGuardOptions } from './defaults.js';
 import { lookalikeRefusal } from './lookalike-guard.js';
-import { describeCascade, removedBy } from '../plan/cascade.js';
-import type { Plan, SyncGuard } from '../plan/types.js';
+import { describeCascade, removedBy } from '../plan-format/index.js';
+import type { Plan, SyncGuard } from '../plan-format/index.js';
 import type { DesiredState } from '../resources/index.js';
 
 /**

@@ -4,7 +4,7 @@
  * after a replace, referrers must point at the new object, not the old one.
  */
 import { isObjectKey } from '../resources/index.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../plan-format/index.js';
 
 export class IdTable {
   readonly #known: Readonly<Record<string, string>>;

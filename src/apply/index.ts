@@ -6,8 +6,8 @@
  */
 import type { ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
-import { isKeyDelete } from '../plan/key-in-use.js';
-import type { Operation, Plan } from '../plan/types.js';
+import { isKeyDelete } from '../plan-format/index.js';
+import type { Operation, Plan } from '../plan-format/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { executeOperation, type OperationContext } from './execute-op.js';
 import { defaultParallelism } from './defaults.js';

@@ -5,7 +5,7 @@
  * would leave a duplicate and move the nested items to it; only the user can say which it is.
  * Not a limit `--force` lifts: the way through is `--adopt`, or `id: new` on the entry.
  */
-import type { Lookalike, Plan } from '../plan/types.js';
+import type { Lookalike, Plan } from '../plan-format/index.js';
 import { descriptorOf } from '../resources/index.js';
 
 const howToProceed =

@@ -1,7 +1,7 @@
 /** What happened to each operation of a run, and to the run as a whole, as the applier reports it. */
 import { AbortError, ApiError, NetworkError, TimeoutError } from '../api/index.js';
 import { UserError } from '../errors.js';
-import type { Operation, Plan } from '../plan/types.js';
+import type { Operation, Plan } from '../plan-format/index.js';
 import { PlanMismatchError } from './plan-mismatch.js';
 import { WriteNotKeptError } from './verify-write.js';
 import type { TaskOutcome } from './schedule.js';

@@ -4,7 +4,7 @@
  * Lines name kinds, keys and error codes only, never field values, so no secret can reach a log.
  */
 import { inert } from '../inert.js';
-import type { Operation } from '../plan/types.js';
+import type { Operation } from '../plan-format/index.js';
 import type { OperationResult } from './types.js';
 
 export interface ApplyProgress {

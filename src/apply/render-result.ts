@@ -3,7 +3,7 @@
  * built from the `ApplyResult` only, which holds kinds, keys, ids and API error codes, never values.
  */
 import { inert, inertQuoted } from '../inert.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../plan-format/index.js';
 import { describeResult } from './progress.js';
 import type { ApplyResult } from './types.js';
 

@@ -1,12 +1,12 @@
 /**
  * Turns a request of the plan into the one sent: each placeholder the planner wrote (see
- * `plan/request-body.ts`) resolved at the moment of sending: `{ref}` to the id the key has now
+ * `plan-format/request-body.ts`) resolved at the moment of sending: `{ref}` to the id the key has now
  * (an object created earlier in this run), `{secret}` to the value in the desired state the
  * applier was handed, `{entries}` to the object they make.
  */
 import type { DesiredObject, FieldPath } from '../resources/index.js';
-import type { OperationRequest, RefValue } from '../plan/types.js';
-import { isPlaceholderShaped } from '../plan/request-body.js';
+import type { OperationRequest, RefValue } from '../plan-format/index.js';
+import { isPlaceholderShaped } from '../plan-format/index.js';
 import { isPlainObject } from '../plain-object.js';
 import type { IdTable } from './ids.js';
 import { PlanMismatchError } from './plan-mismatch.js';

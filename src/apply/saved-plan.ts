@@ -7,8 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isSystemError, systemUserError, UserError } from '../errors.js';
-import { canonicalJson } from '../plan/canonical.js';
-import type { Operation, Plan } from '../plan/types.js';
+import { canonicalJson } from '../resources/index.js';
+import type { Operation, Plan } from '../plan-format/index.js';
 import { isPlainObject } from '../plain-object.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { isSystemError, systemUserError, UsageError, UserError } from '../errors.js';
-import type { TokenFileView } from '../plan/index.js';
+import type { TokenFileView } from '../plan-format/index.js';
 import { isPlainObject } from '../plain-object.js';
 
 /** One entry per logical key. */

@@ -2,7 +2,7 @@
  * What the applier reports: per operation, what happened to it, and for the whole run, the counts a
  * person or a CI job needs. Plain data, printed as text or JSON by the CLI.
  */
-import type { OperationAction } from '../plan/types.js';
+import type { OperationAction } from '../plan-format/index.js';
 import type { KindName } from '../resources/index.js';
 
 /**

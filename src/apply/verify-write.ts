@@ -1,6 +1,6 @@
 /**
  * Each write checked against the service's answer: every member the request sent must come back
- * as sent, compared in the normal forms the planner compares in (`plan/canonical.ts`). A member
+ * as sent, compared in the normal forms the planner compares in (`resources/canonical.ts`). A member
  * the service did not keep fails the operation, naming the object, the member and both values
  * (a secret masked): otherwise the next plan would plan the same write again, for ever.
  */
@@ -15,8 +15,8 @@ import {
   type Fields,
   type KindDescriptor,
 } from '../resources/index.js';
-import { canonicalValues } from '../plan/canonical.js';
-import { sensitiveMask, type OperationRequest } from '../plan/types.js';
+import { canonicalValues } from '../resources/index.js';
+import { sensitiveMask, type OperationRequest } from '../plan-format/index.js';
 import { isPlainObject } from '../plain-object.js';
 import type { ResolvedRequest } from './resolve-request.js';
 

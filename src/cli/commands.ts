@@ -18,10 +18,20 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     help: () => import('./help/validate.js'),
     load: () => import('./commands/validate.js'),
   },
+  'test-traffic': {
+    summary: 'run traffic tests (sample connections and their expected outcome) against the config, offline',
+    help: () => import('./help/test-traffic.js'),
+    load: () => import('./commands/test-traffic.js'),
+  },
   plan: {
     summary: 'show what a sync would change (also: sync --dry-run)',
     help: () => import('./help/plan.js'),
     load: () => import('./commands/plan.js'),
+  },
+  graph: {
+    summary: 'draw the desired state, or with --plan the change, as a mermaid or Graphviz graph',
+    help: () => import('./help/graph.js'),
+    load: () => import('./commands/graph.js'),
   },
   sync: {
     summary: 'make the live account equal to the desired state (plan, then apply)',

@@ -4,7 +4,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { UserError } from '../errors.js';
-import type { Plan } from '../plan/index.js';
+import type { Plan } from '../plan-format/index.js';
 
 /** Deletes and replaces (a replace deletes the old object), counted once per object. */
 function destructiveCount(plan: Plan): number {

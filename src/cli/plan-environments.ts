@@ -15,7 +15,7 @@ import {
   renderMarkdown,
   renderText,
   type Plan,
-} from '../plan/index.js';
+} from '../plan-format/index.js';
 import type { GuardRefusal } from '../apply/index.js';
 import type { ConnectionFlags } from './connection.js';
 import { hasChanges, useColor, writeOrFail, type PlanFormat } from './plan-output.js';
@@ -41,7 +41,9 @@ interface Flags extends ConnectionFlags {
   readonly out?: string | undefined;
   readonly 'detailed-exitcode'?: boolean | undefined;
   readonly policy?: string[] | undefined;
+  readonly 'traffic-tests'?: string[] | undefined;
   readonly 'files-root'?: string[] | undefined;
+  readonly 'no-graph'?: boolean | undefined;
 }
 
 /** The declared environments' plans, in declaration order. */
@@ -66,6 +68,7 @@ async function planEnvironments(paths: readonly string[], flags: Flags): Promise
       adopt: flags.adopt ?? false,
       noDelete: flags['no-delete'] ?? false,
       policies,
+      trafficTests: flags['traffic-tests'],
     });
     if (!('plan' in result)) throw new Error(`a run that plans ended ${result.status}`);
     const { plan, guardRefusal: refusal } = result;
@@ -80,7 +83,11 @@ function counts(plan: Plan): string {
 }
 
 /** One report for every environment, in `format`. Markdown stays under the comment limit. */
-function renderEnvironments(plans: readonly EnvironmentPlan[], format: PlanFormat, color: boolean): string {
+function renderEnvironments(
+  plans: readonly EnvironmentPlan[],
+  format: PlanFormat,
+  options: { readonly color: boolean; readonly graph: boolean },
+): string {
   if (format === 'json') {
     const body = plans.map((p) => `{"name":${JSON.stringify(p.name)},"plan":${renderJson(p.plan).trim()}}`);
     return `{"formatVersion":1,"environments":[${body.join(',')}]}\n`;
@@ -89,7 +96,7 @@ function renderEnvironments(plans: readonly EnvironmentPlan[], format: PlanForma
     return plans
       .map(
         (p) =>
-          `=== environment ${inert(p.name)} (scope ${inert(p.plan.scope)}) ===\n${renderText(p.plan, { color })}${p.refusal === undefined ? '' : refusalText(p.refusal)}`,
+          `=== environment ${inert(p.name)} (scope ${inert(p.plan.scope)}) ===\n${renderText(p.plan, { color: options.color })}${p.refusal === undefined ? '' : refusalText(p.refusal)}`,
       )
       .join('\n');
   }
@@ -105,7 +112,7 @@ function renderEnvironments(plans: readonly EnvironmentPlan[], format: PlanForma
   const share = Math.floor((markdownLimit - head.length - 200) / plans.length) - 100;
   const sections = plans.map((p) => {
     const refused = p.refusal === undefined ? '' : refusalMarkdown(p.refusal);
-    return `<details${hasChanges(p.plan) ? ' open' : ''}><summary>Environment <code>${htmlText(inert(p.name))}</code></summary>\n\n${refused}${renderMarkdown(p.plan, share - refused.length)}\n</details>\n`;
+    return `<details${hasChanges(p.plan) ? ' open' : ''}><summary>Environment <code>${htmlText(inert(p.name))}</code></summary>\n\n${refused}${renderMarkdown(p.plan, share - refused.length, { graph: options.graph })}\n</details>\n`;
   });
   return `${head}\n${sections.join('\n')}`;
 }
@@ -121,10 +128,13 @@ export async function planEveryEnvironment(
   }
   if (flags.env !== undefined) throw new UsageError('--all-envs plans every environment: leave out --env');
   const plans = await planEnvironments(paths, flags);
-  process.stdout.write(renderEnvironments(plans, format, useColor(process.env, process.stdout.isTTY)));
+  const graph = flags['no-graph'] !== true;
+  process.stdout.write(
+    renderEnvironments(plans, format, { color: useColor(process.env, process.stdout.isTTY), graph }),
+  );
   const summary = process.env.GITHUB_STEP_SUMMARY;
   if (summary !== undefined && summary !== '') {
-    const markdown = renderEnvironments(plans, 'markdown', false);
+    const markdown = renderEnvironments(plans, 'markdown', { color: false, graph });
     await writeOrFail('the step summary', summary, () => appendFile(summary, markdown, 'utf8'));
   }
   for (const p of plans) printPolicyAnnotations(p.plan.policy, process.env, process.stderr);

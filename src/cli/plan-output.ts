@@ -6,7 +6,7 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import type { GuardRefusal } from '../apply/index.js';
 import { isSystemError, systemUserError, UsageError } from '../errors.js';
-import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+import { markdownLimit, renderJson, renderMarkdown, renderText, type Plan } from '../plan-format/index.js';
 import { refusalMarkdown, refusalText, withRefusal } from './plan-refusal.js';
 import { exitStatus } from './exit-codes.js';
 
@@ -41,6 +41,8 @@ interface PlanOutputSettings {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
   /** What sync would refuse in this plan (`syncRefusal`), shown with it. */
   readonly refusal?: GuardRefusal | undefined;
+  /** The markdown's change graph (off with `--no-graph`). */
+  readonly graph: boolean;
 }
 
 /** Colour only on a terminal, and never when `NO_COLOR` is set to anything non-empty. */
@@ -49,9 +51,8 @@ export function useColor(env: NodeJS.ProcessEnv, isTTY: boolean | undefined): bo
 }
 
 /** The plan in `format`. */
-export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string {
+export function renderPlan(plan: Plan, format: 'text' | 'json', color: boolean): string {
   if (format === 'json') return renderJson(plan);
-  if (format === 'markdown') return renderMarkdown(plan);
   return renderText(plan, { color });
 }
 
@@ -65,19 +66,20 @@ export async function writeOrFail(what: string, path: string, write: () => Promi
 }
 
 /** The markdown with what sync would refuse above it, the whole within the comment budget. */
-function markdownWith(plan: Plan, refusal: GuardRefusal | undefined): string {
-  if (refusal === undefined) return renderMarkdown(plan);
+function markdownWith(plan: Plan, settings: PlanOutputSettings): string {
+  const { refusal, graph } = settings;
+  if (refusal === undefined) return renderMarkdown(plan, markdownLimit, { graph });
   const block = refusalMarkdown(refusal);
-  return `${block}${renderMarkdown(plan, markdownLimit - block.length)}`;
+  return `${block}${renderMarkdown(plan, markdownLimit - block.length, { graph })}`;
 }
 
 /** The plan in `format`, with what sync would refuse in every rendering. */
 function renderChecked(plan: Plan, settings: PlanOutputSettings): string {
   const { format, refusal } = settings;
-  if (format === 'markdown') return markdownWith(plan, refusal);
+  if (format === 'markdown') return markdownWith(plan, settings);
   if (format === 'json') return renderJson(withRefusal(plan, refusal));
   const rendered = renderPlan(plan, format, useColor(settings.env, settings.stdout.isTTY));
-  return format === 'text' && refusal !== undefined ? `${rendered}${refusalText(refusal)}` : rendered;
+  return refusal === undefined ? rendered : `${rendered}${refusalText(refusal)}`;
 }
 
 /** Prints the plan, saves it with `--out`, appends the markdown to the GitHub step summary. */
@@ -91,7 +93,7 @@ export async function writePlanOutput(plan: Plan, settings: PlanOutputSettings):
   }
   const summary = settings.env.GITHUB_STEP_SUMMARY;
   if (summary !== undefined && summary !== '') {
-    const markdown = markdownWith(plan, settings.refusal);
+    const markdown = markdownWith(plan, settings);
     await writeOrFail('the step summary', summary, () => appendFile(summary, markdown, 'utf8'));
   }
 }

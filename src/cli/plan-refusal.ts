@@ -6,7 +6,7 @@
  */
 import type { GuardRefusal } from '../apply/index.js';
 import { inert } from '../inert.js';
-import { markdownText, type Plan, type SyncRefusal } from '../plan/index.js';
+import { markdownText, type Plan, type SyncRefusal } from '../plan-format/index.js';
 
 const lead = 'sync would refuse this';
 

@@ -4,7 +4,7 @@
  * command holds until the run is over. The connection is closed (the lease released) on return.
  */
 import type { ApiClientOptions } from '../api/index.js';
-import type { Plan, TokenFileView } from '../plan/index.js';
+import type { Plan, TokenFileView } from '../plan-format/index.js';
 import { runOnce, type RunInputs, type RunResult } from '../pipeline/run-once.js';
 import type { PolicyRule } from '../policy/index.js';
 import type { ScopeLease } from '../lease/lease.js';
@@ -33,6 +33,8 @@ interface RunRequest {
   readonly lease?: { readonly command: string; readonly flags: LeaseFlags };
   /** `--policy` rules, loaded before anything is contacted. */
   readonly policies?: readonly PolicyRule[];
+  /** `--traffic-tests` paths. */
+  readonly trafficTests?: RunInputs['trafficTests'];
   readonly guards?: RunInputs['guards'];
   readonly saved?: Plan;
   readonly apply?: RunInputs['apply'];
@@ -116,6 +118,7 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
       ...(request.policies === undefined || request.policies.length === 0
         ? {}
         : { policies: () => Promise.resolve(request.policies ?? []) }),
+      ...(request.trafficTests === undefined ? {} : { trafficTests: request.trafficTests }),
       guards: request.guards ?? { force: false },
       saved: request.saved,
       apply: request.apply,

@@ -5,7 +5,7 @@
  * stops: `policy/refusal.ts`).
  */
 import { renderGithubAnnotation, type Diagnostic } from '../config/index.js';
-import type { PolicyFinding } from '../plan/index.js';
+import type { PolicyFinding } from '../plan-format/index.js';
 import { loadPolicies, type PolicyRule } from '../policy/index.js';
 
 export function policiesFrom(values: { readonly policy?: string[] | undefined }): Promise<PolicyRule[]> {

@@ -12,6 +12,8 @@ interface ReviewSettings {
   /** `--out`: where the JSON plan is saved. */
   readonly out: string | undefined;
   readonly detailedExitcode: boolean;
+  /** The markdown's change graph (off with `--no-graph`). */
+  readonly graph: boolean;
 }
 
 /** Prints a run's plan for review and returns the exit code: 1 when a policy error rule is broken. */
@@ -24,6 +26,7 @@ export async function reviewPlan(run: RunResult, settings: ReviewSettings): Prom
     env: process.env,
     stdout: process.stdout,
     refusal,
+    graph: settings.graph,
   });
   printPolicyAnnotations(plan.policy, process.env, process.stderr);
   if (plan.policy !== undefined && hasPolicyErrors(plan.policy)) return 1;

@@ -6,7 +6,7 @@
  */
 import { lineProgress, ttyProgress, type ApplyResult, type GuardOptions } from '../apply/index.js';
 import { renderResultJson, renderResultText } from '../apply/render-result.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../plan-format/index.js';
 import type { RunInputs, RunResult } from '../pipeline/run-once.js';
 import { PolicyRefusal } from '../policy/index.js';
 import { exitStatus } from './exit-codes.js';

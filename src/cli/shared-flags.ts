@@ -8,6 +8,16 @@ import { defaultLeaseTtlMs, maxLeaseTtlMs } from '../lease/default-ttl.js';
 import { formatDuration } from '../duration.js';
 import type { FlagTable } from './flags.js';
 
+/** `--traffic-tests` on the commands that plan: the connections the plan's what-if runs. */
+export const sampleTrafficTestsOptions = {
+  'traffic-tests': {
+    type: 'string',
+    multiple: true,
+    value: 'PATH',
+    help: 'traffic test files (a file or a directory of them; repeatable): their connections\nare the samples the plan runs through each changed TLS edge a test names',
+  },
+} as const satisfies FlagTable;
+
 /** Command-line options every command that talks to the API accepts. */
 export const connectionOptions = {
   'api-url': {
@@ -69,6 +79,11 @@ export const planOutputOptions = {
     type: 'boolean',
     default: false,
     help: 'exit 0 without changes, 2 with changes, 1 on error or a plan sync would refuse',
+  },
+  'no-graph': {
+    type: 'boolean',
+    default: false,
+    help: 'leave the change graph (a mermaid block) out of the markdown',
   },
 } as const satisfies FlagTable;
 
@@ -164,5 +179,15 @@ export const policyOptions = {
     multiple: true,
     value: 'PATH',
     help: 'policy rules to enforce (a file or a directory of them; repeatable)',
+  },
+} as const satisfies FlagTable;
+
+/** `--traffic-tests PATH` on validate: the tests `test-traffic` runs, run too. */
+export const trafficTestsOptions = {
+  'traffic-tests': {
+    type: 'string',
+    multiple: true,
+    value: 'PATH',
+    help: 'traffic tests to run against the config, offline (a file or a directory\nof them; repeatable; see acctsync test-traffic)',
   },
 } as const satisfies FlagTable;

@@ -23,8 +23,14 @@ export interface BaseEntry {
 interface EnvironmentBase {
   /** Base entries by key (`ip_policies/office`), in file order. */
   readonly entries: ReadonlyMap<string, BaseEntry>;
+  /** The base's files, as diagnostics name them and absolute. */
+  readonly baseFiles: readonly ExpandedFile[];
   /** The environment's overlay files, as diagnostics name them and absolute. */
   readonly overlayFiles: readonly ExpandedFile[];
+  /** The overlay's own observed entries (`observe: true`), as written: no export reads them back. */
+  readonly observed: readonly BaseEntry[];
+  /** The other environments the config declares, in declaration order. */
+  readonly others: readonly string[];
   /** The environment this one extends, if any. */
   readonly extends?: string;
 }
@@ -60,11 +66,18 @@ export async function environmentBase(
   const reader = new SourceReader(new LoadReport());
   const given = await reader.read(files);
   const layers = await environmentLayers(given, environment, cwd, reader.read, () => undefined);
-  const declared = findDeclaration(given, [])?.environments.get(environment);
+  const environments = findDeclaration(given, [])?.environments;
+  const declared = environments?.get(environment);
   const overlayFiles = layers.overlays.map((s) => ({ file: s.file, absolute: s.absolute }));
+  const observed = [...declaredEntries(layers.overlays)]
+    .filter(({ value }) => isPlainObject(value) && value.observe === true)
+    .map(({ map, name, value }) => ({ map, name, value: value as Record<string, unknown> }));
   return {
     entries: entriesOf(layers.base, layers.values),
+    baseFiles: layers.base.map((s) => ({ file: s.file, absolute: s.absolute })),
     overlayFiles,
+    observed,
+    others: [...(environments?.keys() ?? [])].filter((name) => name !== environment),
     ...(declared?.extends === undefined ? {} : { extends: declared.extends }),
   };
 }

@@ -23,15 +23,32 @@ type SchemaReference = string;
 /** The file holding everything when the export is not split, and the index file when it is. */
 const singleFileName = 'acctsync.yaml';
 
-/** The words every file an export writes opens with: how a later export knows it may replace the file. */
-export const exportedMarker = ' Exported by acctsync export.';
+/**
+ * The words the header of every file an export writes (plain or `--env`) opens with: how a later
+ * export knows the file is its own and may be replaced; any other file is the user's.
+ */
+const exportedWords = ' Exported by acctsync export';
+
+/** The header's first line: the export's words, then `rest` (`. Take it over...`, ` --env NAME: ...`). */
+export function exportedHeader(rest: string): string {
+  return `${exportedWords}${rest}`;
+}
+
+/** Whether `text` is a file an export wrote: a line of its opening comment carries the export's words. */
+export function writtenByExport(text: string): boolean {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('#')) return false;
+    if (line.startsWith(`#${exportedWords}`)) return true;
+  }
+  return false;
+}
 
 function header(
   placeholders: readonly DocumentPlaceholder[],
   otherScopes: AccountExport['otherScopes'],
 ): string {
   const lines = [
-    `${exportedMarker} Take it over with: acctsync sync --adopt --dry-run, then acctsync sync --adopt.`,
+    exportedHeader('. Take it over with: acctsync sync --adopt --dry-run, then acctsync sync --adopt.'),
   ];
   lines.push(...placeholderNotes(placeholders));
   if (otherScopes.length > 0) {

@@ -16,7 +16,7 @@ import { NameAllocator, nameCandidates, slugify } from './names.js';
 import type { AccountExport, ExportedEntry, ExportedMap } from './types.js';
 import { configValues, type Placeholder, type ValueContext } from './values.js';
 
-export { exportedMarker, renderExport, type OutputFile } from './document.js';
+export { renderExport, writtenByExport, type OutputFile } from './document.js';
 export type { AccountExport } from './types.js';
 
 type Path = readonly (string | number)[];

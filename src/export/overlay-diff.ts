@@ -3,18 +3,20 @@
  * base — the environment's overlay. A base entry the account changed becomes a `patch:` (an
  * RFC 7396 merge patch: changed members, the default (or `null`) for a member the account no
  * longer sets, nested lists such as `rules` whole); a base entry the account no longer has becomes a `drop:`; an
- * object only this account has becomes an addition. Only objects this scope manages count: the
- * others are not part of the environment (plain `export` writes them for adoption).
+ * object only this account has becomes an addition. Only objects this scope manages count, and
+ * those the config pins by `id:` before a takeover (their `id:` goes to the overlay, so the base
+ * needs none); the others are not part of the environment (plain `export` writes them for
+ * adoption), except the overlay's observed entries, kept as written.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Document } from 'yaml';
 import type { BaseEntry } from '../config/environment-base.js';
 import { configLayout, entryMembers, pinMember, type MapLayout } from '../config/layout.js';
 import { isPlainObject } from '../plain-object.js';
-import { canonicalJson, canonicalValues } from '../plan/canonical.js';
+import { canonicalJson, canonicalValues } from '../resources/index.js';
 import { withoutPaths, type Field, type Fields } from '../resources/index.js';
 import { inert } from '../inert.js';
-import { commentPlaceholders, placeholderNotes } from './document.js';
+import { commentPlaceholders, exportedHeader, placeholderNotes } from './document.js';
 import { inertYaml } from './inert-yaml.js';
 import type { AccountExport, DocumentPlaceholder } from './types.js';
 
@@ -31,6 +33,18 @@ export interface OverlayExport {
   readonly placeholders: readonly DocumentPlaceholder[];
   /** Live objects left out because this scope does not manage them. */
   readonly unmanaged: number;
+  /** Live objects the overlay describes: managed by this scope, or pinned by the config's `id:`. */
+  readonly described: number;
+  /** Keys (`ip_policies/office`) of base entries whose `id:` the overlay now carries. */
+  readonly pinned: readonly string[];
+}
+
+/** What the config says of the environment beyond its base entries. */
+interface OverlayContext {
+  /** Every top-level `id:` of the environment's config (base and overlay), by entry key. */
+  readonly pins: ReadonlyMap<string, string>;
+  /** The overlay's own observed entries, written back as they are: nothing manages them. */
+  readonly observed: readonly BaseEntry[];
 }
 
 /** `{env: ...}`, `{file: ...}` or `{var: ...}`: a value read at load time, not comparable with the account's. */
@@ -158,26 +172,38 @@ function add<T>(into: Record<string, Record<string, T>>, map: string, name: stri
   (into[map] ??= {})[name] = value;
 }
 
-/** The overlay that turns the base entries into the account `live` exported (managed objects only). */
-export function overlayDiff(base: ReadonlyMap<string, BaseEntry>, live: AccountExport): OverlayExport {
+/** The overlay that turns the base entries into the account `live` exported. */
+export function overlayDiff(
+  base: ReadonlyMap<string, BaseEntry>,
+  live: AccountExport,
+  context: OverlayContext,
+): OverlayExport {
   const patch: Record<string, Record<string, Plain>> = {};
   const drop: Record<string, string[]> = {};
   const additions: Record<string, Record<string, Plain>> = {};
   const placeholders: DocumentPlaceholder[] = [];
+  const pinned: string[] = [];
+  const observedIds = new Set(context.observed.map((o) => o.value[pinMember]));
   let unmanaged = 0;
+  let described = 0;
   const seen = new Set<string>();
   for (const exported of live.maps) {
     const map = configLayout.find((m) => m.key === exported.key)!;
     for (const entry of exported.entries) {
-      if (!entry.managed) {
-        unmanaged++;
+      const key = `${map.key}/${entry.name}`;
+      const id = entry.values[pinMember];
+      // Not taken over yet, but the config names it by id: its pin is what `sync --adopt` needs.
+      const takeover = !entry.managed && typeof id === 'string' && context.pins.get(key) === id;
+      if (!entry.managed && !takeover) {
+        if (!observedIds.has(id)) unmanaged++;
         continue;
       }
-      const key = `${map.key}/${entry.name}`;
+      described++;
       seen.add(key);
       const written = base.get(key);
+      const pin: Plain = takeover ? { [pinMember]: id } : {};
       if (written === undefined) {
-        add(additions, map.key, entry.name, withoutPins(map, entry.values as Plain));
+        add(additions, map.key, entry.name, { ...pin, ...withoutPins(map, entry.values as Plain) });
         placeholders.push(
           ...live.placeholders.filter((p) => p.path[0] === map.key && p.path[1] === entry.name),
         );
@@ -190,16 +216,19 @@ export function overlayDiff(base: ReadonlyMap<string, BaseEntry>, live: AccountE
         withoutPaths(written.value, ignored),
         withoutPaths(withoutPins(map, entry.values), ignored),
       );
-      if (Object.keys(changes).length > 0) add(patch, map.key, entry.name, changes);
+      if (takeover) pinned.push(key);
+      if (takeover || Object.keys(changes).length > 0)
+        add(patch, map.key, entry.name, { ...pin, ...changes });
     }
   }
+  for (const o of context.observed) add(additions, o.map, o.name, o.value as Plain);
   const exportedMaps = new Set(live.maps.map((m) => m.key));
   for (const [key, entry] of base) {
     // An observed entry is read, never managed: no scope's export sees it as its own.
     if (entry.value.observe === true) continue;
     if (exportedMaps.has(entry.map) && !seen.has(key)) (drop[entry.map] ??= []).push(entry.name);
   }
-  return { patch, drop, additions, placeholders, unmanaged };
+  return { patch, drop, additions, placeholders, unmanaged, described, pinned };
 }
 
 /** The overlay as one YAML file, the secrets of its additions commented like export's. */
@@ -213,7 +242,7 @@ export function renderOverlay(overlay: OverlayExport, environment: string): stri
   }
   const doc = new Document(content);
   const lines = [
-    ` The overlay of environment ${inert(environment)}, written by acctsync export --env ${inert(environment)}:`,
+    exportedHeader(` --env ${inert(environment)}: the overlay of environment ${inert(environment)},`),
     ' what its account has that differs from the base (docs/environments.md).',
   ];
   lines.push(...placeholderNotes(overlay.placeholders));

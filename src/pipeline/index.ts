@@ -5,7 +5,7 @@
 import type { ApiClient } from '../api/index.js';
 import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
 import type { LiveState } from '../live/index.js';
-import type { Plan, TokenFileView } from '../plan/index.js';
+import type { Plan, TokenFileView } from '../plan-format/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { runOnce, type RunInputs, type RunResult } from './run-once.js';
 

@@ -1,6 +1,7 @@
 /**
  * The one composition of the stages: load the config, take the scope's lease, read the account,
- * plan, judge the policy rules and the guards, and apply or not. `plan`, `sync`, `apply plan.json`,
+ * plan (with the what-if of the TLS edges it changes), judge the policy rules and the guards, and
+ * apply or not. `plan`, `sync`, `apply plan.json`,
  * each `watch` reconcile and the tests run it; each renders what it returns. It prints nothing:
  * the caller's hooks (`account`, `beforeApply`) are where a command shows what it must as it goes.
  */
@@ -19,15 +20,11 @@ import {
 import { checkSavedPlanCurrent } from '../apply/saved-plan.js';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
 import { fetchLiveState, type LiveState } from '../live/index.js';
-import {
-  buildPlan,
-  sensitiveValues,
-  type Plan,
-  type PolicyFinding,
-  type TokenFileView,
-} from '../plan/index.js';
+import { buildPlan, sensitiveValues } from '../plan/index.js';
+import { type Plan, type PolicyFinding, type TokenFileView } from '../plan-format/index.js';
 import { planFindings, policyRefusal, type PolicyRefusal, type PolicyRule } from '../policy/index.js';
 import type { DesiredState } from '../resources/index.js';
+import { loadSampleTests, withTrafficChanges } from '../what-if/index.js';
 
 /** The desired state: config files to load, or one already in memory (tests, benchmarks). */
 type DesiredSource =
@@ -97,6 +94,11 @@ export interface RunInputs {
   /** Takes the scope's lease before the account is read; none for a run that never writes. */
   readonly lease?: ((client: ApiClient, scope: string) => Promise<LeaseHold>) | undefined;
   readonly planning: PlanningInputs;
+  /**
+   * `--traffic-tests` files: their connections are what the plan's what-if runs through each
+   * changed TLS edge a test names; other changed edges get samples derived from their rules.
+   */
+  readonly trafficTests?: readonly string[] | undefined;
   /** `--policy` rules: their findings are the plan's `policy`; an error rule refuses the write. */
   readonly policies?: (() => Promise<readonly PolicyRule[]>) | undefined;
   /** `--force` and the limits given as flags; the config's `guards:` fill the rest. */
@@ -197,6 +199,7 @@ async function readLive(
 /** Load, lease, read, plan, policy, guards, and apply when asked and nothing refused. */
 export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   const { desired, loaded, configPaths, environment } = await desiredOf(inputs.desired);
+  const trafficTests = await loadSampleTests(inputs.trafficTests ?? [], desired);
   const account = await inputs.account(loaded, desired);
   const hold = inputs.lease === undefined ? undefined : await inputs.lease(account.client, desired.scope);
   if (hold?.held === false) return { status: 'standby', holder: hold.holder, retryInMs: hold.retryInMs };
@@ -210,7 +213,7 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
     throw err;
   }
   const { planning } = inputs;
-  const fresh = buildPlan(desired, live, {
+  const built = buildPlan(desired, live, {
     scope: desired.scope,
     adopt: planning.adopt,
     noDelete: planning.noDelete,
@@ -220,6 +223,7 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
     ...(environment === undefined ? {} : { environment }),
     ...(planning.tokens === undefined ? {} : { tokens: planning.tokens }),
   });
+  const fresh = await withTrafficChanges(built, desired, live, trafficTests);
   if (inputs.saved !== undefined) checkSavedPlanCurrent(inputs.saved, fresh);
   const rules = (await inputs.policies?.()) ?? [];
   const policy = rules.length === 0 ? [] : await planFindings(rules, fresh, desired, environment ?? '');

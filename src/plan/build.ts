@@ -19,9 +19,9 @@ import { orderPlan } from './steps/ordering.js';
 import { MetadataWriter } from './steps/ownership-metadata.js';
 import { findReplacements } from './steps/replacements.js';
 import { summarize } from './steps/summary.js';
-import { tokenCapture, type TokenFileView } from './steps/token-capture.js';
+import { tokenCapture } from './steps/token-capture.js';
 import { unmanagedObjects } from './steps/unmanaged.js';
-import type { Plan } from './types.js';
+import type { Plan, TokenFileView } from '../plan-format/index.js';
 import { WrittenStates } from './written-state.js';
 
 interface BuildOptions {

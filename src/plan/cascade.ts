@@ -5,7 +5,6 @@
  * summaries count every object a delete removes and renderers can say "with 8 routes".
  */
 import {
-  countOf,
   descriptorOf,
   managedDescriptors,
   moduleFields,
@@ -14,7 +13,7 @@ import {
 } from '../resources/index.js';
 import { compare } from '../compare.js';
 import type { LiveObject } from '../live/index.js';
-import type { Cascade, CascadedObject, Operation } from './types.js';
+import type { Cascade, CascadedObject, Operation } from '../plan-format/index.js';
 
 /** Module members set on a live record (an edge's `mutual_tls`, a route's `oidc`). */
 function modulesOf(l: LiveObject): string[] {
@@ -79,11 +78,6 @@ export function cascadeOf(l: LiveObject, index: ChildIndex): Cascade {
   return { objects, modules: modulesOf(l) };
 }
 
-/** Objects a delete removes: its target and every cascaded child. */
-export function removedBy(op: Operation): number {
-  return op.action === 'delete' ? 1 + (op.cascade?.objects.length ?? 0) : 0;
-}
-
 /**
  * Objects a scope manages, counted as removals are: those carrying its marker, and the children
  * that would go with them (a rule added by hand to a managed policy is deleted with it).
@@ -110,17 +104,4 @@ export function withCascades(ops: readonly Operation[], objects: readonly LiveOb
     const cascade = cascadeOf(live, index);
     return cascade.objects.length === 0 && cascade.modules.length === 0 ? op : { ...op, cascade };
   });
-}
-
-/** `8 HTTPS edge routes and 1 IP policy rule`: cascaded objects counted by kind, in first-seen order. */
-export function countCascaded(objects: readonly CascadedObject[]): string {
-  const counts = new Map<KindName, number>();
-  for (const c of objects) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
-  return [...counts].map(([kind, n]) => countOf(descriptorOf(kind), n)).join(' and ');
-}
-
-/** `, with 8 HTTPS edge routes and 1 IP policy rule` for what goes with a delete. */
-export function describeCascade(cascade: Cascade | undefined): string {
-  const counted = countCascaded(cascade?.objects ?? []);
-  return counted === '' ? '' : `, with ${counted}`;
 }

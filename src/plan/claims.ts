@@ -8,7 +8,7 @@ import type { LiveObject } from '../live/index.js';
 import { resolvedFields, type ResolveRef } from './normalize.js';
 import { byReference, desiredParentId } from './parents.js';
 import { objectParts, releaseRequest } from './requests.js';
-import type { Operation } from './types.js';
+import type { Operation } from '../plan-format/index.js';
 
 /** What one operation takes and frees, as claim keys (see `claimKeys`). */
 export interface ClaimSides {

@@ -4,7 +4,7 @@
  */
 import { findCycle, MinHeap } from '../graph.js';
 import { compare } from '../compare.js';
-import type { Operation } from './types.js';
+import type { Operation } from '../plan-format/index.js';
 
 /** What each operation waits for, by operation id. */
 type Dependencies = ReadonlyMap<string, ReadonlySet<string>>;

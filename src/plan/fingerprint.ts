@@ -14,11 +14,11 @@ import {
   type Fields,
 } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
-import { canonicalJson } from './canonical.js';
+import { canonicalJson } from '../resources/index.js';
 import type { LiveState } from '../live/index.js';
 import { hashSecret } from '../resources/ownership/marker.js';
 import { secretPaths } from '../resources/ownership/secret-fields.js';
-import { sensitiveMask } from './types.js';
+import { sensitiveMask } from '../plan-format/index.js';
 
 /** `items` through `f`, one at a time: the fingerprints never hold every converted object at once. */
 function* mapped<T, U>(items: readonly T[], f: (item: T) => U): Generator<U> {

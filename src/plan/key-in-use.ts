@@ -3,13 +3,8 @@
  * every later request (401). The plan cannot tell which key is in use (the API does not say), so a
  * delete or replace of any such key is warned about and ordered after everything else.
  */
-import { descriptorOf } from '../resources/index.js';
-import type { Operation } from './types.js';
-
-/** Deletes (replaces included) of objects acctsync may be authenticating with. */
-export function isKeyDelete(op: Operation): boolean {
-  return op.action === 'delete' && descriptorOf(op.kind).authenticatesClient === true;
-}
+import { isKeyDelete } from '../plan-format/index.js';
+import type { Operation } from '../plan-format/index.js';
 
 /** Ops that depend, directly or not, on `id`. */
 function dependants(ops: readonly Operation[], id: string): Set<string> {

@@ -17,7 +17,7 @@ import {
 } from '../resources/index.js';
 import { compare } from '../compare.js';
 import type { LiveObject, LiveState } from '../live/index.js';
-import type { Lookalike } from './types.js';
+import type { Lookalike } from '../plan-format/index.js';
 import {
   indexLive,
   markerSlot,
@@ -142,7 +142,7 @@ function pairByPin(
         ...pinErrors,
         options.environment === undefined
           ? 'Fix or remove the `id:` members (export the account again to see its ids); nothing was changed.'
-          : `Ids are per account, and the base is read by every environment: keep each \`id:\` in the overlay of the environment whose account has it, or remove it (docs/environments.md, "From one exported account"); nothing was changed.`,
+          : `Ids are per account, and the base is read by every environment: keep each \`id:\` in the overlay of the environment whose account has it (\`acctsync export CONFIG --env THAT --move-ids\` moves the base's ids there), or remove it (docs/environments.md, "From one exported account"); nothing was changed.`,
       ],
     });
   }

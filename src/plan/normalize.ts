@@ -17,7 +17,7 @@ import {
   type RefTarget,
   type ValueMapper,
 } from '../resources/index.js';
-import { canonicalMetadata, canonicalValues } from './canonical.js';
+import { canonicalMetadata, canonicalValues } from '../resources/index.js';
 import type { LiveObject } from '../live/index.js';
 
 type Plain = Record<string, unknown>;

@@ -18,7 +18,7 @@ import type { ClaimSides } from './claims.js';
 import { firstCycle, topologicalOrder } from './dependency-graph.js';
 import { compare } from '../compare.js';
 import type { LiveObject } from '../live/index.js';
-import type { Operation, OperationAction } from './types.js';
+import type { Operation, OperationAction } from '../plan-format/index.js';
 
 /** Actions that change a live object where it is (its referrers need not move). */
 const inPlace = (action: OperationAction): boolean =>

@@ -8,7 +8,7 @@
 import { UserError } from '../errors.js';
 import { descriptorOf, type DesiredObject } from '../resources/index.js';
 import type { LiveObject } from '../live/index.js';
-import type { Operation } from './types.js';
+import type { Operation } from '../plan-format/index.js';
 
 interface ProtectionContext {
   readonly scope: string;

@@ -14,9 +14,9 @@ import {
 } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { findFields, isSensitiveField } from '../resources/ownership/secret-fields.js';
-import { requestBody, type BodyContext } from './request-body.js';
+import { requestBody, type BodyContext } from '../plan-format/index.js';
 import { isPublicMaterial } from './secrets.js';
-import type { FieldChange, OperationRequest, RefValue } from './types.js';
+import type { FieldChange, OperationRequest, RefValue } from '../plan-format/index.js';
 
 type Plain = Record<string, unknown>;
 type PathPart = string | RefValue;

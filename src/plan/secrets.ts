@@ -13,7 +13,7 @@ import {
 } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { findFields, isSensitiveField } from '../resources/ownership/secret-fields.js';
-import { sensitiveMask, type FieldChange } from './types.js';
+import { sensitiveMask, type FieldChange } from '../plan-format/index.js';
 
 /** The value at `path` in `values`, undefined when any step is missing. */
 function valueAt(values: unknown, path: FieldPath): unknown {

@@ -4,12 +4,12 @@
  * service assigns later does not change it, fields owned elsewhere left out), and so whether an
  * operation carries a change of the config, drift made outside acctsync, or both.
  */
-import { canonicalValues, canonicalJson } from './canonical.js';
+import { canonicalValues, canonicalJson } from '../resources/index.js';
 import { normalizeDesired, normalizeLive, type ResolveRef } from './normalize.js';
 import { descriptorOf, mapReferences, withoutPaths, type DesiredObject } from '../resources/index.js';
 import { writtenFingerprint } from '../resources/ownership/marker.js';
 import type { Paired } from './match.js';
-import type { ChangeCause } from './types.js';
+import type { ChangeCause } from '../plan-format/index.js';
 
 type Plain = Record<string, unknown>;
 

@@ -4,10 +4,10 @@
  * (false, another value, or an error while evaluating it, such as a member the object does not
  * have); a rule that passes a bound is an error whatever its severity: it vouched for nothing.
  */
-import type { Operation, Plan } from '../plan/index.js';
+import type { Operation, Plan } from '../plan-format/index.js';
 import { descriptorOf, type DesiredObject, type DesiredState } from '../resources/index.js';
 import { celValue } from './environment.js';
-import type { PolicyFinding } from '../plan/index.js';
+import type { PolicyFinding } from '../plan-format/index.js';
 import { RuleSandbox, type RuleOutcome } from './sandbox.js';
 import type { PolicyRule } from './types.js';
 
@@ -85,8 +85,25 @@ function childrenByParent(state: DesiredState): Map<string, DesiredObject[]> {
   return out;
 }
 
+/**
+ * The sample connections whose outcome changes at each edge an operation changes, by operation
+ * id: what a `change` rule reads as `change.traffic`.
+ */
+function trafficByOperation(plan: Plan): Map<string, Record<string, unknown>[]> {
+  const out = new Map<string, Record<string, unknown>[]>();
+  for (const edge of plan.trafficChanges ?? []) {
+    const changes = edge.changes.map((c) => ({ edge: edge.edge, ...c }));
+    for (const id of edge.operations) out.set(id, [...(out.get(id) ?? []), ...changes]);
+  }
+  return out;
+}
+
 /** A planned operation as a `change` rule sees it. */
-function changeOf(op: Operation, desired: DesiredObject | undefined): Record<string, unknown> {
+function changeOf(
+  op: Operation,
+  desired: DesiredObject | undefined,
+  traffic: readonly Record<string, unknown>[],
+): Record<string, unknown> {
   const before = Object.fromEntries(
     op.changes
       .filter((c) => c.path.length === 1)
@@ -100,6 +117,7 @@ function changeOf(op: Operation, desired: DesiredObject | undefined): Record<str
     key: op.key,
     before,
     after: op.action === 'delete' || desired === undefined ? null : masked(desired),
+    traffic,
   };
 }
 
@@ -132,10 +150,11 @@ function evaluations(rules: readonly PolicyRule[], subject: PolicySubject): Eval
   }
   if (plan === undefined) return out;
   const byKey = new Map(state.objects.map((o) => [o.key, o]));
+  const traffic = trafficByOperation(plan);
   for (const rule of rules.filter((r) => r.on === 'change')) {
     for (const op of plan.operations.filter((o) => applies(rule, o.kind))) {
       const desired = byKey.get(op.key);
-      const variables = { change: celValue(changeOf(op, desired)) };
+      const variables = { change: celValue(changeOf(op, desired, traffic.get(op.id) ?? [])) };
       out.push({ rule, object: op.key, location: desired?.source, variables });
     }
   }

@@ -1,7 +1,7 @@
 /** What a run does with the findings of `--policy` rules: one refusal, the same for every command. */
 import type { DesiredState } from '../resources/index.js';
 import { UserError } from '../errors.js';
-import type { Plan, PolicyFinding } from '../plan/index.js';
+import type { Plan, PolicyFinding } from '../plan-format/index.js';
 import { hasPolicyErrors, policyFindings } from './evaluate.js';
 import type { PolicyRule } from './types.js';
 

@@ -14,7 +14,29 @@ import { ruleWorkerSource } from './rule-worker-source.js';
 import type { PolicyRule } from './types.js';
 
 /** What the worker needs of a rule. */
-type RuleProgram = Pick<PolicyRule, 'on' | 'expression'>;
+type RuleProgram = Pick<PolicyRule, 'expression'> & { readonly on: string };
+
+/**
+ * The program a sandbox's worker runs, and what it is given: it answers `{id, on, expression,
+ * variables}` with `{id, value}` or `{id, error}` (and `missing`, the variable it needed and was
+ * not given). Policy rules have theirs; traffic-policy expressions another (src/traffic).
+ */
+interface SandboxProgram {
+  readonly source: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** The policy rules' program. */
+function ruleProgram(): SandboxProgram {
+  return {
+    source: ruleWorkerSource,
+    data: {
+      celLibrary: require.resolve('@marcbachmann/cel-js'),
+      re2js: require.resolve('re2js'),
+      variables: ruleVariables,
+    },
+  };
+}
 
 /** The bounds, documented in docs/traffic-policy.md ("Bounds"). */
 const ruleBounds = {
@@ -29,7 +51,7 @@ const ruleBounds = {
 /** What one evaluation gave: the rule's value (`true` holds), its error, or the bound it passed. */
 export type RuleOutcome =
   | { readonly kind: 'value'; readonly value: true | false | string }
-  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'error'; readonly message: string; readonly missing?: string }
   | { readonly kind: 'exceeded'; readonly message: string };
 
 interface Answer {
@@ -37,6 +59,7 @@ interface Answer {
   readonly id?: number;
   readonly value?: true | false | string;
   readonly error?: string;
+  readonly missing?: string;
 }
 
 const require = createRequire(import.meta.url);
@@ -49,12 +72,14 @@ class SandboxStartError extends Error {}
 /** Evaluations one at a time, so that a budget that runs out is the running rule's. */
 export class RuleSandbox {
   readonly #bounds: typeof ruleBounds;
+  readonly #program: SandboxProgram;
   #worker: Promise<Worker> | undefined;
   #nextId = 0;
   #spentMs = 0;
 
-  constructor(bounds: typeof ruleBounds = ruleBounds) {
+  constructor(bounds: typeof ruleBounds = ruleBounds, program: SandboxProgram = ruleProgram()) {
     this.#bounds = bounds;
+    this.#program = program;
   }
 
   async evaluate(rule: RuleProgram, variables: Readonly<Record<string, unknown>>): Promise<RuleOutcome> {
@@ -82,13 +107,9 @@ export class RuleSandbox {
 
   /** A worker that has loaded the CEL library and waits for rules. */
   async #start(): Promise<Worker> {
-    const worker = new Worker(ruleWorkerSource, {
+    const worker = new Worker(this.#program.source, {
       eval: true,
-      workerData: {
-        celLibrary: require.resolve('@marcbachmann/cel-js'),
-        re2js: require.resolve('re2js'),
-        variables: ruleVariables,
-      },
+      workerData: this.#program.data,
       resourceLimits: { maxOldGenerationSizeMb: this.#bounds.memoryMb, maxYoungGenerationSizeMb: 16 },
     });
     // A worker waiting for the next rule must not keep a finished command alive.
@@ -145,7 +166,11 @@ export class RuleSandbox {
         stop(
           answer.error === undefined
             ? { kind: 'value', value: answer.value ?? 'nothing' }
-            : { kind: 'error', message: answer.error },
+            : {
+                kind: 'error',
+                message: answer.error,
+                ...(answer.missing === undefined ? {} : { missing: answer.missing }),
+              },
         );
       };
       const onError = (error: Error & { code?: string }): void => {

@@ -1,6 +1,6 @@
 /** Policy rules (`--policy`): CEL checks a team writes over its config and its plans. */
 
-import type { PolicyLocation, PolicySeverity } from '../plan/index.js';
+import type { PolicyLocation, PolicySeverity } from '../plan-format/index.js';
 
 /** A rule as loaded from a policy file, its expression compiled. */
 export interface PolicyRule {

@@ -19,5 +19,6 @@ export * from './state.js';
 export { tunnelSessionCommands, type TunnelSessionCommand } from './kinds/sessions.js';
 export * from './identity.js';
 export { serverFills } from './server-filled.js';
-export { normalString } from './normal-form.js';
+export { canonicalJson, canonicalMetadata, canonicalValues } from './canonical.js';
 export { collectionParts, collectionPath, objectPath } from './paths.js';
+export { compareAddresses, rangeSamples } from './formats/index.js';

@@ -260,23 +260,41 @@ function fromLibrary(text: string, error: unknown): CelProblem {
   return { offset, message, ...(hint === undefined ? {} : { hint }) };
 }
 
-/** The first reason `text` does not compile as a TLS edge's traffic-policy expression, if any. */
-export function checkPolicyExpression(text: string): CelProblem | undefined {
+/**
+ * An expression compiled for evaluation: its text with every qualified name replaced by the flat
+ * alias the environment declares it under (`conn.client_ip` → `conn_client_ip`), or why it does
+ * not compile.
+ */
+type CompiledExpression =
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly problem: CelProblem };
+
+/** Compiles `text` as a TLS edge's traffic-policy expression: the checker's one compilation. */
+export function compilePolicyExpression(text: string): CompiledExpression {
   const env = policyEnvironment();
   let ast: unknown;
   try {
     ast = env.parse(text).ast;
   } catch (error) {
-    return fromLibrary(text, error);
+    return { ok: false, problem: fromLibrary(text, error) };
   }
   const resolution: Resolution = { renames: [] };
   walk(text, ast, resolution);
-  if (resolution.problem !== undefined) return resolution.problem;
-  const result = env.check(rewrite(text, resolution.renames));
-  if (!result.valid) return fromLibrary(text, result.error);
-  if (result.type === 'bool' || result.type === 'dyn') return undefined;
+  if (resolution.problem !== undefined) return { ok: false, problem: resolution.problem };
+  const rewritten = rewrite(text, resolution.renames);
+  const result = env.check(rewritten);
+  if (!result.valid) return { ok: false, problem: fromLibrary(text, result.error) };
+  if (result.type === 'bool' || result.type === 'dyn') return { ok: true, text: rewritten };
   return {
-    offset: 0,
-    message: `the expression evaluates to ${String(result.type)}; a rule's expression must be a bool`,
+    ok: false,
+    problem: {
+      offset: 0,
+      message: `the expression evaluates to ${String(result.type)}; a rule's expression must be a bool`,
+    },
   };
+}
+
+/** The first reason `text` does not compile as a TLS edge's traffic-policy expression, if any. */
+export function checkPolicyExpression(text: string): CelProblem | undefined {
+  const compiled = compilePolicyExpression(text);
+  return compiled.ok ? undefined : compiled.problem;
 }

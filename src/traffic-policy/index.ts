@@ -1,5 +1,7 @@
 /** Traffic-policy CEL: the platform's variables, macros and actions, and the offline checker. */
-export { checkPolicyExpression } from './compile.js';
+export { checkPolicyExpression, compilePolicyExpression } from './compile.js';
 export { checkPolicyAction, policyActions } from './actions.js';
 export { policyVariables } from './variables.js';
 export { globalFunctions, methods, namespacedFunctions } from './functions.js';
+export { evaluationProgram, variableOfAlias } from './evaluation-program.js';
+export { flatAlias } from './environment.js';

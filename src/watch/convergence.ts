@@ -6,8 +6,8 @@
  * the live value changes, which changes the write.
  */
 import type { ApplyResult } from '../apply/index.js';
-import { canonicalJson } from '../plan/canonical.js';
-import type { Operation, Plan } from '../plan/index.js';
+import { canonicalJson } from '../resources/index.js';
+import type { Operation, Plan } from '../plan-format/index.js';
 import { configKindOf } from './drift.js';
 
 /** An object whose write the daemon stopped sending. */

@@ -4,7 +4,8 @@
  */
 import type { Logger } from 'pino';
 import type { BackoffPolicy } from './backoff.js';
-import { ReadinessState, startHealthServer, type HealthServer } from './health.js';
+import { startHealthServer, type HealthServer } from './health.js';
+import { ReadinessState } from './readiness.js';
 import { ReconcileLoop } from './loop.js';
 import type { WatchMetrics } from './metrics.js';
 import type { Notifier } from './notify.js';
@@ -24,12 +25,14 @@ interface DaemonOptions {
   readonly notifier?: Notifier;
   /** Shown on `/status`; the reconcile step is what acts on it. */
   readonly mode: WatchMode;
-  /** Serve `/healthz`, `/readyz`, `/status` and `/metrics` here; no server when absent. */
+  /** Serve `/`, `/healthz`, `/readyz`, `/status` and `/metrics` here; no server when absent. */
   readonly listen?: { readonly host: string; readonly port: number };
   /** The API's origin, shown on `/status`. */
   readonly api?: string;
   /** The environment the daemon keeps, shown on `/status` (null there for a config without environments). */
   readonly environment?: string | undefined;
+  /** This daemon as the scope's lease records it, when it takes the lease; shown on `/status` and `/`. */
+  readonly leaseHolder?: string | undefined;
 }
 
 /** A running daemon. */
@@ -50,13 +53,17 @@ export interface Daemon {
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { log, metrics } = options;
   let config: ConfigRevision | undefined;
-  const readiness = new ReadinessState(options.mode, () => ({
-    environment: options.environment ?? null,
-    ...(options.api === undefined ? {} : { api: options.api }),
-    ...(config === undefined ? {} : { config }),
-    ...(loop.running === undefined ? {} : { running: loop.running }),
-    ...(loop.nextRun === undefined ? {} : { nextRun: loop.nextRun }),
-  }));
+  const readiness = new ReadinessState(
+    options.mode,
+    () => ({
+      environment: options.environment ?? null,
+      ...(options.api === undefined ? {} : { api: options.api }),
+      ...(config === undefined ? {} : { config }),
+      ...(loop.running === undefined ? {} : { running: loop.running }),
+      ...(loop.nextRun === undefined ? {} : { nextRun: loop.nextRun }),
+    }),
+    options.leaseHolder,
+  );
   const loop = new ReconcileLoop({
     reconcile: options.reconcile,
     log,
@@ -77,7 +84,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     options.listen === undefined
       ? undefined
       : await startHealthServer({ ...options.listen, readiness, metrics });
-  if (server !== undefined) log.info({ url: server.url }, 'serving /healthz, /readyz, /status and /metrics');
+  if (server !== undefined)
+    log.info(
+      { url: server.url },
+      'serving the status page at /, and /healthz, /readyz, /status and /metrics',
+    );
 
   const watcher = watchConfig({
     paths: options.paths,

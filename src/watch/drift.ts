@@ -4,7 +4,7 @@
  * whether the daemon put the object back.
  */
 import type { ApplyResult } from '../apply/index.js';
-import type { ChangeCause, ObservedObject, Operation } from '../plan/types.js';
+import type { ChangeCause, ObservedObject, Operation } from '../plan-format/index.js';
 import { descriptorOf, type KindName } from '../resources/index.js';
 
 /** One field of a drifted object: `old` is the live value, `new` the desired one (absent when unset). */

@@ -1,192 +1,14 @@
 /**
- * The daemon's HTTP endpoints: `/healthz` (alive), `/readyz` (last reconcile succeeded, or why not),
- * `/status` (last reconcile, drift and error), `/metrics`.
+ * The daemon's HTTP endpoints: `/` (the status page), `/healthz` (alive), `/readyz` (last reconcile
+ * succeeded, or why not), `/status` (last reconcile, drift and error), `/metrics`.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { UsageError, UserError } from '../errors.js';
-import { cappedDetails } from './details.js';
-import { notConvergingLine, type NotConverging } from './convergence.js';
-import type { DriftEvent } from './drift.js';
-import type { ReconcileRecord } from './loop.js';
 import type { WatchMetrics } from './metrics.js';
-import type { RunningStatus } from './progress.js';
-import type { ConfigRevision, Trigger, WatchMode } from './types.js';
-
-/** A finished reconcile in the endpoints' answers. */
-interface ReconcileSummary {
-  readonly id: string;
-  readonly trigger: string;
-  readonly status: string;
-  readonly finishedAt: string;
-  readonly durationMs: number;
-  readonly planned: number;
-  readonly applied: number;
-}
-
-/** The `/readyz` body. */
-interface Readiness {
-  readonly ready: boolean;
-  /** Why not ready, one line; absent when ready. */
-  readonly reason?: string;
-  /** Diagnostics or failed operations behind `reason`, the first 20. */
-  readonly details?: readonly string[];
-  /** How many more details there are. */
-  readonly moreDetails?: number;
-  readonly lastReconcile?: ReconcileSummary;
-  readonly lastSuccessAt?: string;
-  /** Consecutive failed reconciles. */
-  readonly failures: number;
-  /** Objects whose writes do not converge and are held back, one line each (`convergence.ts`). */
-  readonly notConverging?: readonly string[];
-}
-
-/** What `/status` shows of the daemon as it is now, besides finished reconciles. */
-interface LiveStatus {
-  /** The environment the daemon keeps; null for a config without environments. */
-  readonly environment?: string | null;
-  /** The API's origin. */
-  readonly api?: string;
-  /** The config the last plan was made from. */
-  readonly config?: ConfigRevision;
-  /** The reconcile running now. */
-  readonly running?: RunningStatus;
-  /** The next reconcile scheduled, when none runs. */
-  readonly nextRun?: { readonly trigger: Trigger; readonly at: string };
-}
-
-/** The `/status` body: what an operator asks a running daemon. */
-interface DaemonStatus extends LiveStatus {
-  readonly mode: WatchMode;
-  readonly ready: boolean;
-  readonly lastReconcile?: ReconcileSummary;
-  readonly lastSuccessAt?: string;
-  /** The last reconcile that found drifted objects, and those objects. */
-  readonly lastDrift?: {
-    readonly reconcile: string;
-    readonly at: string;
-    readonly objects: readonly DriftEvent[];
-  };
-  /** Objects whose same write was sent twice and planned again: held back, not sent. */
-  readonly notConverging?: readonly NotConverging[];
-  /** The last reconcile that did not succeed, kept after recovery. */
-  readonly lastError?: {
-    readonly reconcile: string;
-    readonly at: string;
-    readonly status: string;
-    readonly reason: string;
-    readonly details?: readonly string[];
-    readonly moreDetails?: number;
-  };
-}
-
-const finishedAt = (record: ReconcileRecord): Date =>
-  new Date(record.startedAt.getTime() + record.durationMs);
-
-function summaryOf(record: ReconcileRecord): ReconcileSummary {
-  return {
-    id: record.id,
-    trigger: record.trigger,
-    status: record.result.status,
-    finishedAt: finishedAt(record).toISOString(),
-    durationMs: record.durationMs,
-    planned: record.result.planned,
-    applied: record.result.applied.length,
-  };
-}
-
-/** Folds reconcile records into the `/readyz` and `/status` answers. */
-export class ReadinessState {
-  readonly #mode: WatchMode;
-  readonly #live: () => LiveStatus;
-  #last: ReconcileRecord | undefined;
-  #lastSuccessAt: Date | undefined;
-  #lastDrift: DaemonStatus['lastDrift'];
-  #lastError: DaemonStatus['lastError'];
-  /** As the last reconcile that planned against the account found them. */
-  #notConverging: readonly NotConverging[] = [];
-
-  constructor(mode: WatchMode = 'reconcile', live: () => LiveStatus = () => ({})) {
-    this.#mode = mode;
-    this.#live = live;
-  }
-
-  /** Records a finished reconcile. */
-  record(record: ReconcileRecord): void {
-    // A stop says nothing of the account or the config: readiness stays what it was.
-    if (record.result.status === 'stopped') return;
-    this.#last = record;
-    const at = finishedAt(record);
-    const { result } = record;
-    if (result.status === 'success') this.#lastSuccessAt = at;
-    else if (result.status !== 'standby')
-      this.#lastError = {
-        reconcile: record.id,
-        at: at.toISOString(),
-        status: result.status,
-        reason: result.reason ?? 'no reason given',
-        ...cappedDetails(result.details),
-      };
-    if (record.drift)
-      this.#lastDrift = { reconcile: record.id, at: at.toISOString(), objects: result.drift ?? [] };
-    if (result.status === 'success' || result.status === 'failed')
-      this.#notConverging = result.notConverging ?? [];
-  }
-
-  /** `notConverging` of an answer, when there are any. */
-  #stuck(): { readonly notConverging?: readonly string[] } {
-    return this.#notConverging.length === 0
-      ? {}
-      : { notConverging: this.#notConverging.map(notConvergingLine) };
-  }
-
-  /** The `/status` answer. */
-  get status(): DaemonStatus {
-    const last = this.#last;
-    return {
-      mode: this.#mode,
-      ready: last?.result.status === 'success',
-      ...this.#live(),
-      ...(last === undefined ? {} : { lastReconcile: summaryOf(last) }),
-      ...(this.#lastSuccessAt === undefined ? {} : { lastSuccessAt: this.#lastSuccessAt.toISOString() }),
-      ...(this.#lastDrift === undefined ? {} : { lastDrift: this.#lastDrift }),
-      ...(this.#lastError === undefined ? {} : { lastError: this.#lastError }),
-      ...(this.#notConverging.length === 0 ? {} : { notConverging: this.#notConverging }),
-    };
-  }
-
-  /** The current answer. */
-  get current(): Readiness {
-    const last = this.#last;
-    const since =
-      this.#lastSuccessAt === undefined ? {} : { lastSuccessAt: this.#lastSuccessAt.toISOString() };
-    if (last === undefined)
-      return { ready: false, reason: 'no reconcile has finished yet', failures: 0, ...since };
-    const { result } = last;
-    const lastReconcile = summaryOf(last);
-    if (result.status === 'success')
-      return { ready: true, lastReconcile, failures: 0, ...since, ...this.#stuck() };
-    // Another process holds the scope (docs/lease.md): not an error, and the details name it.
-    if (result.status === 'standby')
-      return {
-        ready: false,
-        reason: 'standby',
-        details: result.details ?? [],
-        lastReconcile,
-        failures: 0,
-        ...since,
-      };
-    return {
-      ready: false,
-      reason: `${result.status}: ${result.reason ?? 'no reason given'}`,
-      ...cappedDetails(result.details),
-      lastReconcile,
-      failures: last.failures,
-      ...since,
-      ...this.#stuck(),
-    };
-  }
-}
+import type { ReadinessState } from './readiness.js';
+import { renderStatusPage, statusPageHeaders } from './status-page.js';
 
 /** `host:port`, `[v6]:port` or `:port` (all interfaces). */
 export function parseListen(text: string): { readonly host: string; readonly port: number } {
@@ -222,6 +44,16 @@ async function handle(
   }
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   switch (path) {
+    case '/': {
+      const nonce = randomBytes(16).toString('base64');
+      res.writeHead(200, statusPageHeaders(nonce));
+      res.end(req.method === 'HEAD' ? undefined : renderStatusPage(readiness.view, nonce));
+      return;
+    }
+    // A browser opening the page asks for it: no icon, and no 404 in its console.
+    case '/favicon.ico':
+      res.writeHead(204, { 'cache-control': 'max-age=86400' }).end();
+      return;
     case '/healthz':
       send(res, 200, 'text/plain; charset=utf-8', 'ok\n');
       return;
@@ -239,7 +71,12 @@ async function handle(
       return;
     }
     default:
-      send(res, 404, 'text/plain; charset=utf-8', 'not found: try /healthz, /readyz, /status or /metrics\n');
+      send(
+        res,
+        404,
+        'text/plain; charset=utf-8',
+        'not found: try /, /healthz, /readyz, /status or /metrics\n',
+      );
   }
 }
 

@@ -31,7 +31,7 @@ function outcomeOf(op: OperationResult, stopping: boolean): OperationOutcome {
 export function appliedOf(result: ApplyResult): ReconcileResult['applied'] {
   return result.operations
     .filter((op) => op.status === 'done')
-    .map((op) => ({ kind: configKindOf(op.kind), action: op.action }));
+    .map((op) => ({ kind: configKindOf(op.kind), key: op.key, action: op.action }));
 }
 
 function logOperation(log: Logger, op: OperationResult, outcome: OperationOutcome): void {
@@ -53,7 +53,7 @@ export interface ReportedApply {
 export function reportedApply({ log, signal, progress }: ReconcileContext): ReportedApply {
   const report = (op: OperationResult): void => {
     const outcome = outcomeOf(op, signal.aborted);
-    progress.operationFinished({ kind: configKindOf(op.kind), action: op.action, outcome });
+    progress.operationFinished({ kind: configKindOf(op.kind), key: op.key, action: op.action, outcome });
     if (outcome !== 'not_attempted') logOperation(log, op, outcome);
   };
   return {
@@ -93,5 +93,8 @@ export function incompleteApplyResult(
     drift,
     reason: `${count('failed')} operations failed and ${count('not_attempted') + count('stopped')} were not attempted${stopping ? ' (the daemon is stopping)' : ''}`,
     details: result.operations.filter((op) => op.status !== 'done').map(describeResult),
+    failedObjects: result.operations
+      .filter((op) => outcomeOf(op, stopping) === 'failed')
+      .map((op) => ({ kind: configKindOf(op.kind), key: op.key, reason: describeResult(op) })),
   };
 }

@@ -11,7 +11,7 @@ import { ConfigError, renderDiagnostic, type Diagnostic } from '../config/index.
 import { UserError } from '../errors.js';
 import { forgedWarning } from '../lease/acquire.js';
 import type { Hold } from '../lease/keeper.js';
-import type { Operation, Plan } from '../plan/index.js';
+import type { Operation, Plan } from '../plan-format/index.js';
 import { runOnce, type Planned, type RunInputs, type RunResult } from '../pipeline/index.js';
 import { loadPolicies, PolicyFileError, PolicyRefusal } from '../policy/index.js';
 
@@ -19,6 +19,7 @@ import type { DesiredState } from '../resources/index.js';
 import { ConvergenceWatch, notConvergingLine, type NotConverging } from './convergence.js';
 import { driftEventsOf, observedDriftEvents, type DriftEvent } from './drift.js';
 import { gitCommitOf } from './git-revision.js';
+import { planViewOf, type PlanView } from './plan-view.js';
 import { appliedOf, incompleteApplyResult, reportedApply, type ReportedApply } from './reconcile-apply.js';
 import type { ConfigRevision, ReconcileContext, ReconcileResult, ReconcileStep, WatchMode } from './types.js';
 
@@ -180,6 +181,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       };
     if (run.status === 'stopped') return cutShort(run.when, run.planned, ctx.signal, run.reason);
     const { plan, desired } = run;
+    stage.plan = planViewOf(plan, desired);
     const planned = plan.operations.length;
     if (run.refusal instanceof PolicyRefusal && !observe) return refusedBy(run.refusal, planned);
     await announce(run);
@@ -221,8 +223,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
   };
   return async (ctx) => {
     const stage: StageState = { now: 'load' };
-    const result = await step(ctx, stage);
-    return stage.forged === undefined ? result : { ...result, leaseForged: stage.forged };
+    return withStage(await step(ctx, stage), stage);
   };
 }
 
@@ -244,11 +245,22 @@ function announcer(settings: ReconcileSettings, { log, progress }: ReconcileCont
   };
 }
 
-/** Where a reconcile is, and the forged lease it took over, if it did (its result's `leaseForged`). */
+/**
+ * Where a reconcile is, the forged lease it took over, if it did (its result's `leaseForged`), and
+ * what it planned, once it has (its result's `plan`).
+ */
 interface StageState {
   now: Stage;
   forged?: string;
+  plan?: PlanView;
 }
+
+/** `result` with the forged lease the reconcile took over and what it planned, as far as it got. */
+const withStage = (result: ReconcileResult, stage: StageState): ReconcileResult => ({
+  ...result,
+  ...(stage.forged === undefined ? {} : { leaseForged: stage.forged }),
+  ...(stage.plan === undefined ? {} : { plan: stage.plan }),
+});
 
 /** The lease could not be read or taken: the reconcile fails, the daemon tries again later. */
 class LeaseUnavailable extends Error {

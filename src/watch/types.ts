@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { NotConverging } from './convergence.js';
 import type { DriftEvent } from './drift.js';
+import type { PlanView } from './plan-view.js';
 
 /** `reconcile` applies plans; `observe` plans and reports them, and changes nothing. */
 export type WatchMode = 'reconcile' | 'observe';
@@ -45,7 +46,17 @@ export interface ReconcileProgress {
 export interface AppliedOperation {
   /** As the config names it (`backends`). */
   readonly kind: string;
+  readonly key: string;
   readonly action: string;
+}
+
+/** An object whose operation failed, and how. */
+interface FailedObject {
+  /** As the config names it (`backends`). */
+  readonly kind: string;
+  readonly key: string;
+  /** The applier's line for the operation. */
+  readonly reason: string;
 }
 
 export interface ReconcileResult {
@@ -72,6 +83,10 @@ export interface ReconcileResult {
   readonly retryInMs?: number;
   /** The warning, when this reconcile took over a forged lease (docs/lease.md). */
   readonly leaseForged?: string;
+  /** The objects whose operations failed; absent when none did. */
+  readonly failedObjects?: readonly FailedObject[];
+  /** What the reconcile planned, when it got as far as a plan: the status page's objects and change. */
+  readonly plan?: PlanView;
 }
 
 export interface ReconcileContext {

@@ -7,7 +7,7 @@ import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Operation } from '../../src/plan/index.js';
+import type { Operation } from '../../src/plan-format/index.js';
 import { startHarness, type Harness } from './harness.js';
 
 const pkiDir = new URL('../fixtures/pki/', import.meta.url).pathname;

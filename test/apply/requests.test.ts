@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planFor } from '../../src/pipeline/index.js';
-import type { Plan } from '../../src/plan/index.js';
+import type { Plan } from '../../src/plan-format/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { applyPlan, loadExamples, planAccount } from '../plan/helpers.js';
 import { useAccount } from '../support/use-account.js';

@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { renderJson, type Plan } from '../../src/plan/index.js';
+import { renderJson, type Plan } from '../../src/plan-format/index.js';
 import { planFor } from '../../src/pipeline/index.js';
 import { cliWith, type CliRun } from './saved-update.js';
 import { examplesState, startHarness, syncState, withFields, type Harness } from './harness.js';

@@ -277,7 +277,8 @@ describe(
         'update ip_policies/office',
       ]);
 
-      const run = await acctsync(['export', 'config', '--env', 'production']);
+      // The example's overlay is hand-written: replacing it takes --force.
+      const run = await acctsync(['export', 'config', '--env', 'production', '--force']);
       expect(run.status, run.stderr).toBe(0);
       expect(run.stderr).toContain(
         'acctsync: wrote the overlay of production to config/production/network.yaml: 2 patched, 1 dropped, 1 added',
@@ -317,7 +318,7 @@ describe(
     it('right after a sync, export --env rewrites the overlay it synced: {var} values count as the environment gives them', async () => {
       const synced = await acctsync(['sync', 'config', '--env', 'staging']);
       expect(synced.status, synced.stderr).toBe(0);
-      const run = await acctsync(['export', 'config', '--env', 'staging']);
+      const run = await acctsync(['export', 'config', '--env', 'staging', '--force']);
       expect(run.status, run.stderr).toBe(0);
       expect(run.stderr).toContain(
         'acctsync: wrote the overlay of staging to config/staging/network.yaml: 1 patched, 1 dropped, 0 added',
@@ -343,6 +344,9 @@ describe(
       const kind = await acctsync(['export', 'config', '--env', 'production', '--kind', 'backends']);
       expect(kind.status).toBe(1);
       expect(kind.stderr).toContain('leave out --kind and --scope');
+      const noEnv = await acctsync(['export', '--move-ids']);
+      expect(noEnv.status).toBe(1);
+      expect(noEnv.stderr).toContain('export --move-ids goes with --env NAME');
       const unknown = await acctsync(['export', 'config', '--env', 'prod']);
       expect(unknown.status).toBe(1);
       expect(unknown.stderr).toContain('no environment named prod');
@@ -353,7 +357,7 @@ describe(
       const run = await acctsync(['export', 'config', '--env', 'staging', '--out', 'staging.yaml']);
       expect(run.status).toBe(1);
       expect(run.stderr).toContain(
-        'export --env staging: the account has no object scope web manages, so its overlay would drop the whole base',
+        'export --env staging: the account has no object scope web manages or the config pins by id, so its overlay would drop the whole base',
       );
       // The command it suggests reaches the same account as printed: the config path and --env.
       expect(run.stderr).toContain('Sync it first (acctsync sync config --env staging)');

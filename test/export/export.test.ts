@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadDesiredState } from '../../src/config/index.js';
 import { exportAccount, renderExport, type AccountExport } from '../../src/export/index.js';
-import { type Plan } from '../../src/plan/index.js';
+import { type Plan } from '../../src/plan-format/index.js';
 import { computePlan } from '../../src/pipeline/index.js';
 import { startAccount } from '../support/account.js';
 import { useAccount } from '../support/use-account.js';

@@ -8,7 +8,7 @@ import { UserError } from '../../src/errors.js';
 import type { ClaimSides } from '../../src/plan/claims.js';
 import { runSchedule } from '../../src/apply/schedule.js';
 import { orderOperations } from '../../src/plan/order.js';
-import type { Operation } from '../../src/plan/types.js';
+import type { Operation } from '../../src/plan-format/types.js';
 
 /** An update of `key` (a kind whose claim field is not a list, so no first PATCH can release it). */
 const update = (key: string): Operation => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { descriptorOf } from '../../src/resources/index.js';
-import { diffObject, structuralDiff } from '../../src/plan/diff.js';
+import { diffObject, structuralDiff } from '../../src/plan-format/diff.js';
 
 const route = descriptorOf('https_edge_routes');
 const edge = descriptorOf('https_edges');

@@ -6,7 +6,7 @@
 import type { ApiClient } from '../../src/api/index.js';
 import { applyPlan as applyWith } from '../../src/apply/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
-import type { Plan } from '../../src/plan/index.js';
+import type { Plan } from '../../src/plan-format/index.js';
 import { loadDesiredState } from '../../src/config/index.js';
 import type { AccountOptions } from '../support/account.js';
 

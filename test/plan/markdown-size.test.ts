@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownLimit, renderMarkdown, type Operation, type Plan } from '../../src/plan/index.js';
+import { markdownLimit, renderMarkdown, type Operation, type Plan } from '../../src/plan-format/index.js';
 
 /** A plan as the planner builds it for a large account: many operations of two kinds. */
 function planOf(action: 'create' | 'delete', n: number): Plan {
@@ -84,5 +84,31 @@ describe('the markdown budget leaves room for what a workflow adds', () => {
     const md = renderMarkdown(planOf('delete', 900));
     expect(md.length).toBeLessThanOrEqual(65_000);
     expect(`<!-- acctsync-plan -->\n${md}`.length).toBeLessThan(65_536);
+  });
+
+  it('stays under the limit with thousands of outcome changes beside 5,000 deletes, counting those left out', () => {
+    const outcome = (verdict: 'allowed' | 'refused', by: string) => ({ verdict, by });
+    const trafficChanges = Array.from({ length: 400 }, (_, e) => ({
+      edge: `tls_edges/edge-with-a-long-descriptive-name-${String(e).padStart(4, '0')}`,
+      operations: [`update tls_edges/edge-${e}`],
+      samples: 'derived' as const,
+      evaluated: 10,
+      changes: Array.from({ length: e % 2 === 0 ? 10 : 0 }, (_, i) => ({
+        connection: `203.0.${e % 256}.${i}`,
+        before: outcome('allowed', 'IP policy office'),
+        after: outcome('refused', 'rule deny-office-low'),
+      })),
+    }));
+    const md = renderMarkdown({ ...planOf('delete', 5000), trafficChanges });
+    expect(md.length).toBeLessThan(markdownLimit);
+    const section = md.slice(md.indexOf('#### Traffic'), md.indexOf('#### Destructive changes'));
+    const rows = section.split('\n').filter((l) => l.startsWith('| `tls_edges/')).length;
+    expect(rows).toBeGreaterThan(0);
+    expect(section).toContain(
+      `_${2000 - rows} more outcome changes not listed: see \`trafficChanges\` in the JSON plan._`,
+    );
+    const edges = section.split('\n').filter((l) => l.startsWith('- `tls_edges/')).length;
+    expect(section).toContain(`- _${400 - edges} more changed TLS edges not listed: see`);
+    expect(md.indexOf('#### Traffic')).toBeLessThan(md.indexOf('#### Destructive changes'));
   });
 });

@@ -5,7 +5,7 @@
  * back with its marker rewritten. The built CLI against the emulator over HTTP.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Plan } from '../../src/plan/index.js';
+import type { Plan } from '../../src/plan-format/index.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 
 const config = `version: 1

@@ -4,7 +4,7 @@
  * own, never written. Met as a user meets it: the built CLI against the emulator over HTTP.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Plan } from '../../src/plan/index.js';
+import type { Plan } from '../../src/plan-format/index.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 
 const network = `version: 1

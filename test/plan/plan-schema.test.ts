@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { renderJson } from '../../src/plan/index.js';
-import { planSchema } from '../../src/plan/plan-schema.js';
-import { reasonCodes } from '../../src/plan/types.js';
+import { renderJson } from '../../src/plan-format/index.js';
+import { planSchema } from '../../src/plan-format/plan-schema.js';
+import { reasonCodes } from '../../src/plan-format/types.js';
 import { planFor } from '../../src/pipeline/index.js';
 import type { DesiredState } from '../../src/resources/index.js';
 import { planSchemaFile, validatePlan } from '../support/plan-schema.js';

@@ -5,7 +5,7 @@
  * the emulator over HTTP.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Plan } from '../../src/plan/index.js';
+import type { Plan } from '../../src/plan-format/index.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 
 const before = `version: 1

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markdownLimit, renderMarkdown, renderText, type Plan } from '../../src/plan/index.js';
+import { markdownLimit, renderMarkdown, renderText, type Plan } from '../../src/plan-format/index.js';
 import { planFor } from '../../src/pipeline/index.js';
 import type { DesiredObject, DesiredState } from '../../src/resources/index.js';
 import { useAccount } from '../support/use-account.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderJson, renderMarkdown, renderText, sensitiveMask } from '../../src/plan/index.js';
+import { renderJson, renderMarkdown, renderText, sensitiveMask } from '../../src/plan-format/index.js';
 import { planFor } from '../../src/pipeline/index.js';
 import { isPublicMaterial } from '../../src/plan/secrets.js';
 import { descriptorOf, type DesiredState } from '../../src/resources/index.js';

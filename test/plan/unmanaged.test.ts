@@ -4,7 +4,7 @@
  * CLI against the emulator over HTTP.
  */
 import { expect, it } from 'vitest';
-import type { Plan } from '../../src/plan/index.js';
+import type { Plan } from '../../src/plan-format/index.js';
 import { startCliAccount } from '../safety/support.js';
 
 const team = `version: 1

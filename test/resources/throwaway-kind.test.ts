@@ -7,7 +7,7 @@
  * YAML for a kind needs the kind in the build and the schema regenerated, as the checklist says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderText } from '../../src/plan/index.js';
+import { renderText } from '../../src/plan-format/index.js';
 import { planFor } from '../../src/pipeline/index.js';
 import {
   builtinKinds,

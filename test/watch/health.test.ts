@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ReadinessState, startHealthServer, type HealthServer } from '../../src/watch/health.js';
+import { startHealthServer, type HealthServer } from '../../src/watch/health.js';
+import { ReadinessState } from '../../src/watch/readiness.js';
 import type { ReconcileRecord } from '../../src/watch/loop.js';
 import { WatchMetrics } from '../../src/watch/metrics.js';
 import type { ReconcileResult } from '../../src/watch/types.js';
@@ -108,11 +109,11 @@ describe('health endpoints', () => {
     const { metrics, url } = await start();
     // Operations are counted as they finish, before their reconcile ends.
     for (const op of [
-      { kind: 'ip_policy', action: 'create', outcome: 'succeeded' },
-      { kind: 'ip_policy', action: 'create', outcome: 'succeeded' },
-      { kind: 'api_key', action: 'update', outcome: 'succeeded' },
-      { kind: 'api_key', action: 'update', outcome: 'failed' },
-      { kind: 'api_key', action: 'delete', outcome: 'stopped' },
+      { kind: 'ip_policy', key: 'ip_policies/a', action: 'create', outcome: 'succeeded' },
+      { kind: 'ip_policy', key: 'ip_policies/b', action: 'create', outcome: 'succeeded' },
+      { kind: 'api_key', key: 'api_keys/a', action: 'update', outcome: 'succeeded' },
+      { kind: 'api_key', key: 'api_keys/b', action: 'update', outcome: 'failed' },
+      { kind: 'api_key', key: 'api_keys/c', action: 'delete', outcome: 'stopped' },
     ] as const)
       metrics.recordOperation(op);
     metrics.recordReconcile(
@@ -120,8 +121,8 @@ describe('health endpoints', () => {
         status: 'success',
         planned: 2,
         applied: [
-          { kind: 'ip_policy', action: 'create' },
-          { kind: 'ip_policy', action: 'create' },
+          { kind: 'ip_policy', key: 'ip_policies/a', action: 'create' },
+          { kind: 'ip_policy', key: 'ip_policies/b', action: 'create' },
         ],
       }),
     );
@@ -132,7 +133,7 @@ describe('health endpoints', () => {
         {
           status: 'success',
           planned: 1,
-          applied: [{ kind: 'api_key', action: 'update' }],
+          applied: [{ kind: 'api_key', key: 'api_keys/a', action: 'update' }],
           drift: [drifted('backends', 'backends/a'), drifted('backends', 'backends/b')],
         },
         { trigger: 'interval', drift: true },

@@ -194,7 +194,12 @@ describe('ReconcileLoop', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(loop.running).toMatchObject({ trigger: 'start', done: 0, failed: 0 });
     expect(loop.nextRun).toBeUndefined();
-    s.calls[0]?.progress.operationFinished({ kind: 'ip_policies', action: 'create', outcome: 'succeeded' });
+    s.calls[0]?.progress.operationFinished({
+      kind: 'ip_policies',
+      key: 'ip_policies/p0',
+      action: 'create',
+      outcome: 'succeeded',
+    });
     expect(loop.running?.done).toBe(1);
     await s.release();
     expect(loop.running).toBeUndefined();

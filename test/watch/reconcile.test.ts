@@ -33,8 +33,19 @@ describe('the reconcile step', () => {
     const result = await run();
     expect(result).toMatchObject({ status: 'success', planned: 12 });
     expect(result.applied).toHaveLength(12);
-    expect(result.applied[0]).toEqual({ kind: 'ip_policies', action: 'create' });
-    expect(await run()).toEqual({ status: 'success', planned: 0, applied: [] });
+    expect(result.applied[0]).toEqual({ kind: 'ip_policies', key: 'ip_policies/p0', action: 'create' });
+    // What the status page shows: the config's objects and the operations in the applier's order.
+    expect(result.plan?.objects).toHaveLength(12);
+    expect(result.plan?.changes[0]).toEqual({
+      id: 'create ip_policies/p0',
+      action: 'create',
+      kind: 'ip_policies',
+      key: 'ip_policies/p0',
+      after: [],
+    });
+    const again = await run();
+    expect(again).toMatchObject({ status: 'success', planned: 0, applied: [] });
+    expect(again.plan).toMatchObject({ scope: 'watch-test', changes: [] });
   });
 
   it('refuses a mass delete with the guard of sync, deleting nothing', async () => {

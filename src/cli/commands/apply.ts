@@ -48,6 +48,7 @@ export const command = defineCommand({
         client: clientOptionsFor(settings.parallelism),
         lease: { command: 'apply', flags: leaseFlags },
         policies,
+        trafficTests: values['traffic-tests'],
         guards: settings.guards,
         saved,
         apply: applying.apply,

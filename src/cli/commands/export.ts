@@ -1,24 +1,18 @@
 /** `acctsync export`: write the live account as desired-state YAML, to stdout, a file or a directory. */
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configScope } from '../../config/environment-account.js';
 import { schemaFileUrl } from '../../config/schema.js';
-import { isSystemError, systemUserError, UserError } from '../../errors.js';
-import {
-  exportAccount,
-  exportedMarker,
-  renderExport,
-  type AccountExport,
-  type OutputFile,
-} from '../../export/index.js';
-import { UsageError } from '../../errors.js';
-import { inert, inertLines } from '../../inert.js';
+import { isSystemError, systemUserError, UsageError } from '../../errors.js';
+import { exportAccount, renderExport, type AccountExport, type OutputFile } from '../../export/index.js';
+import { inertLines } from '../../inert.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/export.js';
 import { openAccount } from '../account.js';
 import { environmentName } from '../environment.js';
 import { exportEnvironment } from '../export-environment.js';
+import { refuseForeign } from '../export-target.js';
 import { variableLines } from '../export-variables.js';
 
 /** A path names a single file when it ends in .yaml/.yml or is an existing file; otherwise a directory. */
@@ -29,37 +23,6 @@ async function isFilePath(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** What is at `path` now: nothing, a file an export wrote (its header says so), or another file. */
-async function occupant(path: string): Promise<'none' | 'exported' | 'other'> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if (isSystemError(err) && err.code === 'ENOENT') return 'none';
-    throw err;
-  }
-  return text.includes(exportedMarker) ? 'exported' : 'other';
-}
-
-/**
- * Refuses, before writing anything, to replace or remove a file the export did not write (a
- * hand-written acctsync.yaml with its environments and moves), unless `--force`.
- */
-async function refuseForeign(paths: readonly string[], force: boolean): Promise<void> {
-  if (force) return;
-  const foreign: string[] = [];
-  for (const path of paths) if ((await occupant(path)) === 'other') foreign.push(path);
-  if (foreign.length === 0) return;
-  throw new UserError(
-    `export: refusing to overwrite ${foreign.map(inert).join(', ')}: not written by acctsync export`,
-    {
-      details: [
-        'Nothing was written. Export into another directory or file and compare, or pass --force to replace it.',
-      ],
-    },
-  );
 }
 
 /**
@@ -138,8 +101,17 @@ export const command = defineCommand({
           'export --env writes the whole overlay of the scope the config gives the environment: leave out --kind and --scope',
         );
       }
-      return exportEnvironment({ paths: positionals, environment, flags: values, out: values.out });
+      return exportEnvironment({
+        paths: positionals,
+        environment,
+        flags: values,
+        out: values.out,
+        force: values.force,
+        moveIds: values['move-ids'],
+      });
     }
+    if (values['move-ids'])
+      throw new UsageError('export --move-ids goes with --env NAME: ids move to that environment');
     const scope = values.scope ?? (await scopeOfConfig(positionals, values.out)) ?? 'default';
     const { connection } = await openAccount('export', values, positionals);
     let exp: AccountExport;

@@ -18,6 +18,7 @@ export const command = defineCommand({
     const policies = await policiesFrom(values);
     const { result } = await runCommand({
       policies,
+      trafficTests: values['traffic-tests'],
       paths: positionals,
       flags: values,
       env: process.env,
@@ -30,6 +31,7 @@ export const command = defineCommand({
       format,
       out: values.out,
       detailedExitcode: values['detailed-exitcode'],
+      graph: !values['no-graph'],
     });
   },
 });

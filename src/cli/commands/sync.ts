@@ -30,6 +30,7 @@ export const command = defineCommand({
     const policies = await policiesFrom(values);
     const request = {
       policies,
+      trafficTests: values['traffic-tests'],
       paths: positionals,
       flags: values,
       env: process.env,
@@ -45,6 +46,7 @@ export const command = defineCommand({
         format: mode.format,
         out: values.out,
         detailedExitcode: values['detailed-exitcode'],
+        graph: !values['no-graph'],
       });
     }
     const { settings } = mode;

@@ -8,6 +8,7 @@ import { environmentName } from '../environment.js';
 import { filesRootFrom } from '../files-root.js';
 import { policiesFrom, policyDiagnostic } from '../policy.js';
 import { policyFindings, type PolicyRule } from '../../policy/index.js';
+import { runAndReport } from '../traffic-tests.js';
 
 function keyOf(d: Diagnostic): string {
   return JSON.stringify([d.file, d.line, d.column, d.severity, d.message]);
@@ -120,6 +121,12 @@ export const command = defineCommand({
           `not checked: ${unchecked.length} ${unchecked.length === 1 ? 'value' : 'values'} not available here: ${unchecked.join(', ')} (plan, sync, apply and watch need ${unchecked.length === 1 ? 'it' : 'them'})`,
         ),
       );
-    return 0;
+    let passed = true;
+    for (const [name, result] of values['traffic-tests'] === undefined ? [] : results) {
+      if (!result.ok) continue;
+      if (name !== undefined) console.log(`traffic tests (environment ${name}):`);
+      if (!(await runAndReport(result.state, values['traffic-tests'] ?? [], 'text'))) passed = false;
+    }
+    return passed ? 0 : 1;
   },
 });

@@ -17,6 +17,7 @@ import { createLogger } from '../../watch/logger.js';
 import { WatchMetrics } from '../../watch/metrics.js';
 import { Notifier } from '../../watch/notify.js';
 import { createReconcileStep, type ReconcileSettings } from '../../watch/reconcile.js';
+import { thisHolder, type Holder } from '../../lease/holder.js';
 import { keyRotationReport } from '../api-key-file.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/watch.js';
@@ -81,6 +82,7 @@ export const command = defineCommand({
         mode,
         api: connection.url,
         environment: environment?.name,
+        leaseHolder: keeper === undefined ? undefined : shownHolder(thisHolder('acctsync watch')),
         ...(notifyUrls.length === 0
           ? {}
           : {
@@ -116,6 +118,9 @@ export const command = defineCommand({
     }
   },
 });
+
+/** This daemon as `describeHolder` shows a lease's holder, less the time it took the lease. */
+const shownHolder = (holder: Holder): string => `'${holder.command}' on ${holder.host} (pid ${holder.pid})`;
 
 /** A daemon quietly reconciling a throwaway emulator looks healthy while managing nothing. */
 function requireApi(values: WatchValues, environment: EnvironmentSettings | undefined): void {

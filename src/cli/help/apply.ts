@@ -7,6 +7,7 @@ import {
   executionFlags,
   leaseOptions,
   policyOptions,
+  sampleTrafficTestsOptions,
 } from '../shared-flags.js';
 
 export const help = defineHelp({
@@ -21,6 +22,7 @@ when each request is sent, never from the plan file (which holds none).`,
     ...filesRootOptions,
     ...leaseOptions,
     ...policyOptions,
+    ...sampleTrafficTestsOptions,
     ...connectionOptions,
     ...deadlineOptions,
   },

@@ -8,7 +8,7 @@ export const help = defineHelp({
   name: 'export',
   synopsis: [
     'acctsync export [PATH...] [--kind K...] [--out DIR|FILE] [--scope S] [--force] [connection options]',
-    'acctsync export [PATH...] --env NAME [--out FILE] [connection options]',
+    'acctsync export [PATH...] --env NAME [--out FILE] [--force] [--move-ids] [connection options]',
   ],
   description: `Reads the live account and writes it as acctsync YAML: logical names derived from descriptions,
 domains, hostports, CIDRs and certificate subjects; references as names; secrets the API never
@@ -37,7 +37,12 @@ returns as {env: ...} placeholders, each with a comment naming the variable to s
     force: {
       type: 'boolean',
       default: false,
-      help: 'replace files in --out that acctsync export did not write (refused otherwise)',
+      help: 'replace files acctsync export did not write (a hand-written acctsync.yaml or\noverlay): refused otherwise',
+    },
+    'move-ids': {
+      type: 'boolean',
+      default: false,
+      help: 'with --env: also take every id: out of the base files (edited in place); the\noverlay keeps the ids of objects not taken over yet (see docs/environments.md)',
     },
     ...accountConnectionOptions,
     ...deadlineOptions,

@@ -8,6 +8,7 @@ import {
   planOutputOptions,
   planningOptions,
   policyOptions,
+  sampleTrafficTestsOptions,
 } from '../shared-flags.js';
 
 const flags = {
@@ -22,6 +23,7 @@ const flags = {
   },
   ...connectionOptions,
   ...policyOptions,
+  ...sampleTrafficTestsOptions,
   ...deadlineOptions,
 } as const;
 

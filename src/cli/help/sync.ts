@@ -10,6 +10,7 @@ import {
   planOutputOptions,
   planningOptions,
   policyOptions,
+  sampleTrafficTestsOptions,
 } from '../shared-flags.js';
 
 const flags = {
@@ -32,6 +33,7 @@ const flags = {
   ...environmentOptions,
   ...filesRootOptions,
   ...policyOptions,
+  ...sampleTrafficTestsOptions,
   ...executionFlags,
   output: {
     ...executionFlags.output,
@@ -39,6 +41,10 @@ const flags = {
     help: 'result format (json: see docs/apply.md); with --dry-run, the plan rendering',
   },
   out: { ...planOutputOptions.out, help: 'with --dry-run, also save the JSON plan' },
+  'no-graph': {
+    ...planOutputOptions['no-graph'],
+    help: 'with --dry-run --output markdown: leave the change graph (mermaid) out',
+  },
   'detailed-exitcode': {
     ...planOutputOptions['detailed-exitcode'],
     help: 'with --dry-run: exit 0 without changes, 2 with changes, 1 on error or a plan sync would refuse',

@@ -2,7 +2,7 @@
 import { descriptorOf, isObjectKey, type DesiredObject, type KindDescriptor } from '../../resources/index.js';
 import { resolvedFields, type ResolveRef } from '../normalize.js';
 import { createRequests, type Address } from '../requests.js';
-import type { Operation, OperationRequest } from '../types.js';
+import type { Operation, OperationRequest } from '../../plan-format/index.js';
 import { changeMasker } from './masking.js';
 import type { OperationContext } from './operation-context.js';
 

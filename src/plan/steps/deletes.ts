@@ -9,7 +9,7 @@ import type { LiveObject } from '../../live/index.js';
 import type { Orphan } from '../match.js';
 import { pathParent } from '../parents.js';
 import { deleteRequest, objectParts } from '../requests.js';
-import type { Operation } from '../types.js';
+import type { Operation } from '../../plan-format/index.js';
 
 export function orphanDeletes(orphans: readonly Orphan[]): Operation[] {
   return orphans.map(({ live: l, key, reason, reasonCode }) => {

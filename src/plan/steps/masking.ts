@@ -3,7 +3,7 @@ import type { DesiredObject, FieldPath, KindDescriptor } from '../../resources/i
 import { secretPaths } from '../../resources/ownership/secret-fields.js';
 import type { LiveObject } from '../../live/index.js';
 import { isPublicMaterial, maskChange } from '../secrets.js';
-import type { FieldChange } from '../types.js';
+import type { FieldChange } from '../../plan-format/index.js';
 
 /** Paths to mask in one object's changes: descriptor secrets on either side, and the loader's list. */
 function sensitivePathsOf(d: KindDescriptor, o: DesiredObject, live: LiveObject | undefined): FieldPath[] {

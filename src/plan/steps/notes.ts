@@ -4,7 +4,7 @@ import { writeOnlyValues } from '../../resources/ownership/secret-fields.js';
 import { keyInUseNote } from '../key-in-use.js';
 import type { Matching, Paired } from '../match.js';
 import { provisioningNotes } from '../provisioning-notes.js';
-import type { Operation } from '../types.js';
+import type { Operation } from '../../plan-format/index.js';
 import { tokenNotes, uncapturedNotes, type TokenCapture } from './token-capture.js';
 
 interface NoteInputs {

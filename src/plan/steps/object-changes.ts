@@ -10,14 +10,14 @@ import {
 } from '../../resources/index.js';
 import { secretMatches, type SecretHasher } from '../../resources/ownership/marker.js';
 import { hashKey, writeOnlyValues } from '../../resources/ownership/secret-fields.js';
-import { diffObject, isUnder, structuralDiff } from '../diff.js';
+import { diffObject, isUnder, structuralDiff } from '../../plan-format/index.js';
 import type { LiveObject } from '../../live/index.js';
 import type { Paired } from '../match.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from '../normalize.js';
 import { isPlainObject } from '../../plain-object.js';
 import { unchangedRaw } from '../unchanged.js';
 
-import { sensitiveMask, type FieldChange } from '../types.js';
+import { sensitiveMask, type FieldChange } from '../../plan-format/index.js';
 
 /** How many configured top-level fields of a paired object already have their desired value. */
 export function unchangedOf(

@@ -1,6 +1,6 @@
 /** The operations on the configured objects: a create, a replace, an update or nothing for each. */
 import { isPaired, type Match } from '../match.js';
-import type { Operation } from '../types.js';
+import type { Operation } from '../../plan-format/index.js';
 import { createOperation } from './create-operation.js';
 import type { OperationContext } from './operation-context.js';
 import { replaceClaimsLiveKey, replaceOperations } from './replace-operations.js';

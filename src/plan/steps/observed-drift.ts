@@ -1,7 +1,7 @@
 /** What the plan reports of the observed entries: how each live object differs from its entry. */
 import { descriptorOf } from '../../resources/index.js';
 import type { Paired } from '../match.js';
-import type { ObservedObject } from '../types.js';
+import type { ObservedObject } from '../../plan-format/index.js';
 import { changeMasker } from './masking.js';
 import type { Replacements } from './replacements.js';
 

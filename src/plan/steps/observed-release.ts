@@ -10,7 +10,7 @@ import { descriptorOf } from '../../resources/index.js';
 import type { Orphan, Paired } from '../match.js';
 import { pathParent } from '../parents.js';
 import { objectParts, releaseRequest } from '../requests.js';
-import type { Operation } from '../types.js';
+import type { Operation } from '../../plan-format/index.js';
 
 interface ObservedRelease {
   /** The PATCHes that take the marker off, by key. */

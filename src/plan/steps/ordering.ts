@@ -8,7 +8,7 @@ import { keyDeletesLast } from '../key-in-use.js';
 import type { LiveObject } from '../../live/index.js';
 import type { ResolveRef } from '../normalize.js';
 import { orderOperations } from '../order.js';
-import type { Operation } from '../types.js';
+import type { Operation } from '../../plan-format/index.js';
 
 interface OrderingInputs {
   readonly desiredByKey: ReadonlyMap<string, DesiredObject>;

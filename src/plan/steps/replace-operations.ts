@@ -7,7 +7,7 @@ import type { Paired } from '../match.js';
 import { resolvedFields, type ResolveRef } from '../normalize.js';
 import { byReference, desiredParentId, pathParent } from '../parents.js';
 import { deleteRequest, objectParts } from '../requests.js';
-import type { FieldChange, Operation, ReasonCode } from '../types.js';
+import type { FieldChange, Operation, ReasonCode } from '../../plan-format/index.js';
 import { creation } from './create-operation.js';
 import { changeMasker } from './masking.js';
 import { unchangedOf } from './object-changes.js';

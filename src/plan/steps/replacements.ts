@@ -7,7 +7,7 @@ import { descriptorOf, isObjectKey } from '../../resources/index.js';
 import type { SecretHasher } from '../../resources/ownership/marker.js';
 import type { Match, Paired } from '../match.js';
 import type { ResolveRef } from '../normalize.js';
-import type { FieldChange } from '../types.js';
+import type { FieldChange } from '../../plan-format/index.js';
 import { changesOf } from './object-changes.js';
 
 export interface Replacements {

@@ -1,7 +1,7 @@
 /** The plan's counts: what it creates, updates, replaces, deletes and adopts, and what it removes. */
-import { managedCount, removedBy } from '../cascade.js';
+import { managedCount } from '../cascade.js';
 import type { LiveObject } from '../../live/index.js';
-import type { Operation, PlanSummary } from '../types.js';
+import { removedBy, type Operation, type PlanSummary } from '../../plan-format/index.js';
 
 interface SummaryInputs {
   readonly replaced: number;

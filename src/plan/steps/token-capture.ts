@@ -5,12 +5,7 @@
  */
 import { descriptorOf } from '../../resources/index.js';
 import type { Paired } from '../match.js';
-import type { Operation } from '../types.js';
-
-export interface TokenFileView {
-  readonly capturedIds: ReadonlySet<string>;
-  readonly recapture: boolean;
-}
+import type { Operation, TokenFileView } from '../../plan-format/index.js';
 
 export interface TokenCapture {
   /** Paired token-bearing objects whose token the token file does not hold. */

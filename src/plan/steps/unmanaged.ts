@@ -6,7 +6,7 @@
 import { compare } from '../../compare.js';
 import type { LiveObject } from '../../live/index.js';
 import { descriptorOf, type KindDescriptor } from '../../resources/index.js';
-import type { UnmanagedObject } from '../types.js';
+import type { UnmanagedObject } from '../../plan-format/index.js';
 
 /** Natural keys that read as a name (a domain, hostports, a CIDR), not a PEM or a key blob. */
 function readableKey(d: KindDescriptor): readonly string[] | undefined {

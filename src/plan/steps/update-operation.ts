@@ -8,7 +8,7 @@ import type { Paired } from '../match.js';
 import { pathParent } from '../parents.js';
 import { resolvedFields } from '../normalize.js';
 import { objectParts, updateRequests } from '../requests.js';
-import type { Operation, ReasonCode } from '../types.js';
+import type { Operation, ReasonCode } from '../../plan-format/index.js';
 import { changeMasker } from './masking.js';
 import { unchangedOf } from './object-changes.js';
 import type { OperationContext } from './operation-context.js';

@@ -6,6 +6,7 @@ export type { Result } from './result.js';
 export { byteLength, charLength } from './length.js';
 export { isIPv4, isIPv6 } from './ip-address.js';
 export { parseCidr, type Cidr } from './cidr.js';
+export { compareAddresses, rangeSamples } from './cidr-samples.js';
 export { isHostname, isWildcardHostname, parseHostport, type Hostport } from './hostname.js';
 export { parseSshAclRule, WILDCARD, type SshAclRule } from './ssh-acl.js';
 export { parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';

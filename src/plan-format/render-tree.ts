@@ -16,7 +16,7 @@ import {
 } from '../resources/index.js';
 import { inert, inertLine } from '../inert.js';
 import { parsePemCertificates, parseSshPublicKey } from '../resources/formats/index.js';
-import { isPlainObject } from './canonical.js';
+import { isPlainObject } from '../plain-object.js';
 import { diffValue, type DiffNode } from './diff.js';
 import { sensitiveMask, type FieldChange, type Plan } from './types.js';
 

@@ -5,7 +5,13 @@
  */
 import { refSchema, requestSchema, requestsSchema } from './request-schema.js';
 import { syncRefusalSchema } from './sync-refusal-schema.js';
-import { changeCauses, operationActions, reasonCodes } from './types.js';
+import {
+  changeCauses,
+  operationActions,
+  reasonCodes,
+  trafficSampleSources,
+  trafficVerdicts,
+} from './types.js';
 
 const summarySchema = {
   type: 'object',
@@ -249,6 +255,61 @@ const policySchema = {
   },
 };
 
+const trafficOutcomeSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['verdict', 'by'],
+  properties: {
+    verdict: { enum: [...trafficVerdicts] },
+    by: {
+      type: 'string',
+      description:
+        'What decided it (`rule office`, `IP policy office`, `default`: no module or rule refused it), or why it is not known offline.',
+    },
+  },
+};
+
+const trafficChangesSchema = {
+  description:
+    'The TLS edges the plan changes (the edge, an IP policy it uses or a rule of one) that exist before and after, each with the sample connections whose outcome differs between the live edge (`before`) and the desired one (`after`): docs/traffic-policy.md, "What-if in plans". Absent when the plan changes no such edge.',
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['edge', 'operations', 'samples', 'evaluated', 'changes'],
+    properties: {
+      edge: { type: 'string', description: "The edge's key (`tls_edges/db`)." },
+      operations: {
+        description: "The ids of the operations that change it: its own, its IP policies' and their rules'.",
+        type: 'array',
+        items: { type: 'string' },
+      },
+      samples: {
+        description:
+          "`tests`: the connections of the --traffic-tests that name the edge; `derived`: addresses inside and outside each range the edge's rules mention, and the addresses its expressions name.",
+        enum: [...trafficSampleSources],
+      },
+      evaluated: { description: 'Sample connections run through both sides.', $ref: '#/$defs/count' },
+      leftOut: { description: 'Derived samples past the bound, not evaluated.', $ref: '#/$defs/count' },
+      changes: {
+        description: 'The samples whose outcome changes; empty when none does.',
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['connection', 'before', 'after'],
+          properties: {
+            connection: { type: 'string', description: 'The client address, and its country when set.' },
+            test: { type: 'string', description: 'The traffic test the connection came from.' },
+            before: trafficOutcomeSchema,
+            after: trafficOutcomeSchema,
+          },
+        },
+      },
+    },
+  },
+};
+
 /** The plan schema as a JSON value. */
 export function planSchema(): Record<string, unknown> {
   return {
@@ -317,6 +378,7 @@ export function planSchema(): Record<string, unknown> {
         items: { type: 'string' },
       },
       policy: policySchema,
+      trafficChanges: trafficChangesSchema,
       syncRefusal: syncRefusalSchema,
     },
     $defs: {

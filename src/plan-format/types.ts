@@ -278,6 +278,13 @@ export interface Plan {
   /** Broken `--policy` rules (docs/plan-output.md); absent when no policy was given. */
   readonly policy?: readonly PolicyFinding[];
   /**
+   * The TLS edges the plan changes (the edge, its IP policies or their rules), each with the sample
+   * connections whose outcome changes between the live and the desired edge (docs/traffic-policy.md,
+   * "What-if in plans"). Set by the run after planning, never by the planner; absent when the plan
+   * changes no edge that exists before and after.
+   */
+  readonly trafficChanges?: readonly TrafficEdgeChange[];
+  /**
    * What `sync` would refuse in this plan: set by `plan` and `sync --dry-run` when a guard would
    * refuse it (the planner itself never sets it); `apply` checks the guards afresh either way.
    */
@@ -303,4 +310,53 @@ export interface PolicyFinding {
   readonly message: string;
   /** The object's entry in the config, when it has one (a deleted object has none). */
   readonly location?: PolicyLocation;
+}
+
+/**
+ * What the planner is told about the token file (`--token-output`): which objects' tokens it holds,
+ * and whether `--recapture-tokens` replaces the others to capture a new one.
+ */
+export interface TokenFileView {
+  readonly capturedIds: ReadonlySet<string>;
+  readonly recapture: boolean;
+}
+
+/** How a connection fares at an edge: let through, refused, or not known offline. */
+export const trafficVerdicts = ['allowed', 'refused', 'unknown'] as const;
+type TrafficVerdict = (typeof trafficVerdicts)[number];
+
+/** A sample connection's outcome at one side of the change. */
+export interface TrafficOutcome {
+  readonly verdict: TrafficVerdict;
+  /** What decided it, as a reviewer reads it: `rule office`, `IP policy office`, `default` (nothing refused it). */
+  readonly by: string;
+}
+
+/** Where an edge's sample connections came from: `--traffic-tests` files, or the edge's own rules. */
+export const trafficSampleSources = ['tests', 'derived'] as const;
+type TrafficSampleSource = (typeof trafficSampleSources)[number];
+
+/** A sample connection whose outcome the plan changes. */
+export interface TrafficOutcomeChange {
+  /** The connection as a reviewer reads it: `203.0.113.7 (DE)`. */
+  readonly connection: string;
+  /** The traffic test it came from, for samples of `--traffic-tests`. */
+  readonly test?: string;
+  readonly before: TrafficOutcome;
+  readonly after: TrafficOutcome;
+}
+
+/** One changed TLS edge and what its change does to the sample connections. */
+export interface TrafficEdgeChange {
+  /** The edge's key (`tls_edges/db`). */
+  readonly edge: string;
+  /** The operations that change it: its own, its IP policies' and their rules'. */
+  readonly operations: readonly string[];
+  readonly samples: TrafficSampleSource;
+  /** How many sample connections ran through both sides. */
+  readonly evaluated: number;
+  /** Derived samples past the bound, not evaluated. */
+  readonly leftOut?: number;
+  /** Empty: no sample connection changes outcome. */
+  readonly changes: readonly TrafficOutcomeChange[];
 }

@@ -1,12 +1,15 @@
 /**
- * The pull-request comment: summary and destructive changes first, then every change in a diff
- * block (destructive first, then by kind and name; long bodies folded into `<details>` after it),
- * cut at a line boundary with a note so the whole stays under GitHub's comment limit.
+ * The pull-request comment: summary and destructive changes first, the change as a mermaid graph,
+ * then every change in a diff block (destructive first, then by kind and name; long bodies folded
+ * into `<details>` after it), cut at a line boundary with a note so the whole stays under GitHub's
+ * comment limit.
  */
 import { compare } from '../compare.js';
 import { inert } from '../inert.js';
 import { codeSpan, fenceFor, htmlText, markdownText } from './markdown-text.js';
 import { policyMarkdown } from './render-policy.js';
+import { trafficMarkdown } from './render-traffic.js';
+import { mermaidDefaults, planMermaid } from './render-mermaid.js';
 import {
   bodyOf,
   driftHeading,
@@ -103,7 +106,49 @@ function driftSection(
   return [`#### ${driftHeading}`, '', `${fence}diff`, ...kept, fence, '', ...cut];
 }
 
-export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
+/**
+ * The graph's share of the comment: the text keeps the larger part (a 600-object first sync is
+ * drawn by kind rather than crowding out the changes).
+ */
+const graphShare = 0.4;
+
+const graphKey =
+  '_Arrows go from what is needed first to what needs it, in the order the applier runs them. `+` create, `~` update, `-/+` replace, `~>` rename, `-` delete, `<=` adopt; orange: changed outside acctsync; grey: unchanged objects the changes reference; dashed: a reference no operation waits for._';
+
+/** The change as a mermaid flowchart under its heading, within `limit` characters' share. */
+function graphSection(plan: Plan, limit: number): string[] {
+  if (plan.operations.length === 0) return [];
+  const maxChars = Math.min(mermaidDefaults.maxChars, Math.floor(limit * graphShare));
+  const budget = { maxChars, maxEdges: mermaidDefaults.maxEdges };
+  const diagram = planMermaid(plan, budget);
+  const size = `${diagram.objects} objects, ${diagram.edges} edges`;
+  const whole = 'Run `acctsync graph --plan` for the whole graph.';
+  if (diagram.text === undefined)
+    return [
+      '#### Change graph',
+      '',
+      `_Left out: the graph (${size}) does not fit in ${maxChars} characters and ${budget.maxEdges} edges even by kind. ${whole}_`,
+      '',
+    ];
+  const note =
+    diagram.detail === 'kinds'
+      ? [
+          `_By kind and action: one node per object (${size}) would pass ${maxChars} characters or ${budget.maxEdges} edges. ${whole}_`,
+          '',
+        ]
+      : [];
+  return ['#### Change graph', '', '```mermaid', diagram.text.trimEnd(), '```', '', graphKey, '', ...note];
+}
+
+interface MarkdownOptions {
+  /** The change as a mermaid graph (`--no-graph` turns it off): on by default. */
+  readonly graph?: boolean;
+}
+
+export function renderMarkdown(plan: Plan, limit = markdownLimit, options: MarkdownOptions = {}): string {
+  const graph = options.graph === false ? [] : graphSection(plan, limit);
+  // What the text may take besides the graph; the change list's cut below counts the graph in `head`.
+  const textLimit = limit - graph.join('\n').length - 1;
   // Destructive changes first, each group by kind then name.
   const all = entriesOf(plan);
   const entries = [...all.filter((e) => e.destructive), ...all.filter((e) => !e.destructive)];
@@ -117,6 +162,7 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     ...policyMarkdown(plan.policy),
     `**${summaryLine(plan)}**`,
     '',
+    ...trafficMarkdown(plan.trafficChanges, textLimit / 4),
   ];
   const destructive = entries.filter((e) => e.destructive);
   if (destructive.length > 0) {
@@ -127,7 +173,7 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
     for (const e of destructive) {
       const id = e.liveId === undefined ? '' : codeSpan(e.liveId, true);
       const row = `| \`${e.symbol}\` | ${codeSpan(e.key, true)} | ${e.title} | ${id} | ${markdownText(whyOf(e) ?? '')} |`;
-      if (size + row.length + 1 > limit / 2) break;
+      if (size + row.length + 1 > textLimit / 2) break;
       head.push(row);
       size += row.length + 1;
       listed += 1;
@@ -151,8 +197,9 @@ export function renderMarkdown(plan: Plan, limit = markdownLimit): string {
       fenceFor(observed),
       '',
     );
+  head.push(...graph);
   const drift = entries.filter(isDrift);
-  head.push(...driftSection(drift, bodies, limit / 4));
+  head.push(...driftSection(drift, bodies, textLimit / 4));
   const config = entries.filter((e) => !isDrift(e));
   if (config.length === 0) return `${head.join('\n')}\n`;
 

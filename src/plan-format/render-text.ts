@@ -4,6 +4,7 @@
  */
 import { inert } from '../inert.js';
 import { policyText } from './render-policy.js';
+import { trafficText } from './render-traffic.js';
 import {
   bodyOf,
   driftHeading,
@@ -56,6 +57,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (plan.notes.length > 0) lines.push('');
   const unmanaged = unmanagedLine(plan);
   if (unmanaged !== undefined) lines.push(unmanaged, '');
+  lines.push(...trafficText(plan.trafficChanges));
   lines.push(...policyText(plan.policy));
   lines.push(bold(summaryLine(plan)));
   return `${lines.join('\n')}\n`;

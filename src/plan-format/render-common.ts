@@ -5,7 +5,7 @@
  */
 import { inert } from '../inert.js';
 import { countOf, descriptorOf, type KindName } from '../resources/index.js';
-import { countCascaded, describeCascade } from './cascade.js';
+import { countCascaded, describeCascade } from './deletes.js';
 import { changeTree, namesOfIds, treeLines } from './render-tree.js';
 import type { Cascade, CascadedObject, ChangeCause, FieldChange, Operation, Plan } from './types.js';
 
@@ -41,7 +41,7 @@ export const driftHeading = 'Changed outside acctsync';
  * How an entry is named in headers: its key, or for a rename the key before and the new name
  * (`reserved_domains/www -> website`; a nested item's whole new key, its parent may have moved).
  */
-export function shownKey(e: Entry): string {
+export function shownKey(e: Pick<Entry, 'kind' | 'key' | 'renamedFrom'>): string {
   if (e.renamedFrom === undefined) return e.key;
   const topLevel = descriptorOf(e.kind).parent === undefined;
   return `${e.renamedFrom} -> ${topLevel ? e.key.slice(e.key.indexOf('/') + 1) : e.key}`;

@@ -1,16 +1,15 @@
 /**
  * Canonical forms, so that two values the service treats as the same compare equal: each string
- * format's normal form (`resources/normal-form.ts`: the canonical CIDR, an SSH key's identity, a
+ * format's normal form (`normal-form.ts`: the canonical CIDR, an SSH key's identity, a
  * PEM's decoded content), lower-cased header names, unordered lists sorted, JSON metadata with
  * sorted members, and no member the service ignores. Both sides of a diff go through the same
  * functions, driven by the field descriptors.
  */
 import { compare } from '../compare.js';
-import { mapValue, normalString, type Fields, type ValueMapper } from '../resources/index.js';
+import { normalString } from './normal-form.js';
+import type { Fields } from './types.js';
+import { mapValue, type ValueMapper } from './walk.js';
 import { isPlainObject } from '../plain-object.js';
-
-/** Re-exported for the modules that still import it from here. */
-export { isPlainObject };
 
 type Plain = Record<string, unknown>;
 
