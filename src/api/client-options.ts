@@ -72,6 +72,11 @@ export interface ApiClientOptions {
   readonly onResponse?: (event: ResponseEvent) => void;
   /** Used for retry backoff and pacing; tests inject one that does not wait. */
   readonly sleep?: Sleep;
+  /**
+   * Milliseconds that only move forward, which the service's time is carried on between answers
+   * (`serviceClock`); `performance.now` unless a test brings its clock.
+   */
+  readonly monotonic?: () => number;
 }
 
 /** Query parameters; `undefined` values are left out. */

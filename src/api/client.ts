@@ -60,9 +60,10 @@ export class ApiClient {
   #redact: Redactor;
   #secrets: readonly string[];
   /** The service's time, from its answers' `Date` headers. */
-  readonly serviceClock = new ServiceClock();
+  readonly serviceClock: ServiceClock;
 
   constructor(options: ApiClientOptions) {
+    this.serviceClock = new ServiceClock(options.monotonic);
     const base = new URL(options.baseUrl);
     this.#origin = base.origin;
     this.#pathPrefix = base.pathname.replace(/\/+$/, '');

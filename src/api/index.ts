@@ -25,3 +25,5 @@ export {
   retryDelayMs,
   type FailedAttempt,
 } from './retry.js';
+export type { ServiceClock } from './service-clock.js';
+export { packageVersion } from './version.js';

@@ -6,8 +6,7 @@
  */
 import type { ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
-import { isKeyDelete } from '../plan-format/index.js';
-import type { Operation, Plan } from '../plan-format/index.js';
+import { isKeyDelete, type Operation, type Plan } from '../plan-format/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { executeOperation, type OperationContext } from './execute-op.js';
 import { defaultParallelism } from './defaults.js';
@@ -143,3 +142,7 @@ export async function applyPlan(
   }
   return applyResultOf(plan, outcomes, run);
 }
+export { defaultParallelism } from './defaults.js';
+export { checkSavedPlanCurrent, readSavedPlan } from './saved-plan.js';
+export { tokenFileView } from './token-output.js';
+export { renderResultJson, renderResultText } from './render-result.js';

@@ -5,9 +5,10 @@
  * (a secret masked): otherwise the next plan would plan the same write again, for ever.
  */
 import equal from 'fast-deep-equal';
-import { namedFields } from '../resources/field-lists.js';
 import {
+  canonicalValues,
   moduleFields,
+  namedFields,
   nestedObject,
   withDefaults,
   writableValues,
@@ -15,7 +16,6 @@ import {
   type Fields,
   type KindDescriptor,
 } from '../resources/index.js';
-import { canonicalValues } from '../resources/index.js';
 import { sensitiveMask, type OperationRequest } from '../plan-format/index.js';
 import { isPlainObject } from '../plain-object.js';
 import type { ResolvedRequest } from './resolve-request.js';

@@ -4,8 +4,7 @@
  * `SVC_API_KEY`. With none configured such a command refuses; the embedded emulator only when
  * `--api-url embedded` names it.
  */
-import { environmentAccount } from '../config/environment-account.js';
-import type { EnvironmentSettings } from '../config/index.js';
+import { environmentAccount, type EnvironmentSettings } from '../config/index.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
 import { environmentName } from './environment.js';
 

@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { ApiKeySource } from '../api/index.js';
-import { isSystemError, systemUserError, UserError } from '../errors.js';
-import type { WatchMetrics } from '../watch/metrics.js';
+import { UserError, isSystemError, systemUserError } from '../errors.js';
+import type { WatchMetrics } from '../watch/index.js';
 
 /** Why the key changed: the file changed, or the service refused the old key and the file held another. */
 export type KeyRotationCause = 'file_changed' | 'unauthorized';

@@ -1,5 +1,5 @@
 /** The run settings of `sync`, `apply` and `watch`, from their command-line flags. */
-import { defaultParallelism } from '../apply/defaults.js';
+import { defaultParallelism } from '../apply/index.js';
 import { UsageError } from '../errors.js';
 import type { RunSettings } from './run-apply.js';
 

@@ -5,19 +5,23 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { environmentBase } from '../config/environment-base.js';
-import { pinMember } from '../config/layout.js';
+import { environmentBase, loadConfig, pinMember } from '../config/index.js';
 import type { DesiredObject } from '../resources/index.js';
 import { UsageError, UserError } from '../errors.js';
 import { inert, inertLines } from '../inert.js';
-import { exportAccount, type AccountExport } from '../export/index.js';
-import { removeBaseIds } from '../export/base-ids.js';
-import { overlayDiff, renderOverlay, type OverlayExport } from '../export/overlay-diff.js';
-import { loadConfig } from '../config/index.js';
+import {
+  exportAccount,
+  overlayDiff,
+  removeBaseIds,
+  renderOverlay,
+  type AccountExport,
+  type OverlayExport,
+} from '../export/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type ConnectionFlags } from './connection.js';
 import { variableLines } from './export-variables.js';
 import { refuseForeign } from './export-target.js';
+import { whoseId } from '../whose-id.js';
 
 interface ExportEnvironmentRequest {
   readonly paths: readonly string[];
@@ -73,14 +77,6 @@ function managedPins(objects: readonly DesiredObject[]): Map<string, string> {
   return out;
 }
 
-/** Whose id an id of no object here may be: the config's other environment, or one of them. */
-function whose(others: readonly string[]): string {
-  if (others.length === 1) return `${inert(others[0]!)}'s`;
-  return others.length === 0
-    ? "another account's"
-    : `another environment's (${others.map(inert).join(', ')})`;
-}
-
 /**
  * Pins of the config this account has no object for: most likely another environment's ids in the
  * base. Written as they are, the overlay would drop those entries; the export stops instead.
@@ -100,7 +96,7 @@ function foreignPins(
       details: [
         ...missing.map(
           ([key, id]) =>
-            `${key}: no object with id ${id} in ${environment}'s account (or another scope manages it): it may be ${whose(others)} id`,
+            `${key}: no object with id ${id} in ${environment}'s account (or another scope manages it): it may be ${whoseId(others)}`,
         ),
         'Ids are per account: keep each in the overlay of the environment whose account has it (export --env THAT --move-ids moves them there), or remove it. Nothing was written.',
       ],

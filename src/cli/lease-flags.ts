@@ -3,13 +3,16 @@
  * `watch`), and taking the scope's lease for them (docs/lease.md).
  */
 import { UsageError } from '../errors.js';
-import { forgedWarning } from '../lease/acquire.js';
-import { LeaseKeeper } from '../lease/keeper.js';
-import { defaultLeaseTtlMs, maxLeaseTtlMs } from '../lease/default-ttl.js';
-import { ScopeLease } from '../lease/lease.js';
+import {
+  LeaseKeeper,
+  ScopeLease,
+  defaultLeaseTtlMs,
+  describeHolder,
+  expiryOf,
+  forgedWarning,
+  maxLeaseTtlMs,
+} from '../lease/index.js';
 import { formatDuration, parseDuration } from '../duration.js';
-import { expiryOf } from '../lease/acquire.js';
-import { describeHolder } from '../lease/holder.js';
 import { inert } from '../inert.js';
 import { targetArguments, type AccountTarget } from './account.js';
 import type { Connection } from './connection.js';

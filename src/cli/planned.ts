@@ -5,9 +5,9 @@
  */
 import type { ApiClientOptions } from '../api/index.js';
 import type { Plan, TokenFileView } from '../plan-format/index.js';
-import { runOnce, type RunInputs, type RunResult } from '../pipeline/run-once.js';
+import { runOnce, type RunInputs, type RunResult } from '../pipeline/index.js';
 import type { PolicyRule } from '../policy/index.js';
-import type { ScopeLease } from '../lease/lease.js';
+import type { ScopeLease } from '../lease/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
 import { holdScope, withLease, type LeaseFlags } from './lease-flags.js';

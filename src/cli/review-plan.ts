@@ -2,7 +2,7 @@
  * A plan shown for review, the same way by `plan` and `sync --dry-run`: its rendering with what sync
  * would refuse, the policy rules' annotations, and the exit code a pipeline branches on.
  */
-import type { RunResult } from '../pipeline/run-once.js';
+import type { RunResult } from '../pipeline/index.js';
 import { hasPolicyErrors } from '../policy/index.js';
 import { planExitCode, writePlanOutput, type PlanFormat } from './plan-output.js';
 import { printPolicyAnnotations } from './policy.js';

@@ -4,10 +4,16 @@
  * exit code). Everything is checked by the run before the first write: policy, guards, then the
  * token file (an unreadable one must not be found out after keys were created).
  */
-import { lineProgress, ttyProgress, type ApplyResult, type GuardOptions } from '../apply/index.js';
-import { renderResultJson, renderResultText } from '../apply/render-result.js';
+import {
+  lineProgress,
+  renderResultJson,
+  renderResultText,
+  ttyProgress,
+  type ApplyResult,
+  type GuardOptions,
+} from '../apply/index.js';
 import type { Plan } from '../plan-format/index.js';
-import type { RunInputs, RunResult } from '../pipeline/run-once.js';
+import type { RunInputs, RunResult } from '../pipeline/index.js';
 import { PolicyRefusal } from '../policy/index.js';
 import { exitStatus } from './exit-codes.js';
 import { printPolicyAnnotations } from './policy.js';

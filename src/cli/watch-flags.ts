@@ -38,7 +38,7 @@ export const watchFlags = {
     type: 'string',
     default: defaults.listen,
     value: 'HOST:PORT',
-    help: `serve /healthz, /readyz, /status and /metrics (default ${defaults.listen})`,
+    help: `serve the status page at /, and /healthz, /readyz, /status and /metrics (default ${defaults.listen})`,
   },
   notify: {
     type: 'string',

@@ -1,10 +1,7 @@
 /** The flags of `acctsync watch` checked before the daemon connects or listens. */
 import { UsageError } from '../errors.js';
 import { parseDuration } from '../duration.js';
-import { parseListen } from '../watch/health.js';
-import type { LogFormat } from '../watch/logger.js';
-import { parseNotifyUrls } from '../watch/notify.js';
-import type { WatchMode } from '../watch/types.js';
+import { parseListen, parseNotifyUrls, type LogFormat, type WatchMode } from '../watch/index.js';
 import { runSettingsFrom } from './apply-flags.js';
 import { leaseFlagsFrom } from './lease-flags.js';
 import type { RunSettings } from './run-apply.js';

@@ -8,8 +8,7 @@ import type { DeclaredObject } from './objects.js';
 import { findCycles, resolveReferences, uniqueObjects, type UncheckedReference } from './references.js';
 import { checkScopes, filesScope, type ScopeSetting } from './scopes.js';
 import type { FileFinding } from './source.js';
-import { markedMetadata } from '../resources/ownership/marked-metadata.js';
-import { writtenPlaceholder } from '../resources/ownership/marker.js';
+import { markedMetadata, writtenPlaceholder } from '../resources/index.js';
 
 export interface CheckedObjects {
   /** The objects, each key once. */

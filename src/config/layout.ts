@@ -6,12 +6,12 @@
  */
 import {
   builtinKinds,
+  newObjectPin,
   pickFields,
   type Fields,
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
-import { newObjectPin } from '../resources/state.js';
 
 /** A kind written as a list inside each entry of its parent's map. */
 export interface ChildLayout {

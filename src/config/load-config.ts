@@ -27,6 +27,8 @@ export interface LoadedConfig {
   readonly secretSpans: SecretSpans;
   /** The environment loaded: which variables name its account. */
   readonly environment?: EnvironmentSettings;
+  /** The config's other environments, in declaration order (none without environments). */
+  readonly otherEnvironments: readonly string[];
 }
 
 /**
@@ -48,5 +50,6 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     warnings: loaded.warnings,
     secretSpans: loaded.secretSpans,
     ...(loaded.environment === undefined ? {} : { environment: loaded.environment }),
+    otherEnvironments: loaded.environments.filter((name) => name !== loaded.environment?.name),
   };
 }

@@ -6,7 +6,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { apiVariableExplanations } from './api-variables.js';
 import type { DocPath, Finding } from './diagnostic.js';
 import { didYouMean } from '../suggest.js';
-import { describeValue } from '../resources/describe-value.js';
+import { describeValue } from '../resources/index.js';
 
 /** One ajv error, with what its explanation needs decoded once. */
 interface Failure {

@@ -3,8 +3,13 @@
  * cross-field rules, a private key against its certificate included: the same definitions the
  * emulator answers with) plus the warnings only the loader gives.
  */
-import { parseCidr } from '../resources/formats/index.js';
-import { ignoredPathProblem, nestedCollections, validateBody, type FieldPath } from '../resources/index.js';
+import {
+  ignoredPathProblem,
+  nestedCollections,
+  parseCidr,
+  validateBody,
+  type FieldPath,
+} from '../resources/index.js';
 import type { DeclaredObject } from './objects.js';
 import type { FileFinding } from './source.js';
 import { didYouMean } from '../suggest.js';

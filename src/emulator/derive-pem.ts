@@ -1,6 +1,12 @@
 /** The members of a certificate-holding object that the service reads from its PEM. */
-import { derivedOnce, ErrorCode, type Fields, type KindDescriptor } from '../resources/index.js';
-import { parsePemCertificates, type ParsedCertificate } from '../resources/formats/index.js';
+import {
+  ErrorCode,
+  derivedOnce,
+  parsePemCertificates,
+  type Fields,
+  type KindDescriptor,
+  type ParsedCertificate,
+} from '../resources/index.js';
 import { badRequest } from './failure.js';
 import type { Answers } from './answers.js';
 

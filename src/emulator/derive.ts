@@ -3,8 +3,13 @@
  * certificate management status, keyed by data (a field's presence or format); then what the spec
  * gives one kind or module alone, from its entry in `kind-behaviour.ts`.
  */
-import { derivedOnce, ErrorCode, type KindDescriptor, type ModuleDescriptor } from '../resources/index.js';
-import { moduleFields } from '../resources/registry.js';
+import {
+  ErrorCode,
+  derivedOnce,
+  moduleFields,
+  type KindDescriptor,
+  type ModuleDescriptor,
+} from '../resources/index.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { DeriveContext } from './derive-context.js';
 import { hashToken } from './token-auth.js';

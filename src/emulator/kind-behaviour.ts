@@ -6,8 +6,7 @@
  * service's own processes still name the kinds they work on (the TLS certificates it issues, the
  * subscriptions it delivers events to, the bootstrap API key).
  */
-import type { KindDescriptor, KindName, ModuleDescriptor } from '../resources/index.js';
-import { samlModule } from '../resources/modules.js';
+import { samlModule, type KindDescriptor, type KindName, type ModuleDescriptor } from '../resources/index.js';
 import type { Decoration } from './account.js';
 import type { DeriveContext } from './derive-context.js';
 import { subscriptionSources, tunnelGroupTunnels } from './decorators.js';

@@ -2,7 +2,7 @@
  * Members the spec has the service compute for one kind or module alone (assigned addresses and DNS
  * targets, lower-cased header names, SAML's endpoints); `kind-behaviour.ts` says whose each is.
  */
-import { regions } from '../resources/fields.js';
+import { regions } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import type { DeriveContext } from './derive-context.js';
 import { samlSigningCertificatePem } from './saml-certificate.js';

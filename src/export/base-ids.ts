@@ -6,7 +6,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { isMap, isSeq, parseDocument } from 'yaml';
-import { configLayout, pinMember } from '../config/layout.js';
+import { configLayout, pinMember } from '../config/index.js';
 
 /** Removes the ids of `keys` (`ip_policies/office`) from `files`; returns the files it changed. */
 export async function removeBaseIds(files: readonly string[], keys: readonly string[]): Promise<string[]> {

@@ -5,11 +5,9 @@
  */
 import { compare } from '../compare.js';
 import type { ApiClient } from '../api/index.js';
-import { configLayout, pinMember, type MapLayout } from '../config/layout.js';
+import { configLayout, pinMember, type MapLayout } from '../config/index.js';
 import { readLiveState, type LiveObject, type LiveState } from '../live/index.js';
-import { markedMetadata } from '../resources/ownership/marked-metadata.js';
-import { writtenPlaceholder } from '../resources/ownership/marker.js';
-import { naturalName, type KindDescriptor } from '../resources/index.js';
+import { markedMetadata, naturalName, writtenPlaceholder, type KindDescriptor } from '../resources/index.js';
 import { UserError } from '../errors.js';
 import { exportableMaps } from './maps.js';
 import { NameAllocator, nameCandidates, slugify } from './names.js';
@@ -226,3 +224,5 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
     warnings,
   };
 }
+export { overlayDiff, renderOverlay, type OverlayExport } from './overlay-diff.js';
+export { removeBaseIds } from './base-ids.js';

@@ -10,11 +10,9 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Document } from 'yaml';
-import type { BaseEntry } from '../config/environment-base.js';
-import { configLayout, entryMembers, pinMember, type MapLayout } from '../config/layout.js';
+import { configLayout, entryMembers, pinMember, type BaseEntry, type MapLayout } from '../config/index.js';
 import { isPlainObject } from '../plain-object.js';
-import { canonicalJson, canonicalValues } from '../resources/index.js';
-import { withoutPaths, type Field, type Fields } from '../resources/index.js';
+import { canonicalJson, canonicalValues, withoutPaths, type Field, type Fields } from '../resources/index.js';
 import { inert } from '../inert.js';
 import { commentPlaceholders, exportedHeader, placeholderNotes } from './document.js';
 import { inertYaml } from './inert-yaml.js';

@@ -14,10 +14,9 @@
  * Neither machine's wall clock enters.
  */
 import { randomUUID } from 'node:crypto';
-import { isAmbiguousWriteFailure, type ApiClient } from '../api/index.js';
-import type { ServiceClock } from '../api/service-clock.js';
+import { isAmbiguousWriteFailure, type ApiClient, type ServiceClock } from '../api/index.js';
 import { UserError } from '../errors.js';
-import type { LeaseRecord } from '../resources/ownership/lease-record.js';
+import type { LeaseRecord } from '../resources/index.js';
 import { maxLeaseTtlMs } from './default-ttl.js';
 import { describeHolder, holderGone, shownTime, type Holder } from './holder.js';
 import { createLease, deleteLease, findLease, isTaken } from './store.js';

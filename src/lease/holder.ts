@@ -2,7 +2,7 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { inert } from '../inert.js';
-import type { LeaseRecord } from '../resources/ownership/lease-record.js';
+import type { LeaseRecord } from '../resources/index.js';
 
 export interface Holder {
   /** `acctsync sync`, `acctsync watch`. */

@@ -8,7 +8,7 @@
  * reconcile that writes turns it to `--lock-ttl` first and back after (docs/lease.md).
  */
 import type { ApiClient } from '../api/index.js';
-import type { LeaseRecord } from '../resources/ownership/lease-record.js';
+import type { LeaseRecord } from '../resources/index.js';
 import { retryDelay } from './acquire.js';
 import { idleTtlFactor, maxLeaseTtlMs } from './default-ttl.js';
 import { describeHolder } from './holder.js';

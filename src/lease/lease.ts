@@ -6,10 +6,9 @@
  * `check()` says so synchronously before each write; `signal` tells the rest of the run.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isNotFound, type ApiClient } from '../api/index.js';
-import type { ServiceClock } from '../api/service-clock.js';
+import { isNotFound, type ApiClient, type ServiceClock } from '../api/index.js';
 import { UserError } from '../errors.js';
-import type { LeaseRecord } from '../resources/ownership/lease-record.js';
+import type { LeaseRecord } from '../resources/index.js';
 import { LeaseHeldError, recordOf, retryDelay, tryAcquire } from './acquire.js';
 import { thisHolder, type Holder } from './holder.js';
 import { deleteLease, writeLease } from './store.js';
@@ -18,7 +17,20 @@ export interface LeaseSettings {
   /** Recorded as the holder: `acctsync sync`. */
   readonly command: string;
   readonly ttlMs: number;
+  /** The timers it renews and gives up by; the process's own unless a test brings its clock. */
+  readonly timers?: LeaseTimers;
 }
+
+/** Schedules `run` in `ms` (a timer that keeps no process alive), and cancels what it scheduled. */
+export interface LeaseTimers {
+  set(run: () => void, ms: number): unknown;
+  clear(timer: unknown): void;
+}
+
+const processTimers: LeaseTimers = {
+  set: (run, ms) => setTimeout(run, ms).unref(),
+  clear: (timer) => clearTimeout(timer as NodeJS.Timeout | undefined),
+};
 
 /** How {@link ScopeLease.acquire} waits, and what it says while it does. */
 interface AcquireSettings extends LeaseSettings {
@@ -38,6 +50,7 @@ export class ScopeLease {
   readonly forged: LeaseRecord | undefined;
   readonly #client: ApiClient;
   readonly #clock: ServiceClock;
+  readonly #timers: LeaseTimers;
   readonly #lost = new AbortController();
   readonly #id: string;
   #record: LeaseRecord;
@@ -46,20 +59,22 @@ export class ScopeLease {
   #ttlMs: number;
   /** Renewals one at a time: the record the holder believes in is the last one the service kept. */
   #renewals: Promise<void> = Promise.resolve();
-  #renewTimer: NodeJS.Timeout | undefined;
-  #deadlineTimer: NodeJS.Timeout | undefined;
+  #renewTimer: unknown;
+  #deadlineTimer: unknown;
   #released = false;
 
   private constructor(
     client: ApiClient,
     held: { readonly id: string; readonly record: LeaseRecord },
-    ttlMs: number,
+    settings: LeaseSettings,
     forged: LeaseRecord | undefined,
   ) {
+    const { ttlMs } = settings;
     this.scope = held.record.scope;
     this.forged = forged;
     this.#client = client;
     this.#clock = client.serviceClock;
+    this.#timers = settings.timers ?? processTimers;
     this.#id = held.id;
     this.#record = held.record;
     this.#recordTtlMs = ttlMs;
@@ -76,7 +91,7 @@ export class ScopeLease {
   ): Promise<ScopeLease | { readonly heldBy: LeaseRecord }> {
     const attempt = await tryAcquire(client, scope, holder, settings.ttlMs);
     if ('heldBy' in attempt) return attempt;
-    return new ScopeLease(client, attempt.held, settings.ttlMs, attempt.forged);
+    return new ScopeLease(client, attempt.held, settings, attempt.forged);
   }
 
   /**
@@ -145,15 +160,13 @@ export class ScopeLease {
       if (this.#clock.latest() < this.#stopAt()) this.#armed();
       else this.#lose(`it could not be renewed within ${Math.round((this.#recordTtlMs * 2) / 3)} ms`);
     };
-    this.#deadlineTimer = setTimeout(onDeadline, Math.max(0, this.#stopAt() - this.#clock.latest()));
-    this.#deadlineTimer.unref();
+    this.#deadlineTimer = this.#timers.set(onDeadline, Math.max(0, this.#stopAt() - this.#clock.latest()));
     this.#schedule(this.#ttlMs / 3);
   }
 
   #schedule(delayMs: number): void {
-    clearTimeout(this.#renewTimer);
-    this.#renewTimer = setTimeout(() => void this.#renew(), delayMs);
-    this.#renewTimer.unref();
+    this.#timers.clear(this.#renewTimer);
+    this.#renewTimer = this.#timers.set(() => void this.#renew(), delayMs);
   }
 
   #renew(): Promise<void> {
@@ -197,7 +210,7 @@ export class ScopeLease {
   }
 
   #stopTimers(): void {
-    clearTimeout(this.#renewTimer);
-    clearTimeout(this.#deadlineTimer);
+    this.#timers.clear(this.#renewTimer);
+    this.#timers.clear(this.#deadlineTimer);
   }
 }

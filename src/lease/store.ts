@@ -3,13 +3,16 @@
  * (`resources/ownership/lease-key.ts`), whose `metadata` holds the lease record. Only this module reads and writes it.
  */
 import { deleteIfPresent, isClaimConflict, type ApiClient } from '../api/index.js';
-import { descriptors, errorCodeString, ErrorCode } from '../resources/index.js';
 import {
+  ErrorCode,
+  descriptors,
+  errorCodeString,
   formatLeaseRecord,
+  keyIdentity,
+  leasePublicKey,
   parseLeaseRecord,
   type LeaseRecord,
-} from '../resources/ownership/lease-record.js';
-import { keyIdentity, leasePublicKey } from '../resources/ownership/lease-key.js';
+} from '../resources/index.js';
 
 const kind = descriptors.ssh_credentials;
 /** Even if someone held the key's private half, the credential could bind nothing. */

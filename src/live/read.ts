@@ -7,6 +7,7 @@ import { compare } from '../compare.js';
 import type { ApiClient } from '../api/index.js';
 import {
   descriptorOf,
+  isLeaseObject,
   isServiceOwned,
   managedDescriptors,
   referencedKinds,
@@ -14,7 +15,6 @@ import {
   type KindDescriptor,
   type KindName,
 } from '../resources/index.js';
-import { isLeaseObject } from '../resources/ownership/lease-object.js';
 import { isPlainObject } from '../plain-object.js';
 import { liveObject, type LiveObject } from './record.js';
 

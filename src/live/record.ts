@@ -5,8 +5,12 @@
  * object is.
  */
 import { isPlainObject } from '../plain-object.js';
-import type { KindDescriptor, KindName } from '../resources/index.js';
-import { parseMetadata, type OwnershipMarker } from '../resources/ownership/marker.js';
+import {
+  parseMetadata,
+  type KindDescriptor,
+  type KindName,
+  type OwnershipMarker,
+} from '../resources/index.js';
 
 /** One live object as the API returned it, with its ownership marker read out of `metadata`. */
 export interface LiveObject {

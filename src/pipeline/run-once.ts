@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/index.js';
 import {
   applyPlan,
+  checkSavedPlanCurrent,
   fileTokenSink,
   guardOptionsFor,
   guardRefusal,
@@ -17,11 +18,10 @@ import {
   type GuardOptions,
   type GuardRefusal,
 } from '../apply/index.js';
-import { checkSavedPlanCurrent } from '../apply/saved-plan.js';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../config/index.js';
 import { fetchLiveState, type LiveState } from '../live/index.js';
 import { buildPlan, sensitiveValues } from '../plan/index.js';
-import { type Plan, type PolicyFinding, type TokenFileView } from '../plan-format/index.js';
+import type { Plan, PolicyFinding, TokenFileView } from '../plan-format/index.js';
 import { planFindings, policyRefusal, type PolicyRefusal, type PolicyRule } from '../policy/index.js';
 import type { DesiredState } from '../resources/index.js';
 import { loadSampleTests, withTrafficChanges } from '../what-if/index.js';
@@ -143,6 +143,7 @@ async function desiredOf(source: DesiredSource): Promise<{
   loaded?: LoadedConfig;
   configPaths: readonly string[];
   environment?: string;
+  otherEnvironments?: readonly string[];
 }> {
   if ('desired' in source) {
     return {
@@ -157,6 +158,7 @@ async function desiredOf(source: DesiredSource): Promise<{
     loaded,
     configPaths: source.load.paths,
     ...(loaded.environment === undefined ? {} : { environment: loaded.environment.name }),
+    otherEnvironments: loaded.otherEnvironments,
   };
 }
 
@@ -198,7 +200,7 @@ async function readLive(
 
 /** Load, lease, read, plan, policy, guards, and apply when asked and nothing refused. */
 export async function runOnce(inputs: RunInputs): Promise<RunResult> {
-  const { desired, loaded, configPaths, environment } = await desiredOf(inputs.desired);
+  const { desired, loaded, configPaths, environment, otherEnvironments } = await desiredOf(inputs.desired);
   const trafficTests = await loadSampleTests(inputs.trafficTests ?? [], desired);
   const account = await inputs.account(loaded, desired);
   const hold = inputs.lease === undefined ? undefined : await inputs.lease(account.client, desired.scope);
@@ -221,6 +223,7 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
     now: planning.now,
     ...(planning.unprotect === undefined ? {} : { unprotect: planning.unprotect }),
     ...(environment === undefined ? {} : { environment }),
+    ...(otherEnvironments === undefined ? {} : { otherEnvironments }),
     ...(planning.tokens === undefined ? {} : { tokens: planning.tokens }),
   });
   const fresh = await withTrafficChanges(built, desired, live, trafficTests);

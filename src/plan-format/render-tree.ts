@@ -8,6 +8,8 @@ import {
   isObjectKey,
   mapReferenceValue,
   nestedFields,
+  parsePemCertificates,
+  parseSshPublicKey,
   type FieldPath,
   type FieldType,
   type Fields,
@@ -15,7 +17,6 @@ import {
   type RefTarget,
 } from '../resources/index.js';
 import { inert, inertLine } from '../inert.js';
-import { parsePemCertificates, parseSshPublicKey } from '../resources/formats/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { diffValue, type DiffNode } from './diff.js';
 import { sensitiveMask, type FieldChange, type Plan } from './types.js';

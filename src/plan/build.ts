@@ -3,24 +3,19 @@
  * `steps/`): pair objects, find replaces, build each object's operations (with the ownership
  * marker, secrets masked), delete orphans with their cascades, check protection, order, summarize.
  */
-import type { DesiredState } from '../resources/index.js';
-import { cachedSecretHasher } from '../resources/ownership/marker.js';
+import { cachedSecretHasher, type DesiredState } from '../resources/index.js';
 import { desiredFingerprint, liveFingerprint } from './fingerprint.js';
 import type { LiveState } from '../live/index.js';
 import { isPaired, matchObjects } from './match.js';
 import { checkProtection } from './protection.js';
-import { foldCascades, orphanDeletes } from './steps/deletes.js';
+import { foldCascades, observedRelease, orphanDeletes } from './steps/deletes.js';
 import { refuseAdoptLookalikes } from './steps/lookalikes.js';
-import { planNotes } from './steps/notes.js';
-import { objectOperations } from './steps/object-operations.js';
-import { observedDrift } from './steps/observed-drift.js';
-import { observedRelease } from './steps/observed-release.js';
+import { observedDrift, planNotes, summarize, unmanagedObjects } from './steps/report.js';
+import { objectOperations } from './steps/operations.js';
 import { orderPlan } from './steps/ordering.js';
 import { MetadataWriter } from './steps/ownership-metadata.js';
-import { findReplacements } from './steps/replacements.js';
-import { summarize } from './steps/summary.js';
+import { findReplacements } from './steps/changes.js';
 import { tokenCapture } from './steps/token-capture.js';
-import { unmanagedObjects } from './steps/unmanaged.js';
 import type { Plan, TokenFileView } from '../plan-format/index.js';
 import { WrittenStates } from './written-state.js';
 
@@ -33,6 +28,8 @@ interface BuildOptions {
   readonly unprotect?: readonly string[];
   /** The environment the desired state was loaded for, recorded so `apply` loads the same. */
   readonly environment?: string;
+  /** The config's other environments: whose id a pin this account lacks may be. */
+  readonly otherEnvironments?: readonly string[];
   /** The plan's `createdAt`: an input like the others, so the same inputs give the same bytes. */
   readonly now: Date;
   /**
@@ -84,6 +81,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: Build
     scope,
     adopt: options.adopt,
     environment: options.environment,
+    otherEnvironments: options.otherEnvironments ?? [],
   });
   const paired = matching.matches.filter(isPaired);
   const observed = paired.filter((m) => m.desired.observe === true);

@@ -5,8 +5,11 @@
 import { compare } from '../compare.js';
 import { createHash } from 'node:crypto';
 import {
+  canonicalJson,
   derivedOnce,
   descriptorOf,
+  hashSecret,
+  secretPaths,
   serverFills,
   writableValues,
   type DesiredState,
@@ -14,10 +17,7 @@ import {
   type Fields,
 } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
-import { canonicalJson } from '../resources/index.js';
 import type { LiveState } from '../live/index.js';
-import { hashSecret } from '../resources/ownership/marker.js';
-import { secretPaths } from '../resources/ownership/secret-fields.js';
 import { sensitiveMask } from '../plan-format/index.js';
 
 /** `items` through `f`, one at a time: the fingerprints never hold every converted object at once. */

@@ -5,4 +5,4 @@
 export { buildPlan } from './build.js';
 export { sensitiveValues } from './secrets.js';
 export { indexChildren, cascadeOf } from './cascade.js';
-export { formatMetadata, parseMetadata } from '../resources/ownership/marker.js';
+export { formatMetadata, parseMetadata } from '../resources/index.js';

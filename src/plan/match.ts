@@ -30,6 +30,7 @@ import { desiredParentId } from './parents.js';
 import { pairObserved } from './observed.js';
 import { itemsAddedOutside } from './outside-items.js';
 import { handOverKeys, pairByMove, pairByParent, pairByUniqueValue } from './renames.js';
+import { whoseId } from '../whose-id.js';
 
 export interface Match {
   readonly desired: DesiredObject;
@@ -77,6 +78,8 @@ interface MatchOptions {
   readonly adopt: boolean;
   /** The environment planned, for a config that declares environments: ids are per account. */
   readonly environment?: string | undefined;
+  /** The config's other environments, named by the hint on a pin this account lacks. */
+  readonly otherEnvironments?: readonly string[];
 }
 
 /** The parent id a desired object's natural key is scoped by, once its parent is matched. */
@@ -114,7 +117,7 @@ function pinProblem(
 function missingPin(o: DesiredObject, pin: string, options: MatchOptions): string {
   const missing = `no ${descriptorOf(o.kind).title} with id ${pin} exists`;
   if (options.environment === undefined) return missing;
-  return `${missing} in ${options.environment}'s account: it may be another environment's id (the account it was exported from)`;
+  return `${missing} in ${options.environment}'s account: it may be ${whoseId(options.otherEnvironments ?? [])} (the account it was exported from)`;
 }
 
 /** @throws {UserError} listing every pin that cannot be paired */

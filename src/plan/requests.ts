@@ -5,6 +5,8 @@
  */
 import {
   collectionParts,
+  findFields,
+  isSensitiveField,
   moduleFields,
   type DesiredObject,
   type Field,
@@ -13,10 +15,14 @@ import {
   type KindDescriptor,
 } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
-import { findFields, isSensitiveField } from '../resources/ownership/secret-fields.js';
-import { requestBody, type BodyContext } from '../plan-format/index.js';
+import {
+  requestBody,
+  type BodyContext,
+  type FieldChange,
+  type OperationRequest,
+  type RefValue,
+} from '../plan-format/index.js';
 import { isPublicMaterial } from './secrets.js';
-import type { FieldChange, OperationRequest, RefValue } from '../plan-format/index.js';
 
 type Plain = Record<string, unknown>;
 type PathPart = string | RefValue;

@@ -5,6 +5,8 @@
  */
 import {
   descriptorOf,
+  findFields,
+  isSensitiveField,
   nestedFields,
   type DesiredState,
   type FieldPath,
@@ -12,7 +14,6 @@ import {
   type Fields,
 } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
-import { findFields, isSensitiveField } from '../resources/ownership/secret-fields.js';
 import { sensitiveMask, type FieldChange } from '../plan-format/index.js';
 
 /** The value at `path` in `values`, undefined when any step is missing. */

@@ -4,10 +4,16 @@
  * service assigns later does not change it, fields owned elsewhere left out), and so whether an
  * operation carries a change of the config, drift made outside acctsync, or both.
  */
-import { canonicalValues, canonicalJson } from '../resources/index.js';
+import {
+  canonicalJson,
+  canonicalValues,
+  descriptorOf,
+  mapReferences,
+  withoutPaths,
+  writtenFingerprint,
+  type DesiredObject,
+} from '../resources/index.js';
 import { normalizeDesired, normalizeLive, type ResolveRef } from './normalize.js';
-import { descriptorOf, mapReferences, withoutPaths, type DesiredObject } from '../resources/index.js';
-import { writtenFingerprint } from '../resources/ownership/marker.js';
 import type { Paired } from './match.js';
 import type { ChangeCause } from '../plan-format/index.js';
 

@@ -4,11 +4,17 @@
  * does not parse, a member that is wrong and an expression that does not compile are each refused
  * at their own file:line:col, every one in one run.
  */
-import { ConfigError, type Diagnostic, type DocPath } from '../config/index.js';
-import { fileDiagnostic } from '../config/diagnostic.js';
-import { expandPaths } from '../config/files.js';
-import { locateInScalar } from '../config/scalar-position.js';
-import { locate, readSource, type SourceFile } from '../config/source.js';
+import {
+  ConfigError,
+  expandPaths,
+  fileDiagnostic,
+  locate,
+  locateInScalar,
+  readSource,
+  type Diagnostic,
+  type DocPath,
+  type SourceFile,
+} from '../config/index.js';
 import { didYouMean } from '../suggest.js';
 import { allDescriptors } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';

@@ -21,4 +21,37 @@ export * from './identity.js';
 export { serverFills } from './server-filled.js';
 export { canonicalJson, canonicalMetadata, canonicalValues } from './canonical.js';
 export { collectionParts, collectionPath, objectPath } from './paths.js';
-export { compareAddresses, rangeSamples } from './formats/index.js';
+export { namedFields } from './field-lists.js';
+export { formatLeaseRecord, parseLeaseRecord, type LeaseRecord } from './ownership/lease-record.js';
+export { markedMetadata, type MarkedMetadata } from './ownership/marked-metadata.js';
+export {
+  cachedSecretHasher,
+  formatMetadata,
+  hashSecret,
+  parseMetadata,
+  secretMatches,
+  writtenFingerprint,
+  writtenPlaceholder,
+  type OwnershipMarker,
+  type SecretHasher,
+} from './ownership/marker.js';
+export { describeValue } from './describe-value.js';
+export {
+  parseCidr,
+  parsePemCertificates,
+  parseSshPublicKey,
+  compareAddresses,
+  rangeSamples,
+  type ParsedCertificate,
+} from './formats/index.js';
+export { samlModule } from './modules.js';
+export { regions } from './fields.js';
+export { keyIdentity, leasePublicKey } from './ownership/lease-key.js';
+export { isLeaseObject } from './ownership/lease-object.js';
+export {
+  findFields,
+  hashKey,
+  isSensitiveField,
+  secretPaths,
+  writeOnlyValues,
+} from './ownership/secret-fields.js';

@@ -8,23 +8,11 @@ import { ApiError, type ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { descriptors, type TunnelSessionCommand } from '../resources/index.js';
 import { restartAfterUpdateSeconds } from './restart-delay.js';
+import type { TunnelSession } from './session.js';
 
 const sessionKind = descriptors.tunnel_sessions;
 
 /** A tunnel session as the API returns it. */
-export interface TunnelSession {
-  readonly id: string;
-  readonly uri: string;
-  readonly agent_version: string;
-  readonly credential: { readonly id: string; readonly uri: string } | null;
-  readonly ip: string;
-  readonly metadata: string;
-  readonly os: string;
-  readonly region: string;
-  readonly started_at: string;
-  readonly transport: string;
-}
-
 export { restartAfterUpdateSeconds } from './restart-delay.js';
 
 /** Online sessions (the API lists no others), oldest first. */
@@ -108,3 +96,4 @@ function explain(err: unknown, id: string, command: string): unknown {
   }
   return new UserError(`${known.message} (session ${id})`, { details: [known.hint], cause: err });
 }
+export { sessionDetails, sessionsTable } from './render.js';

@@ -1,6 +1,6 @@
 /** Sessions as text: an aligned table for the list, `key: value` lines for one session. */
 import { inert } from '../inert.js';
-import type { TunnelSession } from './index.js';
+import type { TunnelSession } from './session.js';
 
 const columns: ReadonlyArray<readonly [string, (s: TunnelSession) => string]> = [
   ['ID', (s) => s.id],

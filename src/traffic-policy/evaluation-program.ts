@@ -20,10 +20,13 @@ export function evaluationProgram(): { source: string; data: Readonly<Record<str
       re2js: require.resolve('re2js'),
       types: policyTypes,
       variables: policyVariables.map((v) => [flatAlias(v.name), v.type]),
+      // Each signature as the environment declares it, with the name a message shows.
       functions: [
-        ...namespacedFunctions.map((s) => flatAlias(functionName(s)) + s.slice(s.indexOf('('))),
-        ...globalFunctions,
-        ...methods,
+        ...namespacedFunctions.map((s) => [
+          flatAlias(functionName(s)) + s.slice(s.indexOf('(')),
+          functionName(s),
+        ]),
+        ...[...globalFunctions, ...methods].map((s) => [s, functionName(s)]),
       ],
     },
   };

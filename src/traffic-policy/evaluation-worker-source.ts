@@ -95,9 +95,8 @@ function nameOf(signature) {
 const env = new Environment({ homogeneousAggregateLiterals: false });
 for (const [name, fields] of Object.entries(workerData.types)) env.registerType(name, { fields });
 for (const [alias, type] of workerData.variables) env.registerVariable(alias, type);
-for (const signature of workerData.functions) {
-  const name = nameOf(signature);
-  env.registerFunction(signature, implemented[name] ?? notModelled(name));
+for (const [signature, shown] of workerData.functions) {
+  env.registerFunction(signature, implemented[nameOf(signature)] ?? notModelled(shown));
 }
 
 const programs = new Map();

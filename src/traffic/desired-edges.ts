@@ -5,7 +5,7 @@
  * action names).
  */
 import { resolve } from 'node:path';
-import { locate, readSource, type SourceFile } from '../config/source.js';
+import { locate, readSource, type SourceFile } from '../config/index.js';
 import { newObjectPin, type DesiredObject, type DesiredState } from '../resources/index.js';
 import { trafficEdgeOf } from './edge-fields.js';
 import type { TrafficEdge, TrafficIpPolicy, TrafficLocation } from './model.js';

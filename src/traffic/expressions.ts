@@ -4,7 +4,7 @@
  * time budget per expression and per run, and a capped heap) on the evaluation program of
  * src/traffic-policy. A result the sample cannot decide is `unknown`, with the variable it needed.
  */
-import { RuleSandbox } from '../policy/sandbox.js';
+import { RuleSandbox } from '../policy/index.js';
 import { compilePolicyExpression, evaluationProgram, variableOfAlias } from '../traffic-policy/index.js';
 
 type ExpressionResult =

@@ -7,11 +7,18 @@
  */
 import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv2020Compiler, ValidateFunction } from 'ajv/dist/2020.js';
-import { ConfigError, type Diagnostic, type DocPath } from '../config/index.js';
-import { fileDiagnostic } from '../config/diagnostic.js';
-import { expandPaths } from '../config/files.js';
-import { isNoise, toFinding } from '../config/schema-findings.js';
-import { locate, readSource, type SourceFile } from '../config/source.js';
+import {
+  ConfigError,
+  expandPaths,
+  fileDiagnostic,
+  isNoise,
+  locate,
+  readSource,
+  toFinding,
+  type Diagnostic,
+  type DocPath,
+  type SourceFile,
+} from '../config/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { didYouMean } from '../suggest.js';
 import { policyVariables } from '../traffic-policy/index.js';

@@ -1,6 +1,6 @@
 /** The daemon's Prometheus metrics, on a registry of its own (never prom-client's global one). */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { packageVersion } from '../api/version.js';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { packageVersion } from '../api/index.js';
 import { allDescriptors } from '../resources/index.js';
 import { ApiMetrics } from './api-metrics.js';
 import type { ReconcileRecord } from './loop.js';

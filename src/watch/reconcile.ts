@@ -9,11 +9,10 @@ import type { ApiClient } from '../api/index.js';
 import type { ApplyResult, GuardOptions } from '../apply/index.js';
 import { ConfigError, renderDiagnostic, type Diagnostic } from '../config/index.js';
 import { UserError } from '../errors.js';
-import { forgedWarning } from '../lease/acquire.js';
-import type { Hold } from '../lease/keeper.js';
+import { forgedWarning, type Hold } from '../lease/index.js';
 import type { Operation, Plan } from '../plan-format/index.js';
 import { runOnce, type Planned, type RunInputs, type RunResult } from '../pipeline/index.js';
-import { loadPolicies, PolicyFileError, PolicyRefusal } from '../policy/index.js';
+import { PolicyFileError, PolicyRefusal, loadPolicies } from '../policy/index.js';
 
 import type { DesiredState } from '../resources/index.js';
 import { ConvergenceWatch, notConvergingLine, type NotConverging } from './convergence.js';

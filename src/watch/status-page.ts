@@ -71,7 +71,6 @@ const script = `
       setTimeout(poll, ${pollSeconds * 1000});
     }
   };
-  document.documentElement.dataset.live = 'polling';
   setTimeout(poll, ${pollSeconds * 1000});
 })();
 `;

@@ -1,7 +1,7 @@
 /** Watches the config tree with chokidar and reports debounced changes, ignoring editors' scratch files. */
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { isSkippedDirectory } from '../config/files.js';
+import { isSkippedDirectory } from '../config/index.js';
 import { debounce } from './debounce.js';
 import { probeLayout } from './layout-probe.js';
 

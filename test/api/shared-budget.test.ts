@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { childEnv, cliPath, collect, type CliResult } from '../reliability/support/cli.js';
+import { childEnv, cliPath, collect, type CliResult } from '../support/cli.js';
 import { startAccount, type TestAccount } from '../support/account.js';
 import { waitFor, type LogEntry } from '../watch/daemon-harness.js';
 

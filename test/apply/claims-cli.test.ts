@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../export/cli.js';
+import { runCliAgainst } from '../support/cli.js';
 import { useAccount } from '../support/use-account.js';
 
 const pkiDir = new URL('../fixtures/pki/', import.meta.url).pathname;
@@ -59,10 +59,10 @@ describe('acctsync sync: swaps of unique values in one run', () => {
       cpSync(pkiDir, join(dir, 'pki'), { recursive: true });
       const file = join(dir, 'account.yaml');
       writeFileSync(file, `version: 1\nscope: swap-${parallelism}\n${before}`);
-      expect((await runCli(['sync', dir], account)).code).toBe(0);
+      expect((await runCliAgainst(['sync', dir], account)).code).toBe(0);
 
       writeFileSync(file, `version: 1\nscope: swap-${parallelism}\n${swapped}`);
-      const sync = await runCli(['sync', dir, '--parallelism', parallelism], account);
+      const sync = await runCliAgainst(['sync', dir, '--parallelism', parallelism], account);
       expect(sync.stderr).not.toMatch(/ERR_|409|FAILED/);
       expect(sync.code).toBe(0);
       const release = '(first releases the hostports another object claims; `update <key>` sets the rest)';
@@ -113,7 +113,7 @@ describe('acctsync sync: swaps of unique values in one run', () => {
       ]);
       expect(sync.stdout).toContain('Apply complete: 12 done, 0 failed, 0 not attempted');
 
-      const plan = await runCli(['plan', dir], account);
+      const plan = await runCliAgainst(['plan', dir], account);
       expect(plan.code).toBe(0);
       expect(plan.stdout).toContain('No changes. 6 objects up to date.');
     }, 60_000);

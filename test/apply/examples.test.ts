@@ -1,3 +1,7 @@
+/**
+ * examples/account synced into an empty account: every object planned as a create, each applied,
+ * and a plan made afterwards has nothing to do, every object unchanged.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { examplesDir, startHarness, type Harness } from './harness.js';
@@ -11,12 +15,16 @@ describe('sync of examples/', () => {
     await h.close();
   });
 
-  it('creates everything from empty, and a second plan is empty', async () => {
+  it('plans every object as a create from empty, applies them all, and a second plan is empty', async () => {
     const { computed, result } = await h.sync([join(examplesDir, 'account')]);
-    expect(computed.plan.operations.length).toBeGreaterThan(10);
+    const { plan, desired } = computed;
+    expect(plan.operations.length).toBeGreaterThan(10);
+    expect(plan.operations.filter((op) => op.action !== 'create').map((op) => op.id)).toEqual([]);
+    expect(plan.summary.create).toBe(desired.objects.length);
     expect(result.operations.filter((r) => r.status !== 'done')).toEqual([]);
     expect(result.status).toBe('succeeded');
     const again = await h.plan([join(examplesDir, 'account')]);
     expect(again.plan.operations.map((op) => `${op.id} ${JSON.stringify(op.changes)}`)).toEqual([]);
+    expect(again.plan.summary.unchanged).toBe(desired.objects.length);
   });
 });

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { examplesDir, runCli } from '../reliability/support/cli.js';
+import { examplesDir, runCli } from '../support/cli.js';
 
 let dir: string;
 beforeEach(async () => {

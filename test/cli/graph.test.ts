@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { examplesDir, runCli } from '../reliability/support/cli.js';
+import { examplesDir, runCli } from '../support/cli.js';
 import { startCliAccount } from '../safety/support.js';
 import { edgeNames, keysOf, parseDot, parseMermaid } from '../support/diagrams.js';
 
@@ -167,6 +167,18 @@ it('--plan draws the change against the account, like the markdown plan', async 
   const dotDrawing = parseDot(dot.stdout);
   expect(edgeNames(dotDrawing)).toEqual(edgeNames(drawing));
   expect([...dotDrawing.nodes.values()].map((n) => n.shape)).toEqual(['box', 'hexagon', 'box', 'box']);
+
+  const [gone, unchanged] = await Promise.all([
+    account.acctsync(['graph', 'account/', '--plan', '--key', `${route}s`]),
+    account.acctsync(['graph', 'account/', '--plan', '--key', 'backends/maintenance']),
+  ]);
+  expect(gone.code, gone.stderr).toBe(0);
+  expect(edgeNames(parseMermaid(gone.stdout))).toEqual([]);
+  expect([...keysOf(parseMermaid(gone.stdout)).values()]).toEqual([`- ${route}s`]);
+  expect(unchanged.code).toBe(1);
+  expect(unchanged.stderr).toContain(
+    'error: --key backends/maintenance: the plan changes no object with this key',
+  );
 });
 
 function node(drawing: ReturnType<typeof parseDot>, first: string): string | undefined {

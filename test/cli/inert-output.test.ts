@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { CliResult } from '../reliability/support/cli.js';
+import type { CliResult } from '../support/cli.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 
 const hostile = [

@@ -17,7 +17,7 @@ import {
   acctsyncVariables,
   ciTokenVariables,
 } from '../../src/config/guarded-variables.js';
-import type { CliResult } from '../reliability/support/cli.js';
+import type { CliResult } from '../support/cli.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 
 const run = promisify(execFile);

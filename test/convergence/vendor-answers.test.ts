@@ -9,7 +9,7 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { examplesDir, runCli, startServe } from '../reliability/support/cli.js';
+import { examplesDir, runCli, startServe } from '../support/cli.js';
 import { startAccount, type TestAccount } from '../support/account.js';
 
 const pki = new URL('../fixtures/pki/', import.meta.url).pathname;

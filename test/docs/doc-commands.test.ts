@@ -14,13 +14,12 @@
  * docs/ run against an account (SVC_API_URL/SVC_API_KEY) holding objects made by hand, none managed
  * yet, and production's account (PRODUCTION_SVC_*) synced from config/.
  */
-import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { childEnv, cliPath, collect, examplesDir, runCli } from '../reliability/support/cli.js';
+import { cliShim, examplesDir, runBash, runCli } from '../support/cli.js';
 import { apiEnv, startAccount, type TestAccount } from '../support/account.js';
 import { commandBlocks, commandsOf, documentedFiles, type CommandBlock } from './command-blocks.js';
 
@@ -30,7 +29,7 @@ const runHere = blocks.filter((b) => b.runBy === undefined && b.notRun === undef
 const files = [...new Set(runHere.map((b) => b.file))];
 
 const shims: Record<string, string> = {
-  acctsync: `#!/bin/sh\nexec "${process.execPath}" "${cliPath}" "$@"\n`,
+  acctsync: cliShim,
   npx: [
     '#!/bin/sh',
     '[ "$1" = "--no-install" ] && shift',
@@ -101,12 +100,11 @@ async function workTree(file: string): Promise<WorkTree> {
 }
 
 async function run(block: CommandBlock, tree: WorkTree): Promise<void> {
-  const child = spawn('bash', ['-c', `set -euo pipefail\n${commandsOf(block)}`], {
+  const result = await runBash(commandsOf(block), {
     cwd: join(tree.dir, block.runIn ?? ''),
-    env: childEnv(tree.env),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: tree.env,
+    timeoutMs: 90_000,
   });
-  const result = await collect(child, 90_000);
   const said = `${where(block)}:\n${block.body}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
   expect(result.code, said).toBe(0);
   expect(result.stderr, said).not.toMatch(/\berror\b/i);

@@ -3,13 +3,12 @@
  * built CLI (`acctsync` on PATH), on a free port instead of the documented 4010. An example whose
  * request fails (an error body) or whose command exits non-zero fails the test.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collect } from '../reliability/support/cli.js';
+import { cliShim, runBash } from '../support/cli.js';
 import { commandBlocks } from './command-blocks.js';
 
 /** The blocks this test owns (test/docs/command-blocks.ts): every `sh` block of the doc. */
@@ -43,23 +42,18 @@ describe('docs/emulator.md', () => {
     const dir = mkdtempSync(join(tmpdir(), 'acctsync-emulator-doc-'));
     const bin = join(dir, 'bin');
     mkdirSync(bin);
-    writeFileSync(
-      join(bin, 'acctsync'),
-      `#!/bin/sh\nexec "${process.execPath}" "${resolve('dist/cli/main.js')}" "$@"\n`,
-      { mode: 0o755 },
-    );
+    writeFileSync(join(bin, 'acctsync'), cliShim, { mode: 0o755 });
     const port = String(await freePort());
     const script = [
       'set -euo pipefail',
       "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT",
       ...blocks.map((b) => b.replaceAll('4010', port)),
     ].join('\n');
-    const child = spawn('bash', ['-c', script], {
+    const result = await runBash(script, {
       cwd: dir,
       env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      isolated: true,
     });
-    const result = await collect(child, 60_000);
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
     // Error bodies carry a status_code; no example may get one.

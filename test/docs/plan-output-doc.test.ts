@@ -9,11 +9,10 @@
  * After a deliberate change of the output, `ACCTSYNC_WRITE_DOCS=1 npx vitest run
  * test/docs/plan-output-doc.test.ts` rewrites the console blocks; review the diff of the doc.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { childEnv, cliPath, collect } from '../reliability/support/cli.js';
+import { cliShim, runBash } from '../support/cli.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 import { validatePlan } from '../support/plan-schema.js';
 
@@ -97,16 +96,11 @@ function normalizer(jsonPlan: string): (text: string) => string {
 
 /** Runs an `sh` block in the account's directory, `acctsync` on PATH and the account's SVC_* set. */
 async function runSetup(account: CliAccount, script: string): Promise<void> {
-  await account.write('bin/acctsync', `#!/bin/sh\nexec "${process.execPath}" "${cliPath}" "$@"\n`);
-  const child = spawn('bash', ['-c', `set -euo pipefail\nchmod +x bin/acctsync\n${script}`], {
+  await account.write('bin/acctsync', cliShim);
+  const result = await runBash(`chmod +x bin/acctsync\n${script}`, {
     cwd: account.dir,
-    env: childEnv({
-      PATH: `${join(account.dir, 'bin')}:${process.env.PATH ?? ''}`,
-      ...account.env,
-    }),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: `${join(account.dir, 'bin')}:${process.env.PATH ?? ''}`, ...account.env },
   });
-  const result = await collect(child, 60_000);
   expect(result.code, `${script}\n${result.stderr}`).toBe(0);
 }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../export/cli.js';
+import { runCliAgainst } from '../support/cli.js';
 import { pki } from '../resources/formats/pki-fixtures.js';
 import { useEmulator, type Answer } from './harness.js';
 
@@ -51,7 +51,7 @@ async function siteDomain(): Promise<Answer['body']> {
 }
 
 async function plan(dir: string): Promise<Answer['body']> {
-  const r = await runCli(['plan', dir, '--output', 'json'], h.emulator);
+  const r = await runCliAgainst(['plan', dir, '--output', 'json'], h.emulator);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout);
@@ -61,7 +61,7 @@ describe('managed certificates, end to end', () => {
   it('policy -> uploaded -> policy converges each way; the issued certificate is never planned or exported', async () => {
     const dir = configDir();
     writeConfig(dir, 'policy');
-    expect((await runCli(['sync', dir], h.emulator)).code).toBe(0);
+    expect((await runCliAgainst(['sync', dir], h.emulator)).code).toBe(0);
     const created = await siteDomain();
     const done = await h.call('POST', `/_emulator/certificate_jobs/${created.id}`, { outcome: 'issued' });
     const issuedId: string = done.body.certificate.id;
@@ -70,7 +70,7 @@ describe('managed certificates, end to end', () => {
     const settled = await plan(dir);
     expect(settled.operations).toEqual([]);
     // The export holds the domain and the uploaded certificate, not the issued one.
-    const exported = await runCli(['export', '--scope', 'certs'], h.emulator);
+    const exported = await runCliAgainst(['export', '--scope', 'certs'], h.emulator);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain('site.example.org');
     expect(exported.stdout.match(/certificate_pem:/g)).toHaveLength(1);
@@ -78,7 +78,7 @@ describe('managed certificates, end to end', () => {
 
     // To the uploaded certificate: no 409, the issued one goes, then nothing left to do.
     writeConfig(dir, 'uploaded');
-    const toUploaded = await runCli(['sync', dir], h.emulator);
+    const toUploaded = await runCliAgainst(['sync', dir], h.emulator);
     expect(toUploaded.stderr).not.toMatch(/409|error/i);
     expect(toUploaded.code).toBe(0);
     const uploaded = await siteDomain();
@@ -89,7 +89,7 @@ describe('managed certificates, end to end', () => {
 
     // Back to the policy: the uploaded certificate stays (it is configured), the domain is managed.
     writeConfig(dir, 'policy');
-    const toPolicy = await runCli(['sync', dir], h.emulator);
+    const toPolicy = await runCliAgainst(['sync', dir], h.emulator);
     expect(toPolicy.stderr).not.toMatch(/409|error/i);
     expect(toPolicy.code).toBe(0);
     const managed = await siteDomain();
@@ -106,7 +106,7 @@ describe('managed certificates, end to end', () => {
   it('a managed domain holding its issued certificate takes a PATCH of another field', async () => {
     const dir = configDir();
     writeConfig(dir, 'policy');
-    expect((await runCli(['sync', dir], h.emulator)).code).toBe(0);
+    expect((await runCliAgainst(['sync', dir], h.emulator)).code).toBe(0);
     const domain = await siteDomain();
     await h.call('POST', `/_emulator/certificate_jobs/${domain.id}`, { outcome: 'issued' });
     // The certificate the service filled in is not the caller's choice: the exclusivity rule ignores it.
@@ -122,7 +122,7 @@ describe('managed certificates, end to end', () => {
     await h.call('PATCH', `/reserved_domains/${domain.id}`, {
       certificate_management_policy: { private_key_type: 'rsa' },
     });
-    expect((await runCli(['sync', dir], h.emulator)).code).toBe(0);
+    expect((await runCliAgainst(['sync', dir], h.emulator)).code).toBe(0);
     await h.call('POST', `/_emulator/certificate_jobs/${domain.id}`, {
       outcome: 'failed',
       error_code: 'DNS_ERROR',
@@ -133,7 +133,7 @@ describe('managed certificates, end to end', () => {
     expect(failed.notes).toContain(
       `reserved_domains/site: certificate provisioning failed (DNS_ERROR: ${job.msg}); the service retries at ${job.retries_at}`,
     );
-    const text = await runCli(['plan', dir], h.emulator);
+    const text = await runCliAgainst(['plan', dir], h.emulator);
     expect(text.stdout).toContain('reserved_domains/site: certificate provisioning failed (DNS_ERROR');
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startAccount, type TestAccount } from '../support/account.js';
-import { startServe } from '../reliability/support/cli.js';
+import { startServe } from '../support/cli.js';
 import { callEmulator, useEmulator } from './harness.js';
 
 const h = useEmulator();

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { startAccount, type TestAccount } from '../support/account.js';
 import { startPortForward, startReverseProxy } from '../support/forwarders.js';
-import { startServe } from '../reliability/support/cli.js';
+import { startServe } from '../support/cli.js';
 import { callEmulator } from './harness.js';
 
 async function createPolicies(account: TestAccount, n: number): Promise<string[]> {

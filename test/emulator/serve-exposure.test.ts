@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServe, type ServeProcess } from '../reliability/support/cli.js';
+import { startServe, type ServeProcess } from '../support/cli.js';
 
 const adminToken = 'admin-token-for-the-control-surface-test';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../export/cli.js';
+import { runCliAgainst } from '../support/cli.js';
 import { pki } from '../resources/formats/pki-fixtures.js';
 import { rsaPkcs1, rsaSpki } from '../resources/formats/ssh-pem-fixtures.js';
 import { useEmulator } from './harness.js';
@@ -37,14 +37,14 @@ describe('SSH public keys in PEM', () => {
     writeFileSync(join(dir, 'key-pkcs1.pem'), rsaPkcs1);
 
     writeConfig(dir, 'key-pkcs8.pem');
-    const synced = await runCli(['sync', dir], h.emulator);
+    const synced = await runCliAgainst(['sync', dir], h.emulator);
     expect(synced.code).toBe(0);
     const duplicate = await h.call('POST', '/ssh_credentials', { public_key: opensshLine });
     expect(duplicate.status).toBe(409);
 
     for (const file of ['key.pub', 'key-pkcs1.pem', 'key-pkcs8.pem']) {
       writeConfig(dir, file);
-      const planned = await runCli(['plan', dir, '--output', 'json'], h.emulator);
+      const planned = await runCliAgainst(['plan', dir, '--output', 'json'], h.emulator);
       expect(planned.stderr).toBe('');
       expect((JSON.parse(planned.stdout) as { operations: unknown[] }).operations).toEqual([]);
     }

@@ -4,7 +4,6 @@
  * they refuse instead of quietly asking the embedded emulator. A command a message suggests works
  * as printed.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { ScopeLease } from '../../src/lease/lease.js';
 import { findLease } from '../../src/lease/store.js';
 import type { TestAccount } from '../support/account.js';
-import { cliMain, useTwoAccounts } from './support/two-accounts.js';
+import { runCli } from '../support/cli.js';
+import { useTwoAccounts } from './support/two-accounts.js';
 
 interface Run {
   readonly status: number | null;
@@ -21,16 +21,9 @@ interface Run {
 }
 
 /** The CLI in `cwd` with only `env` (and PATH): no variable of this process leaks in. */
-function acctsync(args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  const child = spawn(process.execPath, [cliMain, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+async function acctsync(args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
+  const run = await runCli(args, { cwd, env: { HOME: cwd, ...env }, isolated: true });
+  return { status: run.code, stdout: run.stdout, stderr: run.stderr };
 }
 
 describe('with no account configured', () => {

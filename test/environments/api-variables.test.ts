@@ -3,13 +3,13 @@
  * other (an attacker-set commit title as the URL, the CI job's token as the key) is refused at its
  * line before a request leaves, and no value of any variable is printed.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cliMain, repoRoot } from './support/two-accounts.js';
+import { runCli } from '../support/cli.js';
+import { repoRoot } from './support/two-accounts.js';
 
 const keyCanary = 'sk_canary_9f3b2e7d51';
 const tokenCanary = 'glcbt-canary-4411';
@@ -43,22 +43,12 @@ function declare(from: string, to: string): void {
   writeFileSync(file, text.replace(from, to));
 }
 
-function acctsync(
+async function acctsync(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ status: number | null; output: string }> {
-  const {
-    SVC_API_URL: _u,
-    SVC_API_KEY: _k,
-    ACCTSYNC_ENV: _e,
-    GITHUB_STEP_SUMMARY: _s,
-    ...base
-  } = process.env;
-  const child = spawn(process.execPath, [cliMain, ...args], { cwd: dir, env: { ...base, ...env } });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, output })));
+  const run = await runCli(args, { cwd: dir, env });
+  return { status: run.code, output: run.stdout + run.stderr };
 }
 
 /** What a GitLab merge-request job holds: the branch's commit title, the job token and the account's pair. */

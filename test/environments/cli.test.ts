@@ -2,13 +2,13 @@
  * One repository, two accounts: examples/environments planned and synced through the CLI against
  * two emulators over HTTP, each environment reaching its own through its own variables.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { TestAccount } from '../support/account.js';
-import { cliMain, useTwoAccounts } from './support/two-accounts.js';
+import { runCli } from '../support/cli.js';
+import { useTwoAccounts } from './support/two-accounts.js';
 import { configRepository, readWorkflow, runJob, type Comment } from '../cli/support/github-actions.js';
 
 let dir: string;
@@ -20,26 +20,9 @@ useTwoAccounts('acctsync-envs-cli-', (accounts) => {
 });
 
 /** The CLI as CI runs it, with both environments' accounts in its variables; asynchronous, as the emulators answer from this process. */
-function acctsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const {
-    SVC_API_URL: _u,
-    SVC_API_KEY: _k,
-    ACCTSYNC_ENV: _e,
-    GITHUB_STEP_SUMMARY: _s,
-    ...base
-  } = process.env;
-  const child = spawn(process.execPath, [cliMain, ...args], {
-    cwd: dir,
-    env: {
-      ...base,
-      ...apiVariables,
-    },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+async function acctsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const run = await runCli(args, { cwd: dir, env: apiVariables });
+  return { status: run.code, stdout: run.stdout, stderr: run.stderr };
 }
 
 function edit(file: string, change: (text: string) => string): void {

@@ -5,7 +5,6 @@
  * staging; both plan empty. `export --env` refuses a hand-written overlay, keeps the overlay's
  * observed bootstrap key, and writes an overlay that validates and plans empty.
  */
-import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -13,7 +12,8 @@ import { parse } from 'yaml';
 import { commandBlocks, commandsOf } from '../docs/command-blocks.js';
 import type { TestAccount } from '../support/account.js';
 import { apiEnv } from '../support/account.js';
-import { cliMain, useTwoAccounts } from './support/two-accounts.js';
+import { cliShim, runBash, runCli } from '../support/cli.js';
+import { useTwoAccounts } from './support/two-accounts.js';
 
 const doc = 'docs/environments.md';
 const walk = commandBlocks(doc).filter((b) => b.runBy === 'test/environments/from-export.test.ts');
@@ -33,27 +33,26 @@ interface Run {
   readonly stderr: string;
 }
 
-function collect(command: string, args: readonly string[]): Promise<Run> {
-  const child = spawn(command, args, {
+/** `script` run by bash in the directory, with the built CLI as `acctsync` on its PATH. */
+async function shell(script: string): Promise<Run> {
+  const run = await runBash(script, {
     cwd: dir,
     env: { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, HOME: dir, ...env },
+    isolated: true,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  return { status: run.code, stdout: run.stdout, stderr: run.stderr };
 }
 
-function acctsync(args: readonly string[]): Promise<Run> {
-  return collect(process.execPath, [cliMain, ...args]);
+async function acctsync(args: readonly string[], extra: Record<string, string> = {}): Promise<Run> {
+  const run = await runCli(args, { cwd: dir, env: { HOME: dir, ...env, ...extra }, isolated: true });
+  return { status: run.code, stdout: run.stdout, stderr: run.stderr };
 }
 
 /** The doc's block, run by bash as a reader pastes it, `acctsync` being the built CLI. */
 async function runBlock(index: number): Promise<Run> {
   const block = walk[index];
   if (block === undefined) throw new Error(`${doc} has no block ${index} run by this test`);
-  const run = await collect('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', commandsOf(block)]);
+  const run = await shell(commandsOf(block));
   const said = `${doc}:${block.line}\n${run.stdout}\n${run.stderr}`;
   expect(run.status, said).toBe(0);
   expect(run.stderr, said).not.toMatch(/\berror\b/i);
@@ -92,9 +91,7 @@ it('an exported production account becomes a base and two environments that plan
   const partners = await production.client.post<{ id: string }>('/ip_policies', { description: 'Partners' });
   rmSync(join(dir, 'config'), { recursive: true });
   mkdirSync(join(dir, 'bin'));
-  writeFileSync(join(dir, 'bin/acctsync'), `#!/bin/sh\nexec "${process.execPath}" "${cliMain}" "$@"\n`, {
-    mode: 0o755,
-  });
+  writeFileSync(join(dir, 'bin/acctsync'), cliShim, { mode: 0o755 });
 
   // 1. Export production.
   const exported = await runBlock(0);
@@ -113,7 +110,7 @@ it('an exported production account becomes a base and two environments that plan
   // Production's ids in the base: staging's plan stops, saying what they may be and what moves them.
   const stale = await acctsync(['plan', 'config', '--env', 'staging']);
   expect(stale.status).toBe(1);
-  expect(stale.stderr).toContain("in staging's account: it may be another environment's id");
+  expect(stale.stderr).toContain("in staging's account: it may be production's id");
   expect(stale.stderr).toContain('--move-ids');
 
   // export --env staging stops at them too, naming each entry, and writes nothing.

@@ -2,9 +2,9 @@
  * A plan says which environment it is for, in every rendering: two environments' plans of one
  * scope must never read alike to a reviewer or a pipeline.
  */
-import { spawn } from 'node:child_process';
 import { expect, it } from 'vitest';
-import { cliMain, useTwoAccounts } from './support/two-accounts.js';
+import { runCli } from '../support/cli.js';
+import { useTwoAccounts } from './support/two-accounts.js';
 
 let dir: string;
 let env: Record<string, string>;
@@ -12,18 +12,11 @@ useTwoAccounts('acctsync-named-outputs-', (accounts) => {
   ({ dir, env } = accounts);
 });
 
-function acctsync(
+async function acctsync(
   args: readonly string[],
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cliMain, ...args], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '', HOME: dir, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  const run = await runCli(args, { cwd: dir, env: { HOME: dir, ...env }, isolated: true });
+  return { status: run.code, stdout: run.stdout, stderr: run.stderr };
 }
 
 it('text, markdown and JSON plans name their environment', async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServiceOwned, managedDescriptors } from '../../src/resources/index.js';
 import { useAccount } from '../support/use-account.js';
 import { populate, secretsEnv } from './account.js';
-import { runCli } from './cli.js';
+import { runCliAgainst } from '../support/cli.js';
 
 const account = useAccount({}, 'file');
 let dir: string;
@@ -104,11 +104,13 @@ describe('taking over a hand-made account with look-alike objects', () => {
     const ids = await accountIds();
     const out = join(dir, 'config');
 
-    expect((await runCli(['export', '--out', out], account)).code).toBe(0);
-    const validated = await runCli(['validate', out], account, { env });
+    expect((await runCliAgainst(['export', '--out', out], account)).code).toBe(0);
+    const validated = await runCliAgainst(['validate', out], account, { env });
     expect(validated.code, validated.stderr).toBe(0);
 
-    const dry = await runCli(['sync', out, '--adopt', '--dry-run', '--output', 'json'], account, { env });
+    const dry = await runCliAgainst(['sync', out, '--adopt', '--dry-run', '--output', 'json'], account, {
+      env,
+    });
     expect(dry.code, dry.stderr).toBe(0);
     const plan = JSON.parse(dry.stdout) as { operations: Array<{ action: string; key: string }> };
     expect(plan.operations.filter((op) => op.action !== 'adopt')).toEqual([]);
@@ -123,19 +125,19 @@ describe('taking over a hand-made account with look-alike objects', () => {
     expect(first['ip_policies.yaml']).toContain('description: "yes"');
     expect(first['ip_policies.yaml']).toMatch(/\n {2}office-vpn:\n[^]*\n {2}office-vpn-2:\n/);
     for (let cycle = 1; cycle <= 3; cycle++) {
-      const synced = await runCli(['sync', out, '--adopt'], account, { env });
+      const synced = await runCliAgainst(['sync', out, '--adopt'], account, { env });
       expect(synced.code, `cycle ${cycle}: ${synced.stderr}`).toBe(0);
       expect(await accountIds(), `cycle ${cycle}`).toEqual(ids);
-      const next = await runCli(['plan', out, '--detailed-exitcode'], account, { env });
+      const next = await runCliAgainst(['plan', out, '--detailed-exitcode'], account, { env });
       expect(next.code, `cycle ${cycle}: ${next.stdout}${next.stderr}`).toBe(0);
-      expect((await runCli(['export', '--out', out], account)).code).toBe(0);
+      expect((await runCliAgainst(['export', '--out', out], account)).code).toBe(0);
       expect(await readDir(out), `cycle ${cycle}`).toEqual(first);
     }
   }, 300_000);
 
   it('keeps every other placeholder name when a route is deleted by hand and the account re-exported', async () => {
     const variables = async (): Promise<string[]> => {
-      const exported = await runCli(['export', '--kind', 'https_edges'], account);
+      const exported = await runCliAgainst(['export', '--kind', 'https_edges'], account);
       expect(exported.code, exported.stderr).toBe(0);
       return [...new Set(exported.stdout.match(/ACCTSYNC_HTTPS_EDGES_\w+/g) ?? [])].sort();
     };
@@ -158,7 +160,10 @@ describe('taking over a hand-made account with look-alike objects', () => {
       metadata: 'x'.repeat(4090),
     });
     try {
-      const exported = await runCli(['export', '--kind', 'api_keys', '--out', join(dir, 'long')], account);
+      const exported = await runCliAgainst(
+        ['export', '--kind', 'api_keys', '--out', join(dir, 'long')],
+        account,
+      );
       expect(exported.code, exported.stderr).toBe(0);
       expect(exported.stderr).toMatch(
         new RegExp(

@@ -10,7 +10,7 @@ import { computePlan } from '../../src/pipeline/index.js';
 import { startAccount } from '../support/account.js';
 import { useAccount } from '../support/use-account.js';
 import { populate, secretsEnv, type Populated } from './account.js';
-import { runCli } from './cli.js';
+import { runCliAgainst } from '../support/cli.js';
 
 const account = useAccount({}, 'file');
 let ids: Populated;
@@ -219,7 +219,7 @@ describe('round trip: export, then sync --adopt', () => {
 
   it('plans only adoption markers for every exported object, then nothing once synced', async () => {
     const out = join(dir, 'roundtrip');
-    const exported = await runCli(['export', '--out', out], account);
+    const exported = await runCliAgainst(['export', '--out', out], account);
     expect(exported.stderr).toContain('exported');
     expect(exported.code).toBe(0);
     const env = secretsEnv();
@@ -227,14 +227,14 @@ describe('round trip: export, then sync --adopt', () => {
     expect(dry.plan.operations.length).toBeGreaterThan(20);
     expect(lines(dry.plan).filter((line) => !line.startsWith('adopt ') || !line.endsWith(' []'))).toEqual([]);
 
-    const synced = await runCli(['sync', out, '--adopt'], account, { env });
+    const synced = await runCliAgainst(['sync', out, '--adopt'], account, { env });
     expect(synced.code, synced.stderr).toBe(0);
     const after = await computePlan({ paths: [out], client: account.client, env });
     expect(lines(after.plan)).toEqual([]);
 
     // A re-export of the adopted account keeps every name: they now come from the markers.
     const before = await readDir(out);
-    const reexported = await runCli(['export', '--out', out], account);
+    const reexported = await runCliAgainst(['export', '--out', out], account);
     expect(reexported.code, reexported.stderr).toBe(0);
     expect(await readDir(out)).toEqual(before);
   }, 120_000);
@@ -242,11 +242,11 @@ describe('round trip: export, then sync --adopt', () => {
 
 describe('acctsync export (CLI)', () => {
   it('writes to stdout without --out and to a single file with a .yaml --out', async () => {
-    const stdout = await runCli(['export', '--kind', 'ip_policies'], account);
+    const stdout = await runCliAgainst(['export', '--kind', 'ip_policies'], account);
     expect(stdout.code).toBe(0);
     expect(keysAt(parse(stdout.stdout), 'ip_policies')).toContain('office');
     const file = join(dir, 'one.yaml');
-    const single = await runCli(
+    const single = await runCliAgainst(
       ['export', '--out', file, '--kind', 'backends', '--kind', 'tls_edges'],
       account,
     );
@@ -262,7 +262,7 @@ describe('acctsync export (CLI)', () => {
   });
 
   it('refuses an unknown kind, naming the valid ones', async () => {
-    const result = await runCli(['export', '--kind', 'ip_policy'], account);
+    const result = await runCliAgainst(['export', '--kind', 'ip_policy'], account);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('error: unknown kind ip_policy');
     expect(result.stderr).toContain('ip_policies');
@@ -278,7 +278,7 @@ describe('acctsync export (CLI)', () => {
       '# Exported by acctsync export. Take it over with: acctsync sync --adopt\nversion: 1\nreserved_addrs: {}\n',
     );
     await using empty = await startAccount();
-    const result = await runCli(['export', '--out', out], empty);
+    const result = await runCliAgainst(['export', '--out', out], empty);
     expect(result.code).toBe(0);
     expect((await readdir(out)).sort()).toEqual(['acctsync.yaml', 'api_keys.yaml']);
   });

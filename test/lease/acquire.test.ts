@@ -13,6 +13,7 @@ import { ScopeLease } from '../../src/lease/lease.js';
 import { createLease, deleteLease, findLease } from '../../src/lease/store.js';
 import { fetchLiveState } from '../../src/live/index.js';
 import { planFor } from '../../src/pipeline/index.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { useAccount } from '../support/use-account.js';
 import { waitFor } from '../watch/daemon-harness.js';
 
@@ -126,24 +127,42 @@ describe('a holder on this machine whose process is gone', () => {
 });
 
 describe('holding a lease', () => {
-  const account = useAccount({ client: { retry: { attempts: 1 } } });
+  // The service's time, the client's and the holder's timers all move only when the test moves them.
+  const clock = new ManualClock();
+  const account = useAccount({
+    now: clock.now,
+    client: { retry: { attempts: 1 }, monotonic: clock.monotonic },
+  });
+  const expiresAt = async (scope: string) =>
+    (await findLease(account.client, scope))?.record?.expiresAt ?? '';
 
-  it('is renewed while held, and the holder is told when it is broken', async () => {
+  it('is renewed every third of its TTL while held, and the holder is told when it is broken', async () => {
     const lease = await ScopeLease.acquire(account.client, 'held', {
       ...settings,
-      ttlMs: 1500,
       timeoutMs: 0,
+      timers: clock.timers,
     });
-    const before = (await findLease(account.client, 'held'))?.record?.expiresAt ?? '';
-    await waitFor(
-      'a renewal',
-      async () => ((await findLease(account.client, 'held'))?.record?.expiresAt ?? '') > before,
-    );
+    const before = await expiresAt('held');
+    const writes = () => account.requests.filter((r) => r.method !== 'GET').length;
+    const written = writes();
+    clock.advance(settings.ttlMs / 3 - 1);
+    expect(writes()).toBe(written);
+    clock.advance(1);
+    const renewed = await waitFor('the renewal to be answered', async () => {
+      const after = await expiresAt('held');
+      return after > before ? after : undefined;
+    });
+    expect(Date.parse(renewed) - Date.parse(before)).toBe(settings.ttlMs / 3);
     expect(lease.signal.aborted).toBe(false);
+
     const found = await findLease(account.client, 'held');
     await deleteLease(account.client, found?.id ?? '');
-    await waitFor('the holder to notice', () => lease.signal.aborted);
-    expect(String(lease.signal.reason)).toMatch(/lost the lease on scope held/);
+    const lost = new Promise((resolve) => lease.signal.addEventListener('abort', resolve, { once: true }));
+    clock.advance(settings.ttlMs / 3);
+    await lost;
+    expect(String(lease.signal.reason)).toMatch(
+      /lost the lease on scope held: someone broke it \(acctsync unlock\) or took it over/,
+    );
     await lease.release();
   });
 

@@ -13,8 +13,9 @@ import { findLease } from '../../src/lease/store.js';
 import { ScopeLease } from '../../src/lease/lease.js';
 import { readLiveState } from '../../src/live/index.js';
 import { managedDescriptors } from '../../src/resources/index.js';
-import { childEnv, cliPath, examplesDir, runCli } from '../reliability/support/cli.js';
+import { childEnv, cliPath, examplesDir, runCli } from '../support/cli.js';
 import { startAccount, type TestAccount } from '../support/account.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { policyFile, waitFor } from '../watch/daemon-harness.js';
 
 const rounds = 6;
@@ -237,10 +238,13 @@ describe('acctsync unlock', () => {
   it('breaks a lease by hand with a warning; the holder learns it lost the lease', async () => {
     const on = await account();
     const cwd = await configDir(policyFile('office'));
+    // The holder renews only when the test moves its clock: its lease outlives the commands below.
+    const clock = new ManualClock();
     const lease = await ScopeLease.acquire(on.client, 'watch-test', {
       command: 'acctsync sync',
-      ttlMs: 1500,
+      ttlMs: 60_000,
       timeoutMs: 0,
+      timers: clock.timers,
     });
     const refused = await runCli(['sync', cwd, '--yes'], { cwd, env: on.env });
     expect(refused.code).toBe(1);
@@ -250,7 +254,10 @@ describe('acctsync unlock', () => {
       /^warning: breaking the lease on scope watch-test held by 'acctsync sync'/,
     );
     expect(unlocked.stdout).toBe('unlocked scope watch-test\n');
-    await waitFor('the holder to learn it', () => lease.signal.aborted);
+    // Its next renewal finds the lease object gone.
+    const lost = new Promise((resolve) => lease.signal.addEventListener('abort', resolve, { once: true }));
+    clock.advance(20_000);
+    await lost;
     const synced = await runCli(['sync', cwd, '--yes'], { cwd, env: on.env });
     expect(synced.code, synced.stderr).toBe(0);
     const again = await runCli(['unlock', 'watch-test'], { cwd, env: on.env });

@@ -21,7 +21,7 @@ import type { Holder } from '../../src/lease/holder.js';
 import { ScopeLease } from '../../src/lease/lease.js';
 import { createLease, findLease } from '../../src/lease/store.js';
 import type { RouteCount } from '../../src/emulator/index.js';
-import { childEnv, cliPath, collect, examplesDir, runCli } from '../reliability/support/cli.js';
+import { childEnv, cliPath, collect, examplesDir, runCli } from '../support/cli.js';
 import { startAccount, type TestAccount } from '../support/account.js';
 import { policyFile, startWatch, waitFor } from '../watch/daemon-harness.js';
 

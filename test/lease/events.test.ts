@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
-import { runCli } from '../reliability/support/cli.js';
+import { runCli } from '../support/cli.js';
 import { startAccount } from '../support/account.js';
 import { policyFile, startWatch, waitFor } from '../watch/daemon-harness.js';
 

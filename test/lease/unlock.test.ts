@@ -9,7 +9,7 @@ import { recordOf } from '../../src/lease/acquire.js';
 import type { Holder } from '../../src/lease/holder.js';
 import { ScopeLease } from '../../src/lease/lease.js';
 import { createLease, findLease } from '../../src/lease/store.js';
-import { childEnv, cliPath, collect, runCli, type CliResult } from '../reliability/support/cli.js';
+import { childEnv, cliPath, collect, runCli, type CliResult } from '../support/cli.js';
 import { startAccount, type TestAccount } from '../support/account.js';
 
 const settings = { command: 'acctsync watch', ttlMs: 60_000, timeoutMs: 0 };

@@ -7,7 +7,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { examplesDir } from '../reliability/support/cli.js';
+import { examplesDir } from '../support/cli.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 import { apiEnv } from '../support/account.js';
 

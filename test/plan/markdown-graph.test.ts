@@ -9,9 +9,9 @@
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { markdownLimit, planMermaid, type Plan } from '../../src/plan-format/index.js';
+import { markdownLimit, planMermaid, renderMarkdown, type Plan } from '../../src/plan-format/index.js';
 import { formatMetadata, parseMetadata } from '../../src/plan/index.js';
-import { examplesDir } from '../reliability/support/cli.js';
+import { examplesDir } from '../support/cli.js';
 import { startCliAccount, type CliAccount } from '../safety/support.js';
 import { edgeNames, keysOf, mermaidBlocks, parseMermaid, type Drawing } from '../support/diagrams.js';
 
@@ -214,6 +214,20 @@ describe('a 600-object first sync', () => {
     expect(md).toContain(
       '**Plan: 600 to create, 0 to update, 0 to replace, 0 to delete, 0 to adopt; 0 unchanged.**',
     );
+  });
+
+  it('is left out with a note when even by kind it would not fit its share (many environments in one comment)', async () => {
+    await account.write('account/many.yaml', many());
+    const plan = await jsonPlan();
+    // About the share one of thirty environments gets in a `plan --all-envs` comment.
+    const share = 2_000;
+    const md = renderMarkdown(plan, share);
+    expect(md.length).toBeLessThanOrEqual(share);
+    expect(mermaidBlocks(md)).toEqual([]);
+    expect(md).toContain(
+      '_Left out: the graph (600 objects, 508 edges) does not fit in 800 characters and 500 edges even by kind. Run `acctsync graph --plan` for the whole graph._',
+    );
+    expect(md).toContain('_Truncated: ');
   });
 });
 

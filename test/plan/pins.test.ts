@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../export/cli.js';
+import { runCliAgainst } from '../support/cli.js';
 import { useAccount } from '../support/use-account.js';
 import { planAccount } from './helpers.js';
 
@@ -42,19 +42,19 @@ describe('id: pins', () => {
     const path = await config(
       `reserved_addrs:\n  bastion:\n    id: ${pinned}\n    description: bastion\n    region: eu\n`,
     );
-    const synced = await runCli(['sync', path, '--adopt'], h.emulator);
+    const synced = await runCliAgainst(['sync', path, '--adopt'], h.emulator);
     expect(synced.code, synced.stderr).toBe(0);
     expect(synced.stdout).toContain('adopt');
     const record = (await h.client.get<{ metadata: string }>(`/reserved_addrs/${pinned}`)).body;
     expect(record.metadata).toContain('reserved_addrs/bastion');
     expect(await count('/reserved_addrs', 'reserved_addrs')).toBe(2);
-    const next = await runCli(['plan', path, '--detailed-exitcode'], h.emulator);
+    const next = await runCliAgainst(['plan', path, '--detailed-exitcode'], h.emulator);
     expect(next.code, next.stdout).toBe(0);
   });
 
   it('refuses a pinned id that does not exist, naming it, and changes nothing', async () => {
     const path = await config('ip_policies:\n  office:\n    id: ipp_doesnotexist\n    description: Office\n');
-    const synced = await runCli(['sync', path, '--adopt'], h.emulator);
+    const synced = await runCliAgainst(['sync', path, '--adopt'], h.emulator);
     expect(synced.code).toBe(1);
     expect(synced.stderr).toContain('ip_policies/office: no IP policy with id ipp_doesnotexist exists');
     expect(synced.stderr).not.toMatch(/\n\s+at /);
@@ -64,7 +64,7 @@ describe('id: pins', () => {
   it('refuses to take over a pinned unmanaged object without --adopt', async () => {
     const id = await post('/ip_policies', { description: 'Office' });
     const path = await config(`ip_policies:\n  office:\n    id: ${id}\n    description: Office\n`);
-    const planned = await runCli(['plan', path], h.emulator);
+    const planned = await runCliAgainst(['plan', path], h.emulator);
     expect(planned.code).toBe(1);
     expect(planned.stderr).toContain(`${id} is not managed yet: run with --adopt`);
   });
@@ -77,14 +77,14 @@ describe('--adopt and look-alikes', () => {
     const body = (pin: string) =>
       `backends:\n  maintenance:\n${pin}    http_response:\n      body: down\n      status_code: 503\n`;
 
-    const refused = await runCli(['sync', await config(body('')), '--adopt'], h.emulator);
+    const refused = await runCliAgainst(['sync', await config(body('')), '--adopt'], h.emulator);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('backends/maintenance: unmanaged HTTP response backends look like it');
     expect(refused.stderr).toContain(`${a} (same content)`);
     expect(refused.stderr).toContain(`${b} (same content)`);
     expect(await count('/backends/http_response', 'backends')).toBe(2);
 
-    const created = await runCli(['sync', await config(body('    id: new\n')), '--adopt'], h.emulator);
+    const created = await runCliAgainst(['sync', await config(body('    id: new\n')), '--adopt'], h.emulator);
     expect(created.code, created.stderr).toBe(0);
     expect(await count('/backends/http_response', 'backends')).toBe(3);
   });
@@ -92,12 +92,12 @@ describe('--adopt and look-alikes', () => {
   it('never creates an API key in an adoption run unless asked for with id: new', async () => {
     const path = await config('api_keys:\n  deploy:\n    description: deploy\n');
     const keys = await count('/api_keys', 'keys'); // the emulator's own key
-    const refused = await runCli(['sync', path, '--adopt'], h.emulator);
+    const refused = await runCliAgainst(['sync', path, '--adopt'], h.emulator);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('api_keys/deploy: a new API key would be created');
     expect(await count('/api_keys', 'keys')).toBe(keys);
 
-    const plain = await runCli(['sync', path], h.emulator);
+    const plain = await runCliAgainst(['sync', path], h.emulator);
     expect(plain.code, plain.stderr).toBe(0);
     expect(await count('/api_keys', 'keys')).toBe(keys + 1);
   });

@@ -1,7 +1,7 @@
 /** The loader has no API client: nothing it imports can open a connection. */
 import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './support/cli.js';
+import { repoRoot } from '../support/cli.js';
 import { importGraph } from './support/loader-fuzz.js';
 
 describe('loader isolation', () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiEnv } from '../support/account.js';
 import { useAccount } from '../support/use-account.js';
-import { childEnv, cliPath, collect, runCli } from './support/cli.js';
+import { childEnv, cliPath, collect, runCli } from '../support/cli.js';
 import { createRng } from './support/prng.js';
 import { startProxy, type RunningProxy } from './support/proxy.js';
 

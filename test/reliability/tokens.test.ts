@@ -12,7 +12,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { parseMetadata } from '../../src/plan/index.js';
 import { apiEnv } from '../support/account.js';
 import { useAccount } from '../support/use-account.js';
-import { childEnv, cliPath, collect, runCli } from './support/cli.js';
+import { childEnv, cliPath, collect, runCli } from '../support/cli.js';
 import { createRng } from './support/prng.js';
 import { startProxy, type RunningProxy } from './support/proxy.js';
 

@@ -144,6 +144,21 @@ describe('module structure', () => {
     const graph = new Map([...documented].map(([stage, deps]) => [stage, [...deps]]));
     expect(cycles(graph)).toEqual([]);
   });
+
+  it('a stage is imported through its index.ts only, but for the modules docs/architecture.md lists', () => {
+    const files = new Map<string, string>();
+    for (const file of sourceFiles(join(root, 'src'))) files.set(file, readFileSync(file, 'utf8'));
+    const reaching: string[] = [];
+    for (const [file, targets] of importGraph(files)) {
+      for (const target of targets) {
+        const to = stageOf(target);
+        if (to === undefined || to === stageOf(file)) continue;
+        if (target === join(root, 'src', to, 'index.ts')) continue;
+        reaching.push(`${srcPath(file)} -> ${srcPath(target)}`);
+      }
+    }
+    expect(reaching.sort()).toEqual(documentedDirectImports().sort());
+  });
 });
 
 /** The stage directory of a file under src/; undefined for the shared files directly under it. */
@@ -167,4 +182,24 @@ function documentedStageImports(): Map<string, Set<string>> {
     else if (rows.size > 0 && !line.startsWith('|')) break;
   }
   return rows;
+}
+
+/** A file's path under src/, with forward slashes, as docs/architecture.md writes it. */
+function srcPath(file: string): string {
+  return relative(join(root, 'src'), file).split(sep).join('/');
+}
+
+/** docs/architecture.md's table "Past a stage's index": each module imported directly, and by whom. */
+function documentedDirectImports(): string[] {
+  const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+  const section = doc.slice(doc.indexOf("### Past a stage's index"));
+  const pairs: string[] = [];
+  let inTable = false;
+  for (const line of section.split('\n')) {
+    const row = /^\| `([a-z/.-]+)` +\| `([a-z/.-]+)` +\|/.exec(line);
+    if (row !== null) pairs.push(`${row[1]} -> ${row[2]}`);
+    if (line.startsWith('|')) inTable = true;
+    else if (inTable) break;
+  }
+  return pairs;
 }

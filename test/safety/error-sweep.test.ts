@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderError } from '../../src/cli/render-error.js';
 import { testClient } from '../support/client.js';
-import { runCli, startServe, type CliResult } from '../reliability/support/cli.js';
+import { runCli, startServe, type CliResult } from '../support/cli.js';
 import { startCliAccount, type CliAccount } from './support.js';
 
 const asRoot = process.getuid?.() === 0;

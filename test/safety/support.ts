@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FaultOptions } from '../../src/emulator/index.js';
-import { runCli, type CliResult } from '../reliability/support/cli.js';
+import { runCli, type CliResult } from '../support/cli.js';
 import { startAccount, type TestAccount } from '../support/account.js';
 
 /** An account whose client never retries (no waits), with a config directory for the CLI. */

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../export/cli.js';
+import { runCliAgainst } from '../support/cli.js';
 import { useAccount } from '../support/use-account.js';
 
 const account = useAccount({}, 'file');
@@ -25,10 +25,10 @@ describe('acctsync events', { timeout: 60_000 }, () => {
   it('shows the deliveries the emulator recorded, as text and as JSON lines', async () => {
     const policy = (await account.client.post<{ id: string }>('/ip_policies', { description: 'office' })).body
       .id;
-    const text = await runCli(['events'], account);
+    const text = await runCliAgainst(['events'], account);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(new RegExp(`ip_policy_created\\.v0  ${policy}  -> ed_`));
-    const json = await runCli(['events', '--output', 'json'], account);
+    const json = await runCliAgainst(['events', '--output', 'json'], account);
     const lines = json.stdout
       .trim()
       .split('\n')
@@ -82,7 +82,7 @@ describe('acctsync events', { timeout: 60_000 }, () => {
     await once(server, 'listening');
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const result = await runCli(['events'], { url, token: 'live-key' });
+      const result = await runCliAgainst(['events'], { url, token: 'live-key' });
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(
         `error: acctsync events works only with the acctsync emulator; ${url} is not one`,

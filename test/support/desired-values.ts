@@ -1,7 +1,7 @@
 /**
  * Desired states built from examples/ and changed field by field from the descriptors alone: an
- * object with everything it needs, and a different valid value for a field. Shared by the suites
- * that walk every kind (`test/plan/kinds.test.ts`, `test/apply/contract.test.ts`).
+ * object with everything it needs, and a different valid value for a field, for the suite that
+ * walks every kind (`test/apply/contract.test.ts`).
  */
 import { readFileSync } from 'node:fs';
 import {

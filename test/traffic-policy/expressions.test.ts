@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../reliability/support/cli.js';
+import { runCli, type CliResult } from '../support/cli.js';
 
 type Style = 'plain' | 'single' | 'double' | 'folded' | 'literal';
 

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { examplesDir, repoRoot, runCli } from '../reliability/support/cli.js';
+import { examplesDir, repoRoot, runCli } from '../support/cli.js';
 
 /** Line 14 holds the rule deny-tor, line 17 geo-fence, line 20 office-only. */
 const config = `version: 1
@@ -250,6 +250,16 @@ tests:
     expect(run.code).toBe(1);
     // 300^4 iterations take minutes: the bound stopped it.
     expect(Date.now() - started).toBeLessThan(60_000);
+  });
+
+  it('refuses an invalid config as every command does, running no test', async () => {
+    await writeFile(join(dir, 'edges.yaml'), config.replace('action: allow', 'action: alow'));
+    await writeFile(join(dir, 'tests.yaml'), passing);
+    const run = await acctsync(['test-traffic', 'edges.yaml', 'tests.yaml']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('error: the desired state is invalid: 1 error');
+    expect(run.stderr).toContain('edges.yaml:6:41: error: must be one of allow, deny; found "alow"');
   });
 
   it('refuses a command line without tests files', async () => {

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import type { TestAccount } from '../support/account.js';
-import { cliMain, useTwoAccounts } from '../environments/support/two-accounts.js';
+import { cliPath } from '../support/cli.js';
+import { useTwoAccounts } from '../environments/support/two-accounts.js';
 import { waitFor, type LogEntry } from './daemon-harness.js';
 
 let dir: string;
@@ -25,7 +26,7 @@ useTwoAccounts('acctsync-watch-env-', (accounts) => {
 /** The daemon with both accounts in its variables, as a deployment of one environment would not be. */
 function watch(args: string[], extraEnv: Record<string, string> = {}) {
   const { SVC_API_URL: _u, SVC_API_KEY: _k, ACCTSYNC_ENV: _e, ...base } = process.env;
-  const child = spawn(process.execPath, [cliMain, 'watch', 'config', '--listen', '127.0.0.1:0', ...args], {
+  const child = spawn(process.execPath, [cliPath, 'watch', 'config', '--listen', '127.0.0.1:0', ...args], {
     cwd: dir,
     env: {
       ...base,

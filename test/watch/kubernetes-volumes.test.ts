@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../reliability/support/cli.js';
+import { runCli } from '../support/cli.js';
 import { startAccount, type TestAccount } from '../support/account.js';
 import { testClient } from '../support/client.js';
 import { waitFor, type LogEntry } from './daemon-harness.js';

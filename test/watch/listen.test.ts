@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../reliability/support/cli.js';
+import { runCli } from '../support/cli.js';
 import { startAccount } from '../support/account.js';
 
 describe('watch start-up errors', () => {

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../reliability/support/cli.js';
+import { runCli } from '../support/cli.js';
 import type { TestAccount } from '../support/account.js';
 import { policyFile, startReady, startWatch, waitFor } from './daemon-harness.js';
 

@@ -1,7 +1,7 @@
 /** `acctsync apply plan.json`: runs a reviewed plan, only if nothing changed since it was made. */
 import { runSettingsFrom } from '../apply-flags.js';
 import { commandApply, renderApplied } from '../run-apply.js';
-import { readSavedPlan } from '../../apply/saved-plan.js';
+import { readSavedPlan } from '../../apply/index.js';
 import { UsageError } from '../../errors.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/apply.js';

@@ -2,9 +2,8 @@
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { configScope } from '../../config/environment-account.js';
-import { schemaFileUrl } from '../../config/schema.js';
-import { isSystemError, systemUserError, UsageError } from '../../errors.js';
+import { configScope, schemaFileUrl } from '../../config/index.js';
+import { UsageError, isSystemError, systemUserError } from '../../errors.js';
 import { exportAccount, renderExport, type AccountExport, type OutputFile } from '../../export/index.js';
 import { inertLines } from '../../inert.js';
 import { defineCommand } from '../command.js';

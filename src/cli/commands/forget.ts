@@ -5,11 +5,10 @@
  */
 
 import { existsSync } from 'node:fs';
-import { loadConfig } from '../../config/index.js';
-import { configLayout } from '../../config/layout.js';
+import { configLayout, loadConfig } from '../../config/index.js';
 import { UsageError, UserError } from '../../errors.js';
 import { inert } from '../../inert.js';
-import { indexChildren, cascadeOf } from '../../plan/index.js';
+import { cascadeOf, indexChildren } from '../../plan/index.js';
 import { fetchLiveState, type LiveObject } from '../../live/index.js';
 import { aTitle, descriptorOf, objectPath } from '../../resources/index.js';
 import { defineCommand } from '../command.js';

@@ -50,20 +50,28 @@ function checkKinds(kinds: readonly string[]): void {
 
 const sectionOf = (key: string): string => key.slice(0, key.indexOf('/'));
 
-/** The node is one `--kind` or `--key` asks for (a key takes its nested items with it). */
+/** The node is a changed (or configured) object KEY, one of its nested items, or was KEY before a rename. */
+function hasKey(node: GraphNode, key: string): boolean {
+  if (node.action === 'context') return false;
+  return node.key === key || node.key.startsWith(`${key}/`) || node.renamedFrom === key;
+}
+
+/** The node is one `--kind` or `--key` asks for. */
 function selects(kinds: readonly string[], keys: readonly string[]): (node: GraphNode) => boolean {
   return (node) =>
     (node.action !== 'context' &&
       kinds.some((k) => k === node.kind || (node.kind !== undefined && k === sectionOf(node.key)))) ||
-    keys.some((k) => node.key === k || node.key.startsWith(`${k}/`) || node.renamedFrom === k);
+    keys.some((k) => hasKey(node, k));
 }
 
 /** Every `--key` names an object of the graph, or the command says which does not. */
 function checkKeys(graph: ObjectGraph, keys: readonly string[], planned: boolean): void {
-  const all = graph.nodes.filter((n) => n.action !== 'context').map((n) => n.key);
   for (const key of keys) {
-    if (all.some((k) => k === key || k.startsWith(`${key}/`))) continue;
-    const near = closest(key, all);
+    if (graph.nodes.some((n) => hasKey(n, key))) continue;
+    const near = closest(
+      key,
+      graph.nodes.filter((n) => n.action !== 'context').map((n) => n.key),
+    );
     throw new UsageError(
       `--key ${inert(key)}: ${planned ? 'the plan changes no object with this key' : 'no object of the config has this key'}`,
       { details: near === undefined ? [] : [`did you mean ${inert(near)}?`] },

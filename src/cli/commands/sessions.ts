@@ -2,8 +2,14 @@
 import { UsageError } from '../../errors.js';
 import { inert, inertQuoted } from '../../inert.js';
 import { tunnelSessionCommands, type TunnelSessionCommand } from '../../resources/index.js';
-import { commandSession, getSession, listSessions, restartAfterUpdateSeconds } from '../../sessions/index.js';
-import { sessionDetails, sessionsTable } from '../../sessions/render.js';
+import {
+  commandSession,
+  getSession,
+  listSessions,
+  restartAfterUpdateSeconds,
+  sessionDetails,
+  sessionsTable,
+} from '../../sessions/index.js';
 import { defineCommand } from '../command.js';
 import { help, synopsis } from '../help/sessions.js';
 import { openAccount, targetArguments, type AccountTarget } from '../account.js';

@@ -1,5 +1,5 @@
 /** `acctsync sync`: plan, check the guards, apply. `--dry-run` prints the plan exactly as `plan` does. */
-import { tokenFileView } from '../../apply/token-output.js';
+import { tokenFileView } from '../../apply/index.js';
 import { runSettingsFrom } from '../apply-flags.js';
 import { commandApply, renderApplied } from '../run-apply.js';
 import { defineCommand } from '../command.js';

@@ -1,10 +1,8 @@
 /** `acctsync unlock SCOPE`: breaks a scope's lease by hand (docs/lease.md). */
 import { createInterface } from 'node:readline/promises';
 import { UsageError, UserError } from '../../errors.js';
-import { judge } from '../../lease/acquire.js';
-import { describeHolder, shownTime } from '../../lease/holder.js';
-import { deleteLease, findLease } from '../../lease/store.js';
-import type { LeaseRecord } from '../../resources/ownership/lease-record.js';
+import { deleteLease, describeHolder, findLease, judge, shownTime } from '../../lease/index.js';
+import type { LeaseRecord } from '../../resources/index.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/unlock.js';
 import { openAccount } from '../account.js';

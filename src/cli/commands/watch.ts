@@ -10,14 +10,18 @@ import {
   type EnvironmentSettings,
 } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
-import { apiEventHandlers } from '../../watch/api-events.js';
-import { startDaemon, type Daemon } from '../../watch/daemon.js';
+import {
+  Notifier,
+  WatchMetrics,
+  apiEventHandlers,
+  createLogger,
+  createReconcileStep,
+  startDaemon,
+  type Daemon,
+  type ReconcileSettings,
+} from '../../watch/index.js';
 import { formatDuration } from '../../duration.js';
-import { createLogger } from '../../watch/logger.js';
-import { WatchMetrics } from '../../watch/metrics.js';
-import { Notifier } from '../../watch/notify.js';
-import { createReconcileStep, type ReconcileSettings } from '../../watch/reconcile.js';
-import { thisHolder, type Holder } from '../../lease/holder.js';
+import { thisHolder, type Holder } from '../../lease/index.js';
 import { keyRotationReport } from '../api-key-file.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/watch.js';

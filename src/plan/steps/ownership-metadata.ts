@@ -3,9 +3,14 @@
  * Values over the service's limit are collected across the plan so one error names them all.
  */
 import { UserError } from '../../errors.js';
-import { descriptorOf, type DesiredObject } from '../../resources/index.js';
-import { markedMetadata, type MarkedMetadata } from '../../resources/ownership/marked-metadata.js';
-import type { OwnershipMarker, SecretHasher } from '../../resources/ownership/marker.js';
+import {
+  descriptorOf,
+  markedMetadata,
+  type DesiredObject,
+  type MarkedMetadata,
+  type OwnershipMarker,
+  type SecretHasher,
+} from '../../resources/index.js';
 import type { WrittenStates } from '../written-state.js';
 
 export class MetadataWriter {

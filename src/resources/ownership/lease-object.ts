@@ -4,7 +4,7 @@
  * key is what makes the lease exclusive (`lease-key.ts`). Anything else carrying an `acctsync_lease`
  * member (typed into an IP restriction's metadata in the dashboard) is an ordinary object.
  */
-import type { KindName } from '../index.js';
+import type { KindName } from '../types.js';
 import { parseLeaseRecord } from './lease-record.js';
 import { keyIdentity, leasePublicKey } from './lease-key.js';
 

@@ -4,7 +4,7 @@
  * scope and the key offline and so can refuse what `sync` would.
  */
 import { byteLength, charLength } from '../formats/index.js';
-import type { KindDescriptor } from '../index.js';
+import type { KindDescriptor } from '../types.js';
 import {
   derivedSalt,
   formatMetadata,

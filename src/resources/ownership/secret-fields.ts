@@ -2,7 +2,8 @@
  * Where the write-only and secret fields of an object's values are, at any depth, and the salted
  * hashes of the write-only ones the ownership marker keeps (the service never returns them).
  */
-import type { Field, FieldPath, FieldType, Fields } from '../index.js';
+import type { FieldPath } from '../state.js';
+import type { Field, FieldType, Fields } from '../types.js';
 import { nestedFields, visitFields } from '../walk.js';
 import { secretMatches, type SecretHasher } from './marker.js';
 

@@ -10,7 +10,6 @@ import { afterEach, beforeEach } from 'vitest';
 import { apiEnv, startAccount, type TestAccount } from '../../support/account.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-export const cliMain = join(repoRoot, 'dist/cli/main.js');
 
 export interface TwoAccounts {
   readonly dir: string;

@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { loadSnapshot, type Snapshot } from '../../../src/emulator/persistence.js';
 import { apiEnv, startAccount } from '../../support/account.js';
 import { checkAccount, pendingOperations, syncOnce } from './account.js';
-import { childEnv, cliPath, collect, startServe } from './cli.js';
+import { childEnv, cliPath, collect, startServe } from '../../support/cli.js';
 import { examplesAccount } from './faults.js';
 import type { Rng } from './prng.js';
 import { startProxy } from './proxy.js';

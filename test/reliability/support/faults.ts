@@ -7,7 +7,7 @@ import { loadDesiredState } from '../../../src/config/index.js';
 import type { FaultOptions } from '../../../src/emulator/index.js';
 import { startAccount } from '../../support/account.js';
 import { checkAccount, describeError, syncOnce, syncUntilConverged } from './account.js';
-import { examplesDir } from './cli.js';
+import { examplesDir } from '../../support/cli.js';
 import type { Rng } from './prng.js';
 import { startProxy, type ProxyFault } from './proxy.js';
 

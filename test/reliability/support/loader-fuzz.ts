@@ -12,7 +12,7 @@ import {
   renderDiagnostic,
   type Diagnostic,
 } from '../../../src/config/index.js';
-import { examplesDir } from './cli.js';
+import { examplesDir } from '../../support/cli.js';
 import { mutateMany } from './mutate.js';
 import { createRng } from './prng.js';
 

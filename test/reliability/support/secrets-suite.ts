@@ -19,7 +19,7 @@ import {
   startServe,
   type CliResult,
   type ServeProcess,
-} from './cli.js';
+} from '../../support/cli.js';
 
 const tag = randomBytes(6).toString('hex');
 const canary = (name: string): string => `canary-${name}-${tag}`;

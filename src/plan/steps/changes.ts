@@ -1,23 +1,36 @@
 /**
- * The per-object diff: what differs between a paired live object and its desired state, in the
- * planner's normal forms, write-only values compared through the salted hashes of the marker.
+ * Each paired object's changes and the replaces they force. The per-object diff compares in the
+ * planner's normal forms, write-only values through the salted hashes of the marker; a change that
+ * cannot be made in place replaces the object, and a reference in an immutable field (a rule's
+ * policy) makes its referrer a replace in turn, so replaces are found to a fixpoint. Before a change
+ * enters the plan, its sensitive values are masked as `(sensitive)`.
  */
 import {
+  descriptorOf,
+  hashKey,
+  isObjectKey,
+  secretMatches,
+  secretPaths,
   withoutPaths,
+  writeOnlyValues,
   type DesiredObject,
   type FieldPath,
   type KindDescriptor,
+  type SecretHasher,
 } from '../../resources/index.js';
-import { secretMatches, type SecretHasher } from '../../resources/ownership/marker.js';
-import { hashKey, writeOnlyValues } from '../../resources/ownership/secret-fields.js';
-import { diffObject, isUnder, structuralDiff } from '../../plan-format/index.js';
+import {
+  diffObject,
+  isUnder,
+  sensitiveMask,
+  structuralDiff,
+  type FieldChange,
+} from '../../plan-format/index.js';
 import type { LiveObject } from '../../live/index.js';
-import type { Paired } from '../match.js';
+import type { Match, Paired } from '../match.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from '../normalize.js';
 import { isPlainObject } from '../../plain-object.js';
 import { unchangedRaw } from '../unchanged.js';
-
-import { sensitiveMask, type FieldChange } from '../../plan-format/index.js';
+import { isPublicMaterial, maskChange } from '../secrets.js';
 
 /** How many configured top-level fields of a paired object already have their desired value. */
 export function unchangedOf(
@@ -117,4 +130,56 @@ export function changesOf(
   return ignored.length === 0
     ? changes
     : changes.filter((c) => !ignored.some((path) => isUnder(c.path, path)));
+}
+
+/** Paths to mask in one object's changes: descriptor secrets on either side, and the loader's list. */
+function sensitivePathsOf(d: KindDescriptor, o: DesiredObject, live: LiveObject | undefined): FieldPath[] {
+  return [
+    ...secretPaths(d.fields, o.fields),
+    ...o.sensitive.filter((p) => !isPublicMaterial(d.fields, p)),
+    ...(live ? secretPaths(d.fields, live.record) : []),
+  ];
+}
+
+/** Masks a change of `o` (paired with `live` when it exists). */
+export function changeMasker(
+  d: KindDescriptor,
+  o: DesiredObject,
+  live: LiveObject | undefined,
+): (c: FieldChange) => FieldChange {
+  // Found on the first change: most objects have none, and the walks would be for nothing.
+  let paths: FieldPath[] | undefined;
+  return (c) => maskChange(c, (paths ??= sensitivePathsOf(d, o, live)));
+}
+
+export interface Replacements {
+  /** Keys of the paired objects replaced: a change forces it, or their token is recaptured. */
+  readonly replaced: ReadonlySet<string>;
+  /** The live ids of the paired objects kept, by key: what references resolve to. */
+  readonly keptIds: ReadonlyMap<string, string>;
+  readonly resolve: ResolveRef;
+  /** Each paired object's changes, before masking, as the final `resolve` sees them. */
+  readonly changes: ReadonlyMap<Match, readonly FieldChange[]>;
+}
+
+export function findReplacements(
+  paired: readonly Paired[],
+  recaptured: ReadonlySet<string>,
+  hash: SecretHasher,
+): Replacements {
+  const replaced = new Set<string>(recaptured);
+  for (;;) {
+    const keptIds = new Map(
+      paired.filter((m) => !replaced.has(m.desired.key)).map((m) => [m.desired.key, m.live.id]),
+    );
+    const resolve: ResolveRef = (ref) => (isObjectKey(ref) ? (keptIds.get(ref) ?? ref) : ref);
+    const changes = new Map(
+      paired.map((m) => [m, changesOf(descriptorOf(m.desired.kind), m, resolve, hash)]),
+    );
+    const before = replaced.size;
+    // An observed object is never written: what differs is drift to report, not a replace.
+    for (const [m, c] of changes)
+      if (m.desired.observe !== true && c.some((x) => x.forcesReplace)) replaced.add(m.desired.key);
+    if (replaced.size === before) return { replaced, keptIds, resolve, changes };
+  }
 }

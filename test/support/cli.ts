@@ -4,10 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { apiEnv } from './account.js';
 
-export const cliPath = new URL('../../../dist/cli/main.js', import.meta.url).pathname;
-export const repoRoot = new URL('../../../', import.meta.url).pathname;
-export const examplesDir = new URL('../../../examples/', import.meta.url).pathname;
+export const cliPath = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+export const repoRoot = new URL('../../', import.meta.url).pathname;
+export const examplesDir = new URL('../../examples/', import.meta.url).pathname;
 
 export interface CliResult {
   readonly code: number | null;
@@ -16,23 +17,62 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Environment for a child: no inherited SVC_* variables, colour off. */
+/**
+ * Environment for a child: no inherited SVC_* variables, environment, or CI job's (a job's step
+ * summary, GitHub Actions itself), colour off.
+ */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   delete env.SVC_API_URL;
   delete env.SVC_API_KEY;
+  delete env.ACCTSYNC_ENV;
   delete env.GITHUB_ACTIONS;
+  delete env.GITHUB_STEP_SUMMARY;
   return { ...env, ...extra };
 }
 
-/** Runs the CLI to completion (killed after `timeoutMs`). */
-export async function runCli(
-  args: readonly string[],
-  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
-): Promise<CliResult> {
+interface RunOptions {
+  readonly cwd: string;
+  readonly env?: Record<string, string>;
+  /** Only `env` and PATH reach the child, nothing else of this process's environment. */
+  readonly isolated?: boolean;
+  readonly timeoutMs?: number;
+}
+
+/** Runs the CLI to completion (killed after `timeoutMs`), asynchronously: the emulators answer from this process. */
+export async function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
   const child = spawn(process.execPath, [cliPath, ...args], {
     cwd: options.cwd,
-    env: childEnv(options.env),
+    env: options.isolated === true ? { PATH: process.env.PATH ?? '', ...options.env } : childEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collect(child, options.timeoutMs ?? 60_000);
+}
+
+/** Runs `acctsync ...args` against `api` with its key in the environment, and nothing else of ours. */
+export function runCliAgainst(
+  args: readonly string[],
+  api: { readonly url: string; readonly token: string },
+  options: { readonly env?: Record<string, string>; readonly cwd?: string } = {},
+): Promise<CliResult> {
+  return runCli(args, {
+    cwd: options.cwd ?? process.cwd(),
+    env: { ...apiEnv(api), ...options.env },
+    isolated: true,
+  });
+}
+
+/** A shell script's `acctsync`: the built CLI, for a directory on the script's PATH. */
+export const cliShim = `#!/bin/sh\nexec "${process.execPath}" "${cliPath}" "$@"\n`;
+
+/**
+ * Runs `script` with bash as a reader pastes it into a terminal (`set -euo pipefail`, no rc files),
+ * to completion (killed after `timeoutMs`).
+ */
+export async function runBash(script: string, options: RunOptions): Promise<CliResult> {
+  const child = spawn('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], {
+    cwd: options.cwd,
+    env: options.isolated === true ? { PATH: process.env.PATH ?? '', ...options.env } : childEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return collect(child, options.timeoutMs ?? 60_000);
