@@ -13,6 +13,7 @@ import { planAtScale } from './scenarios/plan-at-scale.js';
 import { plannerScaling } from './scenarios/planner-scaling.js';
 import { policyExpressions } from './scenarios/policy-expressions.js';
 import { rateLimited } from './scenarios/rate-limited.js';
+import { secondPaths } from './scenarios/second-paths.js';
 import { startup } from './scenarios/startup.js';
 import { watchLatency } from './scenarios/watch-latency.js';
 
@@ -26,6 +27,7 @@ const scenarios: Record<string, (quick: boolean) => Promise<ScenarioResult>> = {
   'watch-latency': (quick) => watchLatency(quick),
   startup,
   'policy-expressions': policyExpressions,
+  'second-paths': secondPaths,
 };
 
 /**
@@ -44,7 +46,12 @@ async function usePrecompiledValidator(): Promise<void> {
 async function main(): Promise<number> {
   await usePrecompiledValidator();
   const { values } = parseArgs({
-    options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      // second-paths: built checkouts without a path, to time against (see that scenario).
+      without: { type: 'string' },
+    },
   });
   const only = values.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((name) => !(name in scenarios)) ?? [];

@@ -1,4 +1,8 @@
 /**
+ * SECOND PATH (issue 46), with `cli/bundle.ts`: kept for a command's start; the first path is
+ * Node's own loader (`dist/cli/dispatch.js`), and `test/cli/compile-cache.test.ts` holds the verdicts equal. Measured by `npm run bench -- --only second-paths`
+ * (docs/performance.md, "Second paths").
+ *
  * Loads the bundle's CommonJS files through V8's code cache. Compiling is a large share of a
  * command's start (the bundle a validation loads is some 2 MB of code, and V8 compiles each function
  * again at its first call), and Node 20 keeps no compile cache of its own: the first run writes what

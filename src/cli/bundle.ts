@@ -1,4 +1,8 @@
 /**
+ * SECOND PATH (issue 46), with `cached-script.ts`: kept for a command's start; the first path is
+ * the ES modules tsc writes to `dist/`, which `dist/cli/dispatch.js` runs as they are. Measured by `npm run bench -- --only second-paths`
+ * (docs/performance.md, "Second paths").
+ *
  * Build step: bundles the compiled CLI (written by tsc) into a few files with esbuild. Loading some
  * 140 modules of ours and the 72 CommonJS files of `yaml` one by one (resolve, read, compile each)
  * cost a command about 75 ms. The dispatch and what it loads go to `dist/bundle/`, each command's

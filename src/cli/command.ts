@@ -21,7 +21,12 @@ export interface Command extends CommandHelp {
   run(argv: string[]): Promise<number>;
 }
 
-/** Its flag table keeps its type, for the command that parses it ({@link defineCommand}). */
+/**
+ * Its flag table keeps its type, for the command that parses it ({@link defineCommand}).
+ * SECOND PATH (issue 46): a command's help in a data-only module of `cli/help/`, so that
+ * `<command> --help` loads it without the command; kept for that wall time, measured by
+ * `npm run bench -- --only second-paths --without DIR` (docs/performance.md, "Second paths").
+ */
 export function defineHelp<F extends FlagTable>(
   help: CommandHelp & { readonly flags: F },
 ): CommandHelp & {

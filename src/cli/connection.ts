@@ -36,7 +36,7 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export interface ConnectionSettings {
+interface ConnectionSettings {
   readonly flags: ConnectionFlags;
   readonly env: NodeJS.ProcessEnv;
   /** Directory holding `.acctsync/` for the embedded state; the working directory by default. */
@@ -92,7 +92,7 @@ function setting(value: string | undefined, name: string, empty: string[]): stri
 }
 
 /** The API URL that `--api-url`, else `urlVariable`, gives; an empty one counts as unset (named in `empty`). */
-export function givenApiUrl(
+function givenApiUrl(
   flags: ConnectionFlags,
   env: NodeJS.ProcessEnv,
   urlVariable: string,

@@ -1,7 +1,6 @@
 /**
  * A command's run (`plan`, `sync`, `apply`): `runOnce` with the account the command line and the
- * loaded config name. What belongs to the command line happens in its hooks: the early read,
- * the loader's warnings printed once the config loaded, the connection, and the lease a writing
+ * loaded config name. What belongs to the command line happens in its hooks: the loader's warnings printed once the config loaded, the connection, and the lease a writing
  * command holds until the run is over. The connection is closed (the lease released) on return.
  */
 import type { ApiClientOptions } from '../api/index.js';
@@ -11,7 +10,6 @@ import type { PolicyRule } from '../policy/index.js';
 import type { ScopeLease } from '../lease/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
-import { startEarlyRead, type EarlyRead } from './early-read.js';
 import { holdScope, withLease, type LeaseFlags } from './lease-flags.js';
 
 interface RunRequest {
@@ -84,14 +82,7 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
     ...(request.client === undefined ? {} : { client: request.client }),
     ...(request.deadline === undefined ? {} : { deadline: request.deadline }),
   };
-  const early = startEarlyRead({
-    connection: connectionSettings,
-    environment: request.environment,
-    noDelete: request.noDelete,
-    lease: request.lease !== undefined,
-  });
   let connection: Connection | undefined;
-  let earlySettled = early === undefined;
   const held: LeaseState = {};
   const leaseRequest = request.lease;
   try {
@@ -107,21 +98,14 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
       },
       async account(loaded) {
         if (loaded !== undefined) printConfigWarnings(loaded.warnings, loaded.secretSpans, request.env);
-        earlySettled = true;
         held.environment = loaded?.environment?.name;
-        // The early read went to the default account: a config naming its own discards it.
-        let taken: Awaited<ReturnType<EarlyRead['take']>>;
-        if (loaded?.environment === undefined) taken = await early?.take();
-        else await early?.discard();
-        const opened =
-          taken?.connection ??
-          (await openConnection({
-            ...connectionSettings,
-            ...(loaded?.environment === undefined ? {} : { environment: loaded.environment }),
-          }));
+        const opened = await openConnection({
+          ...connectionSettings,
+          ...(loaded?.environment === undefined ? {} : { environment: loaded.environment }),
+        });
         connection = opened;
         held.connection = opened;
-        return { client: opened.client, live: taken?.live };
+        return { client: opened.client };
       },
       ...(leaseRequest === undefined ? {} : { lease: scopeLease(leaseRequest, request.paths, held) }),
       planning: {
@@ -142,7 +126,6 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
     const { lease } = held;
     return { result, ...(lease?.signal.aborted === true ? { leaseLost: lease.signal.reason } : {}) };
   } finally {
-    if (!earlySettled) await early?.discard();
     if (connection !== undefined) await withLease(connection, held.lease).close();
   }
 }

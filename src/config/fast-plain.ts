@@ -1,4 +1,8 @@
 /**
+ * SECOND PATH (issue 46): kept for the wall time of a 10,000-object plan; the first path is
+ * `composedSource` (`source.ts`), and `test/config/fast-parse.test.ts` holds the two equal. Measured by `npm run bench -- --only second-paths`
+ * (docs/performance.md, "Second paths").
+ *
  * The plain data and entry places of a clean file, read straight from the parser's token tree (its
  * CST) without composing the document tree: the composing is a third of the parse, and a clean file
  * never needs the tree (messages parse it again from the text). Only the shapes written by people

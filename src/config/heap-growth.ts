@@ -1,4 +1,8 @@
 /**
+ * SECOND PATH (issue 46): kept for the peak RSS of a 100,000-object plan; without it V8's own
+ * growth applies. It changes when V8 collects, never an output. Measured by `npm run bench -- --only second-paths`
+ * (docs/performance.md, "Second paths").
+ *
  * How far V8 lets the old generation grow before its next full collection. The YAML parser's
  * short-lived garbage (a result per token per level) outlives the young generation while a file
  * parses and is promoted; by default V8 then lets the old generation grow to up to four times what

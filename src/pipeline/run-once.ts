@@ -6,7 +6,7 @@
  * the caller's hooks (`account`, `beforeApply`) are where a command shows what it must as it goes.
  */
 import { setMaxListeners } from 'node:events';
-import { ApiError, type ApiClient } from '../api/index.js';
+import type { ApiClient } from '../api/index.js';
 import {
   applyPlan,
   checkSavedPlanCurrent,
@@ -39,8 +39,6 @@ type DesiredSource =
 /** The account to read and write, reached once the config is known (an environment names it). */
 interface RunAccount {
   readonly client: ApiClient;
-  /** A read of every managed collection begun while the config loaded (`cli/early-read.ts`). */
-  readonly live?: Promise<LiveState> | undefined;
 }
 
 /** The scope's lease as a run needs it: held (writes stop when `signal` aborts), or another's. */
@@ -177,14 +175,11 @@ function runSignal(...signals: readonly (AbortSignal | undefined)[]): AbortSigna
 }
 
 /**
- * The live state, read by `client` (the one that scrubs the config's secrets). Once one of its
- * requests has failed the read has failed: the others are aborted rather than left retrying. An
- * early read the server refused is read again here, by that client: a server's answer may quote a
- * value it was sent.
+ * The live state, read by `client` (the one that also scrubs the config's secrets). Once one of
+ * its requests has failed the read has failed: the others are aborted rather than left retrying.
  */
 async function readLive(
   client: ApiClient,
-  early: RunAccount['live'],
   desired: DesiredState,
   options: { readonly noDelete: boolean; readonly kinds: KindRegistry },
   signal: AbortSignal | undefined,
@@ -194,17 +189,12 @@ async function readLive(
   const onStop = (): void => requests.abort(signal?.reason);
   if (signal?.aborted) onStop();
   else signal?.addEventListener('abort', onStop, { once: true });
-  const read = (): Promise<LiveState> =>
-    fetchLiveState(client, desired, {
+  try {
+    return await fetchLiveState(client, desired, {
       noDelete: options.noDelete,
       registry: options.kinds,
       signal: requests.signal,
     });
-  try {
-    return await (early?.catch((err: unknown) => {
-      if (err instanceof ApiError) return read();
-      throw err;
-    }) ?? read());
   } catch (err) {
     requests.abort(new Error('reading the account failed'));
     throw err;
@@ -226,13 +216,7 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   const client = account.client.withSecrets(sensitiveValues(desired, kinds));
   let live: LiveState;
   try {
-    live = await readLive(
-      client,
-      account.live,
-      desired,
-      { noDelete: inputs.planning.noDelete, kinds },
-      signal,
-    );
+    live = await readLive(client, desired, { noDelete: inputs.planning.noDelete, kinds }, signal);
   } catch (err) {
     if (signal?.aborted)
       return { status: 'stopped', reason: signal.reason, when: 'while planning', planned: 0 };

@@ -1,4 +1,8 @@
 /**
+ * SECOND PATH (issue 46): kept for the wall time of a 10,000-object plan; the first path is the
+ * diff of the normal forms, which decides every case this one is unsure of. Measured by `npm run bench -- --only second-paths`
+ * (docs/performance.md, "Second paths").
+ *
  * Whether a paired object already holds its desired values, read off the raw values before either
  * side is normalized: most paired objects are unchanged, and for them the comparison should cost
  * what a deep equality of the two costs. Only a sure answer is given. Each member is compared

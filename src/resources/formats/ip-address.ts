@@ -1,84 +1,26 @@
 /**
- * The address grammars of `node:net`'s `isIPv4` and `isIPv6`, written out: theirs are regular
- * expressions that V8 compiles on first use and again when it tiers them up, some 5-10 ms of a
- * command's start, and loading `node:net` itself costs more. `test/resources/formats/ip-address.test.ts`
- * holds them to `node:net`'s answers.
+ * IPv4 and IPv6 addresses: `node:net`'s grammars, and the bytes and canonical text the CIDR checks
+ * and the certificate reader need.
  */
+import net from 'node:net';
 
 /** True when `s` is a dotted-quad IPv4 address (no leading zeros, no prefix, no surrounding space). */
 export function isIPv4(s: string): boolean {
-  return scanIPv4(s, undefined);
-}
-
-/**
- * Reads a dotted quad in one pass, writing its octets to `out` when given: each config's host
- * names, CIDRs and ACL rules go through here, and splitting into strings cost more than the check.
- * Four parts of 1-3 decimal digits, 0-255, without a leading zero.
- */
-function scanIPv4(s: string, out: Uint8Array | undefined): boolean {
-  let part = 0;
-  let value = 0;
-  let digits = 0;
-  for (let i = 0; i <= s.length; i++) {
-    // The end of the text closes the last part as a dot would.
-    const c = i < s.length ? s.charCodeAt(i) : 0x2e;
-    if (c === 0x2e) {
-      if (digits === 0 || part > 3) return false;
-      if (out !== undefined) out[part] = value;
-      part++;
-      value = 0;
-      digits = 0;
-    } else if (c >= 0x30 && c <= 0x39) {
-      if (digits === 3 || (digits === 1 && value === 0)) return false;
-      value = value * 10 + (c - 0x30);
-      digits++;
-      if (value > 255) return false;
-    } else return false;
-  }
-  return part === 4;
+  return net.isIPv4(s);
 }
 
 /**
  * True when `s` is an IPv6 address in any RFC 4291 text form, including embedded IPv4
- * (`::ffff:192.0.2.1`). Zone identifiers (`fe80::1%eth0`) are rejected: they name an interface of
- * one host and mean nothing in a platform-wide rule.
+ * (`::ffff:192.0.2.1`). Zone identifiers (`fe80::1%eth0`), which `node:net` accepts, are rejected:
+ * they name an interface of one host and mean nothing in a platform-wide rule.
  */
 export function isIPv6(s: string): boolean {
-  const halves = s.split('::');
-  if (halves.length > 2) return false;
-  let groups = 0;
-  for (const [h, half] of halves.entries()) {
-    if (half === '') continue;
-    const parts = half.split(':');
-    for (const [i, part] of parts.entries()) {
-      // An embedded IPv4 address comes last, in place of two groups.
-      const last = h === halves.length - 1 && i === parts.length - 1;
-      if (last && part.includes('.')) {
-        if (!isIPv4(part)) return false;
-        groups += 2;
-      } else if (isHexGroup(part)) groups += 1;
-      else return false;
-    }
-  }
-  // `::` stands for at least one group of zeros.
-  return halves.length === 2 ? groups <= 7 : groups === 8;
-}
-
-/** One to four hexadecimal digits. */
-function isHexGroup(part: string): boolean {
-  if (part.length === 0 || part.length > 4) return false;
-  for (let i = 0; i < part.length; i++) {
-    const c = part.charCodeAt(i);
-    const lower = c | 0x20;
-    if (!((c >= 0x30 && c <= 0x39) || (lower >= 0x61 && lower <= 0x66))) return false;
-  }
-  return true;
+  return !s.includes('%') && net.isIPv6(s);
 }
 
 /** The address as bytes (4 for IPv4, 16 for IPv6), or undefined when `s` is not an address. */
 export function ipAddressBytes(s: string): Uint8Array | undefined {
-  const v4 = new Uint8Array(4);
-  if (scanIPv4(s, v4)) return v4;
+  if (isIPv4(s)) return Uint8Array.from(s.split('.'), Number);
   if (!isIPv6(s)) return undefined;
   const bytes = new Uint8Array(16);
   ipv6Groups(s).forEach((group, i) => {
