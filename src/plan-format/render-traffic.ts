@@ -25,6 +25,12 @@ function samplesText(e: TrafficEdgeChange): string {
 }
 
 const noChange = 'no sample connection changes outcome';
+const noSample = 'no sample connection to evaluate (its rules name no address: pass --traffic-tests)';
+
+/** What is said of an edge none of whose samples changes outcome. */
+function quietText(e: TrafficEdgeChange): string {
+  return e.evaluated === 0 ? noSample : noChange;
+}
 
 /** The section's lines and a blank line after it; none when the plan changes no edge. */
 export function trafficText(edges: readonly TrafficEdgeChange[] | undefined): string[] {
@@ -33,7 +39,7 @@ export function trafficText(edges: readonly TrafficEdgeChange[] | undefined): st
     'Traffic (sample connections through each changed TLS edge, live -> desired):',
     ...edges.flatMap((e) =>
       e.changes.length === 0
-        ? [`  ${e.edge} (${samplesText(e)}): ${noChange}`]
+        ? [`  ${e.edge} (${samplesText(e)}): ${quietText(e)}`]
         : [`  ${e.edge} (${samplesText(e)}):`, ...e.changes.map((c) => `    ${inert(outcomeChangeText(c))}`)],
     ),
     '',
@@ -82,7 +88,7 @@ export function trafficMarkdown(edges: readonly TrafficEdgeChange[] | undefined,
   }
   const perEdge = [...changed, ...quiet].map(
     (e) =>
-      `- ${codeSpan(e.edge)}: ${e.changes.length === 0 ? noChange : `${e.changes.length} of ${e.evaluated} sample connections change outcome`} (${markdownText(samplesText(e))})`,
+      `- ${codeSpan(e.edge)}: ${e.changes.length === 0 ? quietText(e) : `${e.changes.length} of ${e.evaluated} sample connections change outcome`} (${markdownText(samplesText(e))})`,
   );
   const listed = fitting(perEdge, budget / 4);
   lines.push(...listed);

@@ -58,8 +58,19 @@ function referenced(edge: TrafficEdge): string[] {
 }
 
 /**
+ * Whether anything on the edge can refuse a connection: with neither an enabled IP restriction nor
+ * an enabled policy with inbound rules, every connection is allowed, so no outcome can change.
+ */
+function filtersTraffic(edge: TrafficEdge): boolean {
+  const restricted = edge.ipRestriction?.enabled === true;
+  const ruled = edge.policy?.enabled === true && edge.policy.inbound.length > 0;
+  return restricted || ruled;
+}
+
+/**
  * The TLS edges the plan changes that exist both before and after (a new edge has no before to
- * compare, a deleted one no after), in the desired state's order. `cwd` is where the config's
+ * compare, a deleted one no after) and that filter traffic on either side, in the desired state's
+ * order. `cwd` is where the config's
  * files are, for the rules' file:line.
  */
 export async function changedEdges(
@@ -88,6 +99,7 @@ export async function changedEdges(
     const after = model.edges.get(key);
     if (after === undefined) continue;
     const before = liveTrafficEdge(key, liveEdge);
+    if (!filtersTraffic(before) && !filtersTraffic(after)) continue;
     const refs = new Set([...referenced(before), ...referenced(after)]);
     const operations = touched
       .filter(({ op, policies }) => op.key === key || [...policies].some((p) => refs.has(p)))

@@ -167,6 +167,45 @@ describe('plan: outcome changes of a changed TLS edge', () => {
     ]);
   });
 
+  it('an edge that refuses nothing before or after is not listed', async () => {
+    const open = `version: 1
+scope: whatif
+tls_edges:
+  db:
+    description: Database
+    hostports: ['db.example.com:443']
+`;
+    await account.write('account/edges.yaml', open);
+    const sync = await account.acctsync(['sync', 'account', '--yes']);
+    expect(sync.code, sync.stderr).toBe(0);
+    await account.write(
+      'account/edges.yaml',
+      open.replace('description: Database', 'description: The database'),
+    );
+    const text = await account.acctsync(['plan', 'account']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('~ tls_edges/db');
+    expect(text.stdout).not.toContain('Traffic');
+  });
+
+  it('an edge whose rules name no address says there is no sample to evaluate', async () => {
+    const geo = synced
+      .replace('    ip_restriction: { ip_policies: [office] }\n', '')
+      .replace("conn.client_ip == '198.51.100.7'", "conn.geo.country_code == 'KP'");
+    await account.write('account/edges.yaml', geo);
+    const sync = await account.acctsync(['sync', 'account', '--yes']);
+    expect(sync.code, sync.stderr).toBe(0);
+    await account.write(
+      'account/edges.yaml',
+      geo.replace('description: Database', 'description: The database'),
+    );
+    const text = await account.acctsync(['plan', 'account']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(
+      '  tls_edges/db (derived samples, 0 evaluated): no sample connection to evaluate (its rules name no address: pass --traffic-tests)\n',
+    );
+  });
+
   it('a plan that changes no TLS edge has no traffic section', async () => {
     await account.write(
       'account/edges.yaml',
