@@ -4,12 +4,12 @@
  * state, from its references. Only data: `render-mermaid.ts` and `render-dot.ts` draw it.
  */
 import {
-  descriptorOf,
-  descriptorOfId,
+  builtinKinds,
   findReferences,
   isObjectKey,
   type DesiredState,
   type KindName,
+  type KindRegistry,
 } from '../resources/index.js';
 import { shownKey } from './render-common.js';
 import { namesOfIds } from './render-tree.js';
@@ -61,15 +61,18 @@ export function nodeNotes(node: Pick<GraphNode, 'action' | 'drift'>): string[] {
  * A node's text, untrusted and not yet escaped: its symbol and key (a rename's old key first),
  * then its kind and notes, when it has any.
  */
-export function nodeLines(node: GraphNode): string[] {
+export function nodeLines(node: GraphNode, kinds: KindRegistry = builtinKinds): string[] {
   const symbol = actionSymbols[node.action];
   const { kind, key: newKey, renamedFrom } = node;
   // A rename as the text plan heads it.
   const key =
     renamedFrom === undefined || kind === undefined
       ? newKey
-      : shownKey({ topLevel: descriptorOf(kind).parent === undefined, key: newKey, renamedFrom });
-  const second = [...(node.kind === undefined ? [] : [descriptorOf(node.kind).title]), ...nodeNotes(node)];
+      : shownKey({ topLevel: kinds.descriptorOf(kind).parent === undefined, key: newKey, renamedFrom });
+  const second = [
+    ...(node.kind === undefined ? [] : [kinds.descriptorOf(node.kind).title]),
+    ...nodeNotes(node),
+  ];
   return [symbol === '' ? key : `${symbol} ${key}`, ...(second.length === 0 ? [] : [second.join(', ')])];
 }
 
@@ -120,8 +123,8 @@ function asFields(change: FieldChange): Record<string, unknown> {
 }
 
 /** The keys of the objects an operation's new values reference (ids of managed objects as their keys). */
-function referencedKeys(op: Operation, names: ReadonlyMap<string, string>): string[] {
-  const fields = descriptorOf(op.kind).fields;
+function referencedKeys(op: Operation, names: ReadonlyMap<string, string>, kinds: KindRegistry): string[] {
+  const fields = kinds.descriptorOf(op.kind).fields;
   const refs = op.changes
     .filter((c) => Object.hasOwn(c, 'after'))
     .flatMap((c) => findReferences(fields, asFields(c)).map((r) => r.ref));
@@ -160,7 +163,7 @@ class GraphBuilder {
  * the unchanged objects their new values reference (and a nested object's parent), with a
  * `context` edge to each referrer, as is a reference to a changed object no operation waits for.
  */
-export function planGraph(plan: Plan): ObjectGraph {
+export function planGraph(plan: Plan, kinds: KindRegistry = builtinKinds): ObjectGraph {
   const graph = new GraphBuilder();
   const nodeOfOp = new Map(plan.operations.map((op) => [op.id, nodeIdOf(op)]));
   for (const op of plan.operations) graph.node(nodeOf(op));
@@ -172,14 +175,14 @@ export function planGraph(plan: Plan): ObjectGraph {
       if (from !== undefined) graph.edge({ from, to });
     }
     if (op.action === 'delete') continue;
-    for (const key of referencedKeys(op, names)) {
+    for (const key of referencedKeys(op, names, kinds)) {
       // A changed object it references but need not wait for (updated in place): a dashed arrow.
       if (graph.has(`key ${key}`)) {
         graph.edge({ from: `key ${key}`, to, context: true });
         continue;
       }
       const liveId = plan.resolvedIds[key];
-      const kind = liveId === undefined ? undefined : descriptorOfId(liveId)?.kind;
+      const kind = liveId === undefined ? undefined : kinds.descriptorOfId(liveId)?.kind;
       graph.node({ id: `context ${key}`, key, action: 'context', ...(kind === undefined ? {} : { kind }) });
       graph.edge({ from: `context ${key}`, to, context: true });
     }
@@ -188,13 +191,13 @@ export function planGraph(plan: Plan): ObjectGraph {
 }
 
 /** The whole desired state: every object, an edge from each object it references (and its parent) to it. */
-export function desiredGraph(state: DesiredState): ObjectGraph {
+export function desiredGraph(state: DesiredState, kinds: KindRegistry = builtinKinds): ObjectGraph {
   const graph = new GraphBuilder();
   const keys = new Set(state.objects.map((o) => o.key));
   for (const o of state.objects)
     graph.node({ id: `key ${o.key}`, key: o.key, kind: o.kind, action: 'object' });
   for (const o of state.objects) {
-    const refs = findReferences(descriptorOf(o.kind).fields, o.fields).map((r) => r.ref);
+    const refs = findReferences(kinds.descriptorOf(o.kind).fields, o.fields).map((r) => r.ref);
     for (const ref of o.parentKey === undefined ? refs : [o.parentKey, ...refs]) {
       if (keys.has(ref)) graph.edge({ from: `key ${ref}`, to: `key ${o.key}` });
     }

@@ -5,6 +5,7 @@
  * node ids generated.
  */
 import { inert } from '../inert.js';
+import { builtinKinds, type KindRegistry } from '../resources/index.js';
 import { nodeLines, type GraphAction, type ObjectGraph } from './change-graph.js';
 
 /** Text for inside a DOT quoted label: inert, then `\` (Graphviz's `\N`, `\G`, ...), `"` and `&` (entities) escaped. */
@@ -26,7 +27,7 @@ const styles: Readonly<Record<GraphAction | 'drift', string>> = {
 };
 
 /** The whole graph as one `digraph`; arrows go from what is needed first to what needs it. */
-export function dotOf(graph: ObjectGraph): string {
+export function dotOf(graph: ObjectGraph, kinds: KindRegistry = builtinKinds): string {
   const ids = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`]));
   const lines = [
     'digraph acctsync {',
@@ -34,7 +35,7 @@ export function dotOf(graph: ObjectGraph): string {
     '  node [fontname="Helvetica", fontsize=11];',
     ...graph.nodes.map((n, i) => {
       const style = n.drift === true ? `${styles[n.action]}, ${styles.drift}` : styles[n.action];
-      return `  n${i} [label="${nodeLines(n).map(dotText).join('\\n')}", ${style}];`;
+      return `  n${i} [label="${nodeLines(n, kinds).map(dotText).join('\\n')}", ${style}];`;
     }),
     ...graph.edges.map(
       (e) =>

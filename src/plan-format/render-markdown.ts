@@ -117,11 +117,11 @@ const graphKey =
   '_Arrows go from what is needed first to what needs it, in the order the applier runs them. `+` create, `~` update, `-/+` replace, `~>` rename, `-` delete, `<=` adopt; orange: changed outside acctsync; grey: unchanged objects the changes reference; dashed: a reference no operation waits for._';
 
 /** The change as a mermaid flowchart under its heading, within `limit` characters' share. */
-function graphSection(plan: Plan, limit: number): string[] {
+function graphSection(plan: Plan, limit: number, kinds: KindRegistry | undefined): string[] {
   if (plan.operations.length === 0) return [];
   const maxChars = Math.min(mermaidDefaults.maxChars, Math.floor(limit * graphShare));
   const budget = { maxChars, maxEdges: mermaidDefaults.maxEdges };
-  const diagram = planMermaid(plan, budget);
+  const diagram = planMermaid(plan, budget, kinds);
   const size = `${diagram.objects} objects, ${diagram.edges} edges`;
   const whole = 'Run `acctsync graph --plan` for the whole graph.';
   if (diagram.text === undefined)
@@ -149,7 +149,7 @@ interface MarkdownOptions {
 }
 
 export function renderMarkdown(plan: Plan, limit = markdownLimit, options: MarkdownOptions = {}): string {
-  const graph = options.graph === false ? [] : graphSection(plan, limit);
+  const graph = options.graph === false ? [] : graphSection(plan, limit, options.kinds);
   // What the text may take besides the graph; the change list's cut below counts the graph in `head`.
   const textLimit = limit - graph.join('\n').length - 1;
   const { kinds } = options;

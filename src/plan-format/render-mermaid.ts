@@ -5,7 +5,7 @@
  * untrusted (a delete's key comes from the account): labels are entity-escaped, ids generated.
  */
 import { inert } from '../inert.js';
-import { countOf, descriptorOf } from '../resources/index.js';
+import { builtinKinds, countOf, type KindRegistry } from '../resources/index.js';
 import {
   actionSymbols,
   nodeLines,
@@ -78,8 +78,8 @@ function classOf(node: GraphNode): NodeClass {
   return node.drift === true ? 'drift' : node.action;
 }
 
-function labelOf(node: GraphNode): string {
-  return nodeLines(node).map(mermaidText).join('<br>');
+function labelOf(node: GraphNode, kinds: KindRegistry): string {
+  return nodeLines(node, kinds).map(mermaidText).join('<br>');
 }
 
 interface Drawn {
@@ -113,11 +113,11 @@ function flowchart(nodes: readonly Drawn[], edges: readonly DrawnEdge[]): string
   return `${lines.join('\n')}\n`;
 }
 
-function perObject(graph: ObjectGraph): { text: string; edges: number } {
+function perObject(graph: ObjectGraph, kinds: KindRegistry): { text: string; edges: number } {
   const ids = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`]));
   const nodes = graph.nodes.map((n, i) => ({
     id: `n${i}`,
-    label: labelOf(n),
+    label: labelOf(n, kinds),
     action: n.action,
     cls: classOf(n),
   }));
@@ -130,7 +130,7 @@ function perObject(graph: ObjectGraph): { text: string; edges: number } {
 }
 
 /** One node per kind (or a context object's config map) and class, edges between them counted. */
-function perKind(graph: ObjectGraph): { text: string; edges: number } {
+function perKind(graph: ObjectGraph, kinds: KindRegistry): { text: string; edges: number } {
   const groups = new Map<string, { node: GraphNode; count: number; id: string }>();
   const groupOf = new Map<string, string>();
   for (const n of graph.nodes) {
@@ -142,7 +142,7 @@ function perKind(graph: ObjectGraph): { text: string; edges: number } {
     groupOf.set(n.id, group);
   }
   const nodes = [...groups.values()].map(({ node, count, id }) => {
-    const d = node.kind === undefined ? undefined : descriptorOf(node.kind);
+    const d = node.kind === undefined ? undefined : kinds.descriptorOf(node.kind);
     const what =
       d === undefined ? `${count} × ${node.key.slice(0, node.key.indexOf('/'))}` : countOf(d, count);
     const symbol = actionSymbols[node.action];
@@ -164,22 +164,30 @@ function perKind(graph: ObjectGraph): { text: string; edges: number } {
   return { text: flowchart(nodes, edges), edges: edges.length };
 }
 
-/** The most detailed flowchart of `graph` that fits `budget`. */
-export function mermaidOf(graph: ObjectGraph, budget: MermaidBudget = mermaidDefaults): MermaidDiagram {
+/** The most detailed flowchart of `graph` that fits `budget`; its objects are of `kinds`. */
+export function mermaidOf(
+  graph: ObjectGraph,
+  budget: MermaidBudget = mermaidDefaults,
+  kinds: KindRegistry = builtinKinds,
+): MermaidDiagram {
   const size = { objects: graph.nodes.length, edges: graph.edges.length };
   const fits = (d: { text: string; edges: number }) =>
     d.text.length <= budget.maxChars && d.edges <= budget.maxEdges;
   // Drawing per object is linear: too many edges is known before drawing.
   if (graph.edges.length <= budget.maxEdges) {
-    const whole = perObject(graph);
+    const whole = perObject(graph, kinds);
     if (fits(whole)) return { text: whole.text, detail: 'objects', ...size };
   }
-  const grouped = perKind(graph);
+  const grouped = perKind(graph, kinds);
   if (fits(grouped)) return { text: grouped.text, detail: 'kinds', ...size };
   return { detail: 'none', ...size };
 }
 
 /** The change of `plan` as a mermaid flowchart (the markdown plan's picture). */
-export function planMermaid(plan: Plan, budget: MermaidBudget = mermaidDefaults): MermaidDiagram {
-  return mermaidOf(planGraph(plan), budget);
+export function planMermaid(
+  plan: Plan,
+  budget: MermaidBudget = mermaidDefaults,
+  kinds: KindRegistry = builtinKinds,
+): MermaidDiagram {
+  return mermaidOf(planGraph(plan, kinds), budget, kinds);
 }

@@ -7,7 +7,7 @@
  * YAML for a kind needs the kind in the build and the schema regenerated, as the checklist says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderText } from '../../src/plan-format/index.js';
+import { planMermaid, renderMarkdown, renderText } from '../../src/plan-format/index.js';
 import { planFor } from '../../src/pipeline/index.js';
 import {
   builtinKinds,
@@ -223,6 +223,12 @@ describe('the reconciler manages a registered kind', () => {
       ['create', 'ip_policies/office'],
       ['create', 'widgets/main'],
     ]);
+    // The pull request's picture of the change draws the kind with the registry it is given.
+    const created = (await planFor(desired, h.client, { kinds })).plan;
+    const picture = planMermaid(created, undefined, kinds);
+    expect([picture.detail, picture.objects, picture.edges]).toEqual(['objects', 2, 1]);
+    expect(picture.text).toContain('widget');
+    expect(renderMarkdown(created, undefined, { kinds })).toContain(picture.text);
     expect((await sync(desired)).result.status).toBe('succeeded');
     const live = (await call('GET', '/widgets')).body.widgets;
     expect(live).toHaveLength(1);
