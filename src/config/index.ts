@@ -15,5 +15,6 @@ export { environmentBase, type BaseEntry } from './environment-base.js';
 export { fileDiagnostic } from './diagnostic.js';
 export { expandPaths, isSkippedDirectory } from './files.js';
 export { locateInScalar } from './scalar-position.js';
+export { readSideFiles, SideFileReport } from './side-files.js';
 export { locate, readSource, type SourceFile } from './source.js';
 export { isNoise, toFinding } from './schema-findings.js';

@@ -4,17 +4,8 @@
  * does not parse, a member that is wrong and an expression that does not compile are each refused
  * at their own file:line:col, every one in one run.
  */
-import {
-  ConfigError,
-  expandPaths,
-  fileDiagnostic,
-  locate,
-  locateInScalar,
-  readSource,
-  type Diagnostic,
-  type DocPath,
-  type SourceFile,
-} from '../config/index.js';
+import type { SideFileReport } from '../config/index.js';
+import { ConfigError, locate, readSideFiles, type Diagnostic, type DocPath } from '../config/index.js';
 import { didYouMean } from '../suggest.js';
 import { allDescriptors } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
@@ -33,34 +24,8 @@ export class PolicyFileError extends ConfigError {
 
 const ruleMembers = ['name', 'on', 'kinds', 'expression', 'message', 'severity'];
 
-class FileReport {
-  readonly diagnostics: Diagnostic[] = [];
-  constructor(readonly source: SourceFile) {}
-
-  error(path: DocPath, message: string, hint?: string, offset?: number): void {
-    const at = offset === undefined ? locate(this.source, path) : locateInScalar(this.source, path, offset);
-    this.push(at, path, message, hint);
-  }
-
-  /** At the member's key: an unknown member. */
-  atKey(path: DocPath, message: string, hint?: string): void {
-    this.push(locate(this.source, path, true), path, message, hint);
-  }
-
-  private push(at: { line: number; column: number }, path: DocPath, message: string, hint?: string): void {
-    this.diagnostics.push({
-      severity: 'error',
-      file: this.source.file,
-      ...at,
-      path: path.join('.'),
-      message,
-      ...(hint === undefined ? {} : { hint }),
-    });
-  }
-}
-
 function stringMember(
-  r: FileReport,
+  r: SideFileReport,
   rule: Record<string, unknown>,
   path: DocPath,
   key: string,
@@ -71,7 +36,7 @@ function stringMember(
   return undefined;
 }
 
-function kindsOf(r: FileReport, rule: Record<string, unknown>, path: DocPath): string[] | undefined {
+function kindsOf(r: SideFileReport, rule: Record<string, unknown>, path: DocPath): string[] | undefined {
   const kinds = rule.kinds;
   if (kinds === undefined) return undefined;
   const known = allDescriptors().map((d) => d.kind as string);
@@ -98,7 +63,7 @@ interface LibraryError {
 }
 
 /** Whether `expression` compiles as an `on` rule; each reason it does not is reported at its offset. */
-function compiles(r: FileReport, on: 'object' | 'change', expression: string, path: DocPath): boolean {
+function compiles(r: SideFileReport, on: 'object' | 'change', expression: string, path: DocPath): boolean {
   const refuse = (e: LibraryError): false => {
     const vars = on === 'object' ? 'object, kind, name and env' : 'change';
     const message = `the expression does not compile: ${e.summary ?? e.message}`;
@@ -127,7 +92,7 @@ function compiles(r: FileReport, on: 'object' | 'change', expression: string, pa
 }
 
 function ruleAt(
-  r: FileReport,
+  r: SideFileReport,
   rule: unknown,
   index: number,
   names: Map<string, string>,
@@ -176,7 +141,7 @@ function ruleAt(
   };
 }
 
-function rulesOf(r: FileReport, names: Map<string, string>): PolicyRule[] {
+function rulesOf(r: SideFileReport, names: Map<string, string>): PolicyRule[] {
   const doc = r.source.value;
   if (!isPlainObject(doc)) {
     r.error([], 'a policy file is a map with version: 1 and rules');
@@ -198,29 +163,10 @@ function rulesOf(r: FileReport, names: Map<string, string>): PolicyRule[] {
 /** The rules of every policy file under `paths`; refuses them all with every problem found. */
 export async function loadPolicies(paths: readonly string[], cwd = process.cwd()): Promise<PolicyRule[]> {
   if (paths.length === 0) return [];
-  const { files, missing } = await expandPaths(paths, cwd);
-  const diagnostics = missing.map((p) => fileDiagnostic(p, `the policy file ${p} does not exist`));
-  const rules: PolicyRule[] = [];
   const names = new Map<string, string>();
-  for (const f of files) {
-    const read = await readSource(f.file, f.absolute);
-    if (!read.ok) {
-      diagnostics.push(
-        ...read.findings.map((p) => ({
-          severity: 'error' as const,
-          file: f.file,
-          line: p.line,
-          column: p.column,
-          path: '',
-          message: p.message,
-        })),
-      );
-      continue;
-    }
-    const report = new FileReport(read.source);
-    rules.push(...rulesOf(report, names));
-    diagnostics.push(...report.diagnostics);
-  }
+  const { items: rules, diagnostics } = await readSideFiles(paths, cwd, 'policy file', (r) =>
+    rulesOf(r, names),
+  );
   if (diagnostics.length > 0) throw new PolicyFileError(diagnostics);
   return rules;
 }

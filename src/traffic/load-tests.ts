@@ -7,17 +7,16 @@
  */
 import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv2020Compiler, ValidateFunction } from 'ajv/dist/2020.js';
+import type { SideFileReport } from '../config/index.js';
 import {
   ConfigError,
-  expandPaths,
   fileDiagnostic,
   isNoise,
   locate,
-  readSource,
+  readSideFiles,
   toFinding,
   type Diagnostic,
   type DocPath,
-  type SourceFile,
 } from '../config/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { didYouMean } from '../suggest.js';
@@ -60,22 +59,6 @@ function validator(): ValidateFunction {
 
 const variableNames = policyVariables.map((v) => v.name);
 
-class FileReport {
-  readonly diagnostics: Diagnostic[] = [];
-  constructor(readonly source: SourceFile) {}
-
-  error(path: DocPath, message: string, hint?: string, atKey = false): void {
-    this.diagnostics.push({
-      severity: 'error',
-      file: this.source.file,
-      ...locate(this.source, path, atKey),
-      path: path.join('.'),
-      message,
-      ...(hint === undefined ? {} : { hint }),
-    });
-  }
-}
-
 const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** What a value of `type` must be, when `value` is not one. */
@@ -98,7 +81,7 @@ function typeProblem(type: string, value: unknown): string | undefined {
 
 /** One variable set by a test, checked; `name` is qualified. */
 function setVariable(
-  r: FileReport,
+  r: SideFileReport,
   out: Record<string, unknown>,
   name: string,
   value: unknown,
@@ -106,11 +89,10 @@ function setVariable(
 ): void {
   const type = variableType(name);
   if (type === undefined) {
-    r.error(
+    r.atKey(
       path,
       `unknown variable ${name}`,
       didYouMean(name, variableNames) ?? 'the variables are in docs/traffic-policy.md',
-      true,
     );
     return;
   }
@@ -124,7 +106,7 @@ function setVariable(
 
 /** `connection:` members, nested or dotted, below `conn.`; a map-typed variable takes its map whole. */
 function connectionVariables(
-  r: FileReport,
+  r: SideFileReport,
   value: Record<string, unknown>,
   prefix: string,
   path: DocPath,
@@ -141,7 +123,7 @@ function connectionVariables(
 }
 
 function testAt(
-  r: FileReport,
+  r: SideFileReport,
   raw: Record<string, unknown>,
   index: number,
   edges: ReadonlyMap<string, TrafficEdge>,
@@ -205,14 +187,15 @@ function testAt(
 }
 
 /** The structure by the schema; the semantic checks then take every test the schema passed. */
-function testsOf(r: FileReport, edges: ReadonlyMap<string, TrafficEdge>): TrafficTest[] {
+function testsOf(r: SideFileReport, edges: ReadonlyMap<string, TrafficEdge>): TrafficTest[] {
   const validate = validator();
   const value = r.source.value;
   const broken = new Set<number>();
   if (!validate(value)) {
     for (const e of (validate.errors ?? []).filter((x) => !isNoise(x))) {
       const f = toFinding(e, value);
-      r.error(f.path, f.message, f.hint, f.atKey === true);
+      if (f.atKey === true) r.atKey(f.path, f.message, f.hint);
+      else r.error(f.path, f.message, f.hint);
       if (f.path[0] === 'tests' && typeof f.path[1] === 'number') broken.add(f.path[1]);
       else if (f.path[0] === 'tests' || f.path.length === 0) return [];
     }
@@ -230,30 +213,10 @@ export async function loadTrafficTests(
   edges: ReadonlyMap<string, TrafficEdge>,
   cwd = process.cwd(),
 ): Promise<TrafficTest[]> {
-  const { files, missing } = await expandPaths(paths, cwd);
-  const diagnostics = missing.map((p) => fileDiagnostic(p, `the traffic tests file ${p} does not exist`));
-  const tests: TrafficTest[] = [];
-  for (const f of files) {
-    const read = await readSource(f.file, f.absolute);
-    if (!read.ok) {
-      diagnostics.push(
-        ...read.findings.map((p) => ({
-          severity: 'error' as const,
-          file: f.file,
-          line: p.line,
-          column: p.column,
-          path: '',
-          message: p.message,
-        })),
-      );
-      continue;
-    }
-    const report = new FileReport(read.source);
-    tests.push(...testsOf(report, edges));
-    diagnostics.push(...report.diagnostics);
-  }
+  const read = await readSideFiles(paths, cwd, 'traffic tests file', (r) => testsOf(r, edges));
+  const { items: tests, diagnostics } = read;
   if (diagnostics.length > 0) throw new TrafficTestsError(diagnostics);
-  if (tests.length === 0 && files.length > 0)
-    throw new TrafficTestsError([fileDiagnostic(files[0]!.file, 'the traffic tests files hold no test')]);
+  if (tests.length === 0 && read.firstFile !== undefined)
+    throw new TrafficTestsError([fileDiagnostic(read.firstFile, 'the traffic tests files hold no test')]);
   return tests;
 }
