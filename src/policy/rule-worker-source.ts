@@ -9,20 +9,15 @@
  * RE2's linear-time engine (RE2 is also the syntax CEL specifies); nothing else in this thread
  * builds one then.
  */
+import { linearRegExpSource } from '../linear-regexp-source.js';
+
 export const ruleWorkerSource = `
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const { Environment } = require(workerData.celLibrary);
 const { RE2JS } = require(workerData.re2js);
 
-class LinearRegExp {
-  constructor(pattern) {
-    this.compiled = RE2JS.compile(String(pattern));
-  }
-  test(text) {
-    return this.compiled.matcher(String(text)).find();
-  }
-}
+${linearRegExpSource}
 
 const environments = {};
 function environment(on) {

@@ -11,6 +11,8 @@
  * `unknown_variable` only when the result depends on it (`true || x` is true), and the answer
  * names it (`missing`).
  */
+import { linearRegExpSource } from '../linear-regexp-source.js';
+
 export const evaluationWorkerSource = `
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
@@ -18,14 +20,7 @@ const { BlockList, isIP } = require('node:net');
 const { Environment } = require(workerData.celLibrary);
 const { RE2JS } = require(workerData.re2js);
 
-class LinearRegExp {
-  constructor(pattern) {
-    this.compiled = RE2JS.compile(String(pattern));
-  }
-  test(text) {
-    return this.compiled.matcher(String(text)).find();
-  }
-}
+${linearRegExpSource}
 
 class NotModelled extends Error {}
 
