@@ -17,19 +17,26 @@ export interface LeaseSettings {
   /** Recorded as the holder: `acctsync sync`. */
   readonly command: string;
   readonly ttlMs: number;
-  /** The timers it renews and gives up by; the process's own unless a test brings its clock. */
+  /**
+   * The timers it renews, gives up and waits for a held scope by; the process's own unless a test
+   * brings its clock (on which the client's `monotonic` runs too).
+   */
   readonly timers?: LeaseTimers;
 }
 
-/** Schedules `run` in `ms` (a timer that keeps no process alive), and cancels what it scheduled. */
 export interface LeaseTimers {
+  /** Schedules `run` in `ms` with a timer that keeps no process alive: a renewal, a deadline. */
   set(run: () => void, ms: number): unknown;
+  /** Cancels what {@link LeaseTimers.set} scheduled. */
   clear(timer: unknown): void;
+  /** Resolves in `ms`, keeping the process alive: waiting for a held scope is all it does then. */
+  wait(ms: number): Promise<void>;
 }
 
 const processTimers: LeaseTimers = {
   set: (run, ms) => setTimeout(run, ms).unref(),
   clear: (timer) => clearTimeout(timer as NodeJS.Timeout | undefined),
+  wait: (ms) => sleep(ms),
 };
 
 /** How {@link ScopeLease.acquire} waits, and what it says while it does. */
@@ -37,7 +44,10 @@ interface AcquireSettings extends LeaseSettings {
   readonly timeoutMs: number;
   /** The command that breaks the lease, as the user would run it; named when the wait is over. */
   readonly unlock?: string;
-  /** Told once, when the scope is held and the wait starts: who holds it and until when it waits. */
+  /**
+   * Told once, when the scope is held and the wait starts: who holds it and until when it waits
+   * (the service's time, as the holder's expiry is).
+   */
   readonly onWait?: (holder: LeaseRecord, until: Date) => void;
 }
 
@@ -99,17 +109,19 @@ export class ScopeLease {
    * @throws {LeaseHeldError} naming the holder when the wait is over
    */
   static async acquire(client: ApiClient, scope: string, settings: AcquireSettings): Promise<ScopeLease> {
-    const until = performance.now() + settings.timeoutMs;
+    const clock = client.serviceClock;
+    const timers = settings.timers ?? processTimers;
+    const until = clock.monotonic() + settings.timeoutMs;
     const holder = thisHolder(settings.command);
     let told = false;
     for (;;) {
       const attempt = await ScopeLease.tryAcquire(client, scope, settings, holder);
       if (attempt instanceof ScopeLease) return attempt;
-      const left = until - performance.now();
+      const left = until - clock.monotonic();
       if (left <= 0) throw new LeaseHeldError(scope, attempt.heldBy, settings.unlock);
-      if (!told) settings.onWait?.(attempt.heldBy, new Date(Date.now() + left));
+      if (!told) settings.onWait?.(attempt.heldBy, new Date(clock.earliest() + left));
       told = true;
-      await sleep(Math.min(left, retryDelay(attempt.heldBy, settings.ttlMs / 3, client.serviceClock)));
+      await timers.wait(Math.min(left, retryDelay(attempt.heldBy, settings.ttlMs / 3, clock)));
     }
   }
 

@@ -113,7 +113,7 @@ describe('in a repository of environments', () => {
       expect(waiting).toHaveLength(1);
       expect(waiting[0]).toMatch(
         new RegExp(
-          `^acctsync: scope web is held by 'acctsync watch' .*pid ${process.pid}.*; waiting for it until \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ \\(--lock-timeout\\)$`,
+          `^acctsync: scope web is held by 'acctsync watch' .*pid ${process.pid}.*; waiting for it until \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ \\(--lock-timeout, the service's time\\)$`,
         ),
       );
     } finally {

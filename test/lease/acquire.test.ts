@@ -6,16 +6,18 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { hostname } from 'node:os';
 import type { ApiClient } from '../../src/api/index.js';
-import { recordOf } from '../../src/lease/acquire.js';
+import { LeaseHeldError, recordOf } from '../../src/lease/acquire.js';
 import { thisHolder, type Holder } from '../../src/lease/holder.js';
 import { ScopeLease } from '../../src/lease/lease.js';
 import { createLease, deleteLease, findLease } from '../../src/lease/store.js';
 import { fetchLiveState } from '../../src/live/index.js';
 import { planFor } from '../../src/pipeline/index.js';
+import type { LeaseRecord } from '../../src/resources/index.js';
+import { startAccount, type TestAccount } from '../support/account.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { useAccount } from '../support/use-account.js';
-import { waitFor } from '../watch/daemon-harness.js';
 
 const rounds = 40;
 const holder = (n: number): Holder => ({ command: `acctsync sync`, host: `runner-${n}`, pid: 1000 + n });
@@ -147,11 +149,11 @@ describe('holding a lease', () => {
     const written = writes();
     clock.advance(settings.ttlMs / 3 - 1);
     expect(writes()).toBe(written);
+    // The holder arms its next renewal once this one is answered.
+    const answered = clock.nextTimer();
     clock.advance(1);
-    const renewed = await waitFor('the renewal to be answered', async () => {
-      const after = await expiresAt('held');
-      return after > before ? after : undefined;
-    });
+    await answered;
+    const renewed = await expiresAt('held');
     expect(Date.parse(renewed) - Date.parse(before)).toBe(settings.ttlMs / 3);
     expect(lease.signal.aborted).toBe(false);
 
@@ -175,5 +177,118 @@ describe('holding a lease', () => {
     expect(plan.operations).toEqual([]);
     expect(plan.summary.managed).toBe(0);
     await lease.release();
+  });
+});
+
+describe('waiting for a held scope (--lock-timeout)', () => {
+  const timeoutMs = 5 * 60_000;
+
+  /** An account whose time moves only when the test moves it, as does its client's monotonic clock. */
+  async function accountOnClock(clock: ManualClock): Promise<TestAccount> {
+    return startAccount({ now: clock.now, client: { retry: { attempts: 1 }, monotonic: clock.monotonic } });
+  }
+
+  /** A holder on another machine whose record says it holds `scope` for `ttlMs` from the service's time now. */
+  async function heldFor(account: TestAccount, clock: ManualClock, ttlMs: number): Promise<LeaseRecord> {
+    const record = {
+      scope: 'held',
+      command: 'acctsync watch',
+      host: 'ops-2',
+      pid: 77,
+      since: clock.now().toISOString(),
+      expiresAt: new Date(clock.now().getTime() + ttlMs).toISOString(),
+      nonce: 'other',
+    };
+    await createLease(account.client, record);
+    return record;
+  }
+
+  /** A writer waiting for `scope` on the test's clock, and what it was told while it waited. */
+  function waiter(account: TestAccount, clock: ManualClock, waitMs = timeoutMs) {
+    const told: { holder: LeaseRecord; until: Date }[] = [];
+    const acquiring = ScopeLease.acquire(account.client, 'held', {
+      ...settings,
+      timeoutMs: waitMs,
+      timers: clock.timers,
+      onWait: (holder, until) => told.push({ holder, until }),
+    });
+    // Settled either way: the test awaits `acquiring` for the outcome.
+    const settled = acquiring.then(
+      () => undefined,
+      () => undefined,
+    );
+    return { told, acquiring, settled };
+  }
+
+  /**
+   * Moves the clock by each wait the writer starts, until it holds the scope or gives up; the
+   * waits, in order. A writer that waited on real time instead would never start one.
+   */
+  async function driveWaits(clock: ManualClock, settled: Promise<undefined>): Promise<number[]> {
+    const waits: number[] = [];
+    for (;;) {
+      const next = await Promise.race([clock.nextWait(), settled]);
+      if (next === undefined) return waits;
+      waits.push(next);
+      clock.advance(next);
+    }
+  }
+
+  it("asks every third of its TTL, told once, and takes the scope when the holder's lease expires", async () => {
+    const clock = new ManualClock();
+    await using account = await accountOnClock(clock);
+    const dead = await heldFor(account, clock, settings.ttlMs);
+    const { told, acquiring, settled } = waiter(account, clock);
+    const waits = await driveWaits(clock, settled);
+    const lease = await acquiring;
+    // Not before the service's time reached the holder's expiry, and not later either.
+    expect(clock.now().toISOString()).toBe(dead.expiresAt);
+    expect(waits).toEqual([20_000, 20_000, 20_000]);
+    expect(told).toHaveLength(1);
+    expect(told[0]?.holder).toMatchObject({ host: 'ops-2', pid: 77, nonce: 'other' });
+    expect(told[0]?.until.toISOString()).toBe('2026-01-01T00:05:00.000Z');
+    expect((await findLease(account.client, 'held'))?.record?.host).toBe(hostname());
+    await lease.release();
+  });
+
+  it('takes the scope at its next ask once the holder hands it back', async () => {
+    const clock = new ManualClock();
+    await using account = await accountOnClock(clock);
+    const first = await ScopeLease.tryAcquire(
+      account.client,
+      'held',
+      { ...settings, timers: clock.timers },
+      holder(1),
+    );
+    if (!(first instanceof ScopeLease)) throw new Error('the first writer did not get the free scope');
+    const firstWait = clock.nextWait();
+    const { told, acquiring } = waiter(account, clock);
+    const wait = await firstWait;
+    expect(told.map((t) => t.holder.host)).toEqual(['runner-1']);
+    await first.release();
+    clock.advance(wait);
+    const lease = await acquiring;
+    expect(clock.monotonic()).toBe(settings.ttlMs / 3);
+    expect(told).toHaveLength(1);
+    expect((await findLease(account.client, 'held'))?.record?.host).toBe(hostname());
+    await lease.release();
+  });
+
+  it('gives up when --lock-timeout passes on its clock, naming the holder, and leaves its lease alone', async () => {
+    const clock = new ManualClock();
+    await using account = await accountOnClock(clock);
+    await heldFor(account, clock, 10 * 60_000);
+    const { told, acquiring, settled } = waiter(account, clock, 30_000);
+    const waits = await driveWaits(clock, settled);
+    const error = await acquiring.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(LeaseHeldError);
+    expect(String(error)).toMatch(/scope held is held by 'acctsync watch' on ops-2 \(pid 77\)/);
+    // The last wait ends at the timeout, not at the holder's next expected renewal.
+    expect(waits).toEqual([20_000, 10_000]);
+    expect(told[0]?.until.toISOString()).toBe('2026-01-01T00:00:30.000Z');
+    expect((await findLease(account.client, 'held'))?.record?.nonce).toBe('other');
   });
 });
