@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiEnv } from '../support/account.js';
 import { useAccount } from '../support/use-account.js';
-import { childEnv, cliPath, collect, runCli } from '../support/cli.js';
+import { childEnv, cliPath, collect, runCli, untilPrinted } from '../support/cli.js';
 import { createRng } from './support/prng.js';
 import { startProxy, type RunningProxy } from './support/proxy.js';
 
@@ -94,11 +94,11 @@ it('an API error quoting a secret does not reach the watch log, at trace level',
   let log = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (log += c));
   const done = collect(child, 60_000);
-  const deadline = Date.now() + 40_000;
-  while (!/"status":"(failed|succeeded)"/.test(log) && Date.now() < deadline && child.exitCode === null) {
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await untilPrinted(child, () => log, /"status":"(failed|succeeded)"/);
+  } finally {
+    child.kill('SIGTERM');
   }
-  child.kill('SIGTERM');
   const result = await done;
   const output = log + result.stdout + result.stderr;
   expect(output).toContain('"status":"failed"');

@@ -93,6 +93,43 @@ export async function collect(child: ChildProcess, timeoutMs: number): Promise<C
   }
 }
 
+/**
+ * Resolves on the output event after which `printed()` (the child's stdout as the caller gathers
+ * it, from where the caller's wait begins) matches `pattern`. Rejects when the child exits first,
+ * or after `timeoutMs`; the message names the pattern, never the output (it may hold secrets).
+ */
+export function untilPrinted(
+  child: ChildProcess,
+  printed: () => string,
+  pattern: RegExp,
+  timeoutMs = 40_000,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stop = (): void => {
+      clearTimeout(timer);
+      child.stdout?.off('data', check);
+      child.off('close', closed);
+    };
+    const check = (): void => {
+      if (!pattern.test(printed())) return;
+      stop();
+      resolve();
+    };
+    const closed = (): void => {
+      stop();
+      reject(new Error(`the process exited before printing ${String(pattern)}`));
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${String(pattern)}`));
+    }, timeoutMs);
+    // After the caller's own listener: `printed()` includes the chunk that arrived.
+    child.stdout?.on('data', check);
+    child.once('close', closed);
+    check();
+  });
+}
+
 export interface ServeProcess {
   readonly child: ChildProcess;
   readonly url: string;

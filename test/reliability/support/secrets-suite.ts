@@ -17,6 +17,7 @@ import {
   examplesDir,
   runCli,
   startServe,
+  untilPrinted,
   type CliResult,
   type ServeProcess,
 } from '../../support/cli.js';
@@ -230,29 +231,34 @@ export function defineSecretsSuite(options: { full: boolean }): void {
       );
       let seen = '';
       child.stdout.setEncoding('utf8').on('data', (c: string) => (seen += c));
-      const waitFor = async (pattern: RegExp, from: number): Promise<void> => {
-        const deadline = Date.now() + 40_000;
-        while (!pattern.test(seen.slice(from)) && Date.now() < deadline && child.exitCode === null) {
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      };
+      // Each step's log lines are printed before the next step starts: without them, no canary
+      // found below would prove nothing leaked in that step.
+      const logged = (pattern: RegExp, from: number): Promise<void> =>
+        untilPrinted(child, () => seen.slice(from), pattern);
       const done = collect(child, 120_000);
-      await waitFor(/reconcile (succeeded|recovered|failed)/, 0);
-      const mark = seen.length;
-      await writeFile(join(dir, 'secrets/oidc-client-secret'), `${secrets.rotated}\n`);
       const edges = await readFile(join(dir, 'account/edges.yaml'), 'utf8');
-      await writeFile(join(dir, 'account/edges.yaml'), `${edges}\n`);
-      await waitFor(/reconcile (succeeded|recovered|failed)/, mark);
-      // A config that fails to load while running: logged, nothing changed.
-      const mark2 = seen.length;
-      await writeFile(
-        join(dir, 'account/edges.yaml'),
-        edges.replace('scopes: [openid, email]', 'scopes: [openid, email]\n          bogus: 1'),
-      );
-      await waitFor(/"level":"(warn|error)"/, mark2);
+      // The daemon is stopped and the config restored for the next test whether or not a step was logged.
+      let stepFailed: Error | undefined;
+      try {
+        await logged(/reconcile (succeeded|recovered|failed)/, 0);
+        const mark = seen.length;
+        await writeFile(join(dir, 'secrets/oidc-client-secret'), `${secrets.rotated}\n`);
+        await writeFile(join(dir, 'account/edges.yaml'), `${edges}\n`);
+        await logged(/reconcile (succeeded|recovered|failed)/, mark);
+        // A config that fails to load while running: logged, nothing changed.
+        const mark2 = seen.length;
+        await writeFile(
+          join(dir, 'account/edges.yaml'),
+          edges.replace('scopes: [openid, email]', 'scopes: [openid, email]\n          bogus: 1'),
+        );
+        await logged(/"level":"(warn|error)"/, mark2);
+      } catch (err) {
+        stepFailed = err instanceof Error ? err : new Error(String(err));
+      }
       child.kill('SIGTERM');
       const result = record('watch', await done);
       await writeFile(join(dir, 'account/edges.yaml'), edges);
+      if (stepFailed !== undefined) throw stepFailed;
       expect(result.stdout).toMatch(/reconcile succeeded/);
       expect(leaks()).toEqual([]);
     }, 180_000);
