@@ -102,6 +102,8 @@ describe('SSH key events of the lease', () => {
     hold.idle();
     await idle;
     const reconciled = await deliveredEvents(account.url, account.token);
+    // A holder writes the latest the service's time can be plus its TTL: a second past the
+    // whole-second `Date` it last read, on a clock that did not move while the request was out.
     expect(updates(reconciled).map(ttlWritten)).toEqual([lockTtlMs + 1000, 5 * lockTtlMs + 1000]);
 
     // Ten idle minutes, a third of --lock-ttl at a time; each renewal is answered (and the next one
