@@ -7,16 +7,28 @@
  * those the config pins by `id:` before a takeover (their `id:` goes to the overlay, so the base
  * needs none); the others are not part of the environment (plain `export` writes them for
  * adoption), except the overlay's observed entries, kept as written.
+ *
+ * With `--move-ids`, the base's `id:` members that the overlay now carries (`pinned`) are removed
+ * from the base files, with the ids of those entries' nested items (which pair by their natural key
+ * under a pinned parent). Ids are per account and every environment reads the base. The files are
+ * edited in place: comments, order and every other member stay as written. One module because the
+ * overlay decides which ids move and the base edit carries that out: one `export --env` run.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { Document } from 'yaml';
+import { Document, isMap, isSeq, parseDocument } from 'yaml';
 import { configLayout, entryMembers, pinMember, type BaseEntry, type MapLayout } from '../config/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson, canonicalValues, withoutPaths, type Field, type Fields } from '../resources/index.js';
 import { inert } from '../inert.js';
-import { commentPlaceholders, exportedHeader, placeholderNotes } from './document.js';
-import { inertYaml } from './inert-yaml.js';
-import type { AccountExport, DocumentPlaceholder } from './types.js';
+import {
+  commentPlaceholders,
+  exportedHeader,
+  inertYaml,
+  placeholderNotes,
+  type AccountExport,
+  type DocumentPlaceholder,
+} from './document.js';
 
 type Plain = Record<string, unknown>;
 
@@ -247,4 +259,31 @@ export function renderOverlay(overlay: OverlayExport, environment: string): stri
   doc.commentBefore = lines.join('\n');
   commentPlaceholders(doc, overlay.placeholders);
   return inertYaml(doc);
+}
+
+/** Removes the ids of `keys` (`ip_policies/office`) from `files`; returns the files it changed. */
+export async function removeBaseIds(files: readonly string[], keys: readonly string[]): Promise<string[]> {
+  const changed: string[] = [];
+  for (const file of files) {
+    const text = await readFile(file, 'utf8');
+    const doc = parseDocument(text);
+    let edited = false;
+    for (const key of keys) {
+      const [mapKey = '', ...rest] = key.split('/');
+      const name = rest.join('/');
+      const entry = doc.getIn([mapKey, name], true);
+      if (!isMap(entry)) continue;
+      if (entry.has(pinMember)) edited = entry.delete(pinMember) || edited;
+      const map = configLayout.find((m) => m.key === mapKey);
+      for (const child of map?.children ?? []) {
+        const items = entry.get(child.member, true);
+        if (!isSeq(items)) continue;
+        for (const item of items.items) if (isMap(item) && item.delete(pinMember)) edited = true;
+      }
+    }
+    if (!edited) continue;
+    await writeFile(file, doc.toString({ lineWidth: 0 }));
+    changed.push(file);
+  }
+  return changed;
 }
