@@ -8,11 +8,12 @@
  * needs none); the others are not part of the environment (plain `export` writes them for
  * adoption), except the overlay's observed entries, kept as written.
  *
- * With `--move-ids`, the base's `id:` members that the overlay now carries (`pinned`) are removed
- * from the base files, with the ids of those entries' nested items (which pair by their natural key
- * under a pinned parent). Ids are per account and every environment reads the base. The files are
- * edited in place: comments, order and every other member stay as written. One module because the
- * overlay decides which ids move and the base edit carries that out: one `export --env` run.
+ * With `--move-ids`, the ids are then taken out of the base files (`removeBaseIds`): each named
+ * entry's `id:` and those of its nested items (which pair by their natural key under a pinned
+ * parent). Ids are per account and every environment reads the base; the overlay just written
+ * keeps the ids of objects not taken over yet (`pinned`). The files are edited in place: comments,
+ * order and every other member stay as written. One module because both halves are one
+ * `export --env` run: the overlay is what lets the base lose its ids.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
