@@ -1,8 +1,9 @@
 /**
  * A request of the plan, from the plan's text to the service's answer: resolved the moment it is
- * sent, then checked against what the service kept. One module because both halves read the same
- * two things: the placeholders the planner wrote (`plan-format/request-body.ts`) and the run's
- * table of ids.
+ * sent, then checked against what the service kept. One module because both halves work on the
+ * planned request beside the one sent: resolving makes the second from the placeholders of the
+ * first (`plan-format/request-body.ts`), and the check reads the first's secret placeholders to
+ * know which values it must not show.
  *
  * Resolving: `{ref}` becomes the id the key has now (an object created earlier in this run wins
  * over the plan's), `{secret}` the value in the desired state the applier was handed, `{entries}`
