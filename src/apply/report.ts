@@ -1,8 +1,9 @@
 /**
  * How a run is shown: progress while the plan runs, then the closing summary for people and a
- * stable JSON document for machines. One module because all of it is built from the results alone
+ * stable JSON document for machines. One module because all of it is built from the results
  * (`result.ts`: kinds, keys, ids and API error codes, never field values, so no secret can reach a
- * log) and every line about an operation is the one {@link describeResult} writes.
+ * log; the JSON adds the plan's summary and notes) and every line about an operation is the one
+ * {@link describeResult} writes.
  *
  * Progress: on a terminal one line rewritten in place (`12/40 done`), elsewhere (CI logs) one line
  * per finished operation, since rewritten lines turn into noise in a log file.
