@@ -1,12 +1,10 @@
+/**
+ * The errors of a request to the API, one class per way it fails (the server's answer, the network,
+ * the attempt's timeout, an abort, the command's deadline), and which of them leave a write's
+ * outcome unknown. `src/cli/render-error.ts` renders them by class.
+ */
 import { AcctsyncError } from '../errors.js';
-import { isWriteMethod, type HttpMethod } from './method.js';
-
-/** What every client error says about the request that failed; never headers or body. */
-export interface RequestIdentity {
-  readonly method: HttpMethod;
-  /** Path and query as sent on the wire. */
-  readonly path: string;
-}
+import { isWriteMethod, type HttpMethod, type RequestIdentity } from './request.js';
 
 /** Fields of an {@link ApiError}, as parsed from an error response. */
 interface ApiErrorInit extends RequestIdentity {
