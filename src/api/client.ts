@@ -1,7 +1,8 @@
 /**
- * The client of the account API and what it and the clients derived from it share: the
- * connection, the keys and secrets it scrubs, and each request's course from the first attempt to
- * the answer or the error (retries, waits, the deadline), and a list's pages followed.
+ * The client of the account API: what it and the clients derived from it share (the connection,
+ * the keys and secrets it scrubs), each request's course from its first attempt to the answer or
+ * the error (slots, pacing, retries, the deadline), and the pages of a list followed to the end.
+ * The parts it composes live beside it: `attempt.ts`, `response.ts`, `pacing.ts`, `credentials.ts`.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
