@@ -5,7 +5,7 @@
  * the version from here on every start.
  */
 import { readFileSync } from 'node:fs';
-import { formatMs } from './errors.js';
+import { secondsText } from '../duration.js';
 import type { Sleep, RetryPolicy } from './pacing.js';
 import type { HttpMethod, Query } from './request.js';
 
@@ -40,7 +40,7 @@ export interface RetryEvent {
 /** `retrying GET /ip_policies (attempt 2 of 4 failed: timeout after 10 s); next try in 0.3 s` */
 export function describeRetry(e: RetryEvent): string {
   const attempt = e.counted ? `attempt ${e.attempt} of ${e.attempts}` : `attempt ${e.attempt}, not counted`;
-  return `retrying ${e.method} ${e.path} (${attempt} failed: ${e.cause}); next try in ${formatMs(e.waitMs)}`;
+  return `retrying ${e.method} ${e.path} (${attempt} failed: ${e.cause}); next try in ${secondsText(e.waitMs)}`;
 }
 
 /** Options of the `ApiClient`. */

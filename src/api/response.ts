@@ -5,7 +5,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { redactJson, type Redactor } from './credentials.js';
-import { ApiError, formatMs, NetworkError, TimeoutError } from './errors.js';
+import { secondsText } from '../duration.js';
+import { ApiError, NetworkError, TimeoutError } from './errors.js';
 import type { ApiResponse, ResponseHeaders } from './options.js';
 import { parseRetryAfterMs, type FailedAttempt } from './pacing.js';
 import type { RequestIdentity } from './request.js';
@@ -79,7 +80,7 @@ function firstHeader(headers: ResponseHeaders, name: string): string | undefined
 /** A failure in a few words, for retry reports and the deadline's message. */
 export function causeOf(failure: ApiError | NetworkError | TimeoutError): string {
   if (failure instanceof ApiError) return `${failure.status} ${failure.errorCode}`;
-  if (failure instanceof TimeoutError) return `no answer within ${formatMs(failure.timeoutMs)}`;
+  if (failure instanceof TimeoutError) return `no answer within ${secondsText(failure.timeoutMs)}`;
   return `network error ${failure.code}`;
 }
 
