@@ -1,7 +1,7 @@
 /**
  * The secrets a client holds and how they are kept out of sight: the key it sends (the headers
- * that carry it, following a rotated key file) and the redaction that scrubs the keys and the
- * desired state's secrets from every error, log line and message the client produces.
+ * that carry it, following a rotated key file) and the redaction that scrubs every key it sent and
+ * the desired state's secrets from the errors it raises (messages, the service's text, causes).
  */
 import { requestHeaders, type ApiClientOptions, type ApiKeySource } from './options.js';
 
