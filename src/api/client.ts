@@ -1,8 +1,22 @@
+/**
+ * The client of the account API: what it and the clients derived from it share (the connection,
+ * the keys and secrets it scrubs), each request's course from its first attempt to the answer or
+ * the error (slots, pacing, retries, the deadline), and the pages of a list followed to the end.
+ * The parts it composes live beside it: `attempt.ts`, `response.ts`, `pacing.ts`, `credentials.ts`.
+ */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
-import { AttemptWatch } from './attempt-watch.js';
-import { AuthHeaders } from './auth-headers.js';
+import {
+  abortErrorOf,
+  AttemptWatch,
+  linkSignals,
+  sendAttempt,
+  type AttemptTransport,
+  type LinkedSignal,
+} from './attempt.js';
+import { AuthHeaders, createRedactor, type Redactor } from './credentials.js';
+import { AbortError, ApiError, DeadlineError } from './errors.js';
 import {
   defaultConcurrency,
   defaultTimeoutMs,
@@ -11,13 +25,17 @@ import {
   type ListOptions,
   type RequestOptions,
   type RetryEvent,
-} from './client-options.js';
-import { AbortError, DeadlineError, type RequestIdentity } from './errors.js';
-import { ConcurrencyLimiter } from './limiter.js';
-import type { HttpMethod } from './method.js';
-import { listItems } from './paging.js';
-import { Pacer, type Sleep } from './pacer.js';
-import { createRedactor, type Redactor } from './redact.js';
+} from './options.js';
+import {
+  ConcurrencyLimiter,
+  consumesAttempt,
+  defaultRetryPolicy,
+  Pacer,
+  retryDelayMs,
+  type RetryPolicy,
+  type Sleep,
+} from './pacing.js';
+import { wirePath, type HttpMethod, type RequestIdentity } from './request.js';
 import {
   causeOf,
   statusFailure,
@@ -26,11 +44,7 @@ import {
   type FailedOutcome,
   type RawResponse,
 } from './response.js';
-import { consumesAttempt, defaultRetryPolicy, retryDelayMs, type RetryPolicy } from './retry.js';
-import { abortErrorOf, sendAttempt, type AttemptTransport } from './send-attempt.js';
 import { ServiceClock } from './service-clock.js';
-import { linkSignals, type LinkedSignal } from './signals.js';
-import { wirePath } from './wire-path.js';
 
 const defaultSleep: Sleep = async (ms, signal) => {
   await delay(ms, undefined, signal === undefined ? {} : { signal });
@@ -105,6 +119,55 @@ function connect(options: ApiClientOptions): Connection {
     serviceClock: new ServiceClock(options.monotonic),
     keys,
   };
+}
+
+const MAX_PAGE_SIZE = 100;
+
+/** How {@link listItems} fetches one page. */
+type GetPage = (
+  path: string,
+  options: Omit<RequestOptions, 'body'>,
+) => Promise<ApiResponse<Record<string, unknown> | undefined>>;
+
+/** A list response acctsync cannot follow: a protocol error of the server, not a user mistake. */
+function invalidListError(path: string, status: number, problem: string): ApiError {
+  return new ApiError({
+    method: 'GET',
+    path,
+    status,
+    errorCode: 'ERR_INVALID_LIST_RESPONSE',
+    msg: `list response has ${problem}`,
+    operationId: undefined,
+    details: {},
+    retryAfterSeconds: undefined,
+  });
+}
+
+/**
+ * Yields every item of a list endpoint, following `next_page_uri` until it is null or a page is empty.
+ * @param member the envelope's array member, e.g. `ip_policies`, `keys`
+ */
+async function* listItems<T>(
+  get: GetPage,
+  path: string,
+  member: string,
+  options: ListOptions,
+): AsyncGenerator<T, void, undefined> {
+  const signalOption = options.signal === undefined ? {} : { signal: options.signal };
+  let page = await get(path, { ...signalOption, query: { limit: options.limit ?? MAX_PAGE_SIZE } });
+  // A server that hands out a cursor twice would otherwise keep us paging forever.
+  const seen = new Set<string>();
+  for (;;) {
+    const items = page.body?.[member];
+    if (!Array.isArray(items)) throw invalidListError(path, page.status, `no array member '${member}'`);
+    if (items.length === 0) return;
+    yield* items as T[];
+    const next = page.body?.['next_page_uri'];
+    if (typeof next !== 'string') return;
+    if (seen.has(next)) throw invalidListError(path, page.status, 'next_page_uri repeats an earlier page');
+    seen.add(next);
+    page = await get(next, signalOption);
+  }
 }
 
 /**

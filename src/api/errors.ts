@@ -1,12 +1,11 @@
+/**
+ * The errors of a request to the API, one class per way it fails (the server's answer, the network,
+ * the attempt's timeout, an abort, the command's deadline), and which of them leave a write's
+ * outcome unknown. `src/cli/render-error.ts` renders them by class.
+ */
+import { secondsText } from '../duration.js';
 import { AcctsyncError } from '../errors.js';
-import { isWriteMethod, type HttpMethod } from './method.js';
-
-/** What every client error says about the request that failed; never headers or body. */
-export interface RequestIdentity {
-  readonly method: HttpMethod;
-  /** Path and query as sent on the wire. */
-  readonly path: string;
-}
+import { isWriteMethod, type HttpMethod, type RequestIdentity } from './request.js';
 
 /** Fields of an {@link ApiError}, as parsed from an error response. */
 interface ApiErrorInit extends RequestIdentity {
@@ -111,14 +110,9 @@ export class DeadlineError extends RequestError {
     options?: ErrorOptions,
   ) {
     const last = init.lastFailure === undefined ? '' : ` (last failure: ${init.lastFailure})`;
-    super(init, `the deadline of ${formatMs(init.deadlineMs)} for this command passed${last}`, options);
+    super(init, `the deadline of ${secondsText(init.deadlineMs)} for this command passed${last}`, options);
     this.deadlineMs = init.deadlineMs;
   }
-}
-
-/** `90000` → `90 s`, `1500` → `1.5 s`: durations in messages. */
-export function formatMs(ms: number): string {
-  return `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
 }
 
 /**

@@ -1,12 +1,5 @@
 export { ApiClient } from './client.js';
 export {
-  defaultConcurrency,
-  describeRetry,
-  type RetryEvent,
-  type ApiClientOptions,
-  type ResponseEvent,
-} from './client-options.js';
-export {
   AbortError,
   ApiError,
   DeadlineError,
@@ -15,15 +8,22 @@ export {
   RequestError,
   TimeoutError,
 } from './errors.js';
-export type { ApiKeySource } from './key-source.js';
+export {
+  defaultConcurrency,
+  describeRetry,
+  packageVersion,
+  type ApiClientOptions,
+  type ApiKeySource,
+  type ResponseEvent,
+  type RetryEvent,
+} from './options.js';
 export { deleteIfPresent, isClaimConflict, isNotFound } from './outcomes.js';
-export type { HttpMethod } from './method.js';
 export {
   backoffDelayMs,
   defaultRetryPolicy,
   parseRetryAfterMs,
   retryDelayMs,
   type FailedAttempt,
-} from './retry.js';
+} from './pacing.js';
+export type { HttpMethod } from './request.js';
 export type { ServiceClock } from './service-clock.js';
-export { packageVersion } from './version.js';

@@ -3,7 +3,7 @@
  * unique value already held, and an object that is no longer there.
  */
 import type { ApiClient } from './client.js';
-import type { RequestOptions } from './client-options.js';
+import type { RequestOptions } from './options.js';
 import { ApiError } from './errors.js';
 
 /**

@@ -5,7 +5,7 @@
  * process's wall clock matters: one running 2 minutes ahead reads the same service time as any
  * other. Without any `Date` yet (or from a service that sends none) it is this machine's clock.
  */
-import type { ResponseHeaders } from './client-options.js';
+import type { ResponseHeaders } from './options.js';
 
 /** A `Date` header has whole seconds: the service's time was up to this much past it. */
 const resolutionMs = 1000;

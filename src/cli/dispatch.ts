@@ -9,7 +9,7 @@ import { commands } from './commands.js';
 import { exitStatusMeanings } from './exit-codes.js';
 import { usageLine, usageText } from './usage.js';
 import { guardWorkflowCommands, writeAnnotations } from './workflow-commands.js';
-import { packageVersion } from '../api/version.js';
+import { packageVersion } from '../api/options.js';
 
 function entry(name: string): (typeof commands)[string] {
   const found = Object.hasOwn(commands, name) ? commands[name] : undefined;

@@ -2,7 +2,7 @@
  * The flag tables several commands share. Only data and the defaults they print: `acctsync
  * <command> --help` reads them without loading what the flags drive.
  */
-import { defaultTimeoutMs } from '../api/client-options.js';
+import { defaultTimeoutMs } from '../api/options.js';
 import { defaultGuardOptions, defaultParallelism } from '../apply/defaults.js';
 import { defaultLeaseTtlMs, maxLeaseTtlMs } from '../lease/default-ttl.js';
 import { formatDuration } from '../duration.js';

@@ -7,13 +7,11 @@ import { compare } from '../compare.js';
 import { ApiError, type ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { descriptors, type TunnelSessionCommand } from '../resources/index.js';
-import { restartAfterUpdateSeconds } from './restart-delay.js';
-import type { TunnelSession } from './session.js';
+import { restartAfterUpdateSeconds, type TunnelSession } from './session.js';
 
 const sessionKind = descriptors.tunnel_sessions;
 
-/** A tunnel session as the API returns it. */
-export { restartAfterUpdateSeconds } from './restart-delay.js';
+export { restartAfterUpdateSeconds } from './session.js';
 
 /** Online sessions (the API lists no others), oldest first. */
 export async function listSessions(client: ApiClient): Promise<TunnelSession[]> {

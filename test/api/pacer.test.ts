@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyLimiter } from '../../src/api/limiter.js';
-import { Pacer } from '../../src/api/pacer.js';
+import { ConcurrencyLimiter, Pacer } from '../../src/api/pacing.js';
 
 describe('Pacer', () => {
   it('asks to wait one interval after the previous start, measured on the clock', async () => {

@@ -1,6 +1,6 @@
 /** What `acctsync sessions --help` prints, and the flags it parses: loaded without the command. */
 import { defineHelp } from '../command.js';
-import { restartAfterUpdateSeconds } from '../../sessions/restart-delay.js';
+import { restartAfterUpdateSeconds } from '../../sessions/session.js';
 import { environmentOptions } from '../environment.js';
 import { accountConnectionOptions, deadlineOptions } from '../shared-flags.js';
 

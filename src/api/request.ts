@@ -1,5 +1,26 @@
+/**
+ * A request as it goes on the wire: its method, and the path and query sent for it. Errors name a
+ * request by these two ({@link RequestIdentity}); nothing else of it (headers, body) is ever shown.
+ */
 import { UserError } from '../errors.js';
-import type { Query } from './client-options.js';
+
+/** The HTTP methods the account API uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** True for methods that change server state, where a lost response leaves the outcome unknown. */
+export function isWriteMethod(method: HttpMethod): boolean {
+  return method !== 'GET';
+}
+
+/** What every client error says about the request that failed; never headers or body. */
+export interface RequestIdentity {
+  readonly method: HttpMethod;
+  /** Path and query as sent on the wire. */
+  readonly path: string;
+}
+
+/** Query parameters; `undefined` values are left out. */
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
 /**
  * A relative path the URL parser leaves as it is: unreserved characters and sub-delimiters only (no

@@ -1,9 +1,13 @@
-import { formatMs } from './errors.js';
-import type { HttpMethod } from './method.js';
-import type { ApiKeySource } from './key-source.js';
-import type { Sleep } from './pacer.js';
-import type { RetryPolicy } from './retry.js';
-import { packageVersion } from './version.js';
+/**
+ * What a client is made with: its options and their defaults, the events it reports, where a key
+ * that can change comes from, and the headers and version every request carries. It loads
+ * nothing of the client (undici, the pool), so that `--help` and the dispatch read a default or
+ * the version from here on every start.
+ */
+import { readFileSync } from 'node:fs';
+import { secondsText } from '../duration.js';
+import type { Sleep, RetryPolicy } from './pacing.js';
+import type { HttpMethod, Query } from './request.js';
 
 /** Reported once per attempt, for metrics and request counting. Carries nothing secret. */
 export interface ResponseEvent {
@@ -36,7 +40,7 @@ export interface RetryEvent {
 /** `retrying GET /ip_policies (attempt 2 of 4 failed: timeout after 10 s); next try in 0.3 s` */
 export function describeRetry(e: RetryEvent): string {
   const attempt = e.counted ? `attempt ${e.attempt} of ${e.attempts}` : `attempt ${e.attempt}, not counted`;
-  return `retrying ${e.method} ${e.path} (${attempt} failed: ${e.cause}); next try in ${formatMs(e.waitMs)}`;
+  return `retrying ${e.method} ${e.path} (${attempt} failed: ${e.cause}); next try in ${secondsText(e.waitMs)}`;
 }
 
 /** Options of the `ApiClient`. */
@@ -60,7 +64,7 @@ export interface ApiClientOptions {
   readonly concurrency?: number;
   /**
    * Spread attempt starts (retries included) so that no more than this many start per rolling
-   * minute. With or without it, a 429 lowers the pace and successes raise it again (`pacer.ts`).
+   * minute. With or without it, a 429 lowers the pace and successes raise it again (`pacing.ts`).
    */
   readonly ratePerMinute?: number;
   /** Told this client's pace (requests per minute; Infinity while unpaced) whenever it changes. */
@@ -78,9 +82,6 @@ export interface ApiClientOptions {
    */
   readonly monotonic?: () => number;
 }
-
-/** Query parameters; `undefined` values are left out. */
-export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
 /** Options of one request. */
 export interface RequestOptions {
@@ -132,4 +133,40 @@ export function requestHeaders(options: ApiClientOptions): Readonly<Record<strin
     accept: 'application/json',
     'user-agent': options.userAgent ?? `acctsync/${packageVersion()}`,
   };
+}
+
+/**
+ * Where the client's key comes from, when it is not fixed: a key that can change while a client
+ * lives, such as the key file of a Kubernetes Secret, which the kubelet replaces when the Secret is
+ * rotated (and the old key is revoked). The client asks for the key before each attempt, and once
+ * more after a 401 before it gives up.
+ */
+export interface ApiKeySource {
+  /** The key to send now. */
+  current(): string;
+  /**
+   * Reads the key again, after the service refused the current one; resolves true when a different
+   * key is now current (the refused request is then sent again with it).
+   */
+  renew(): Promise<boolean>;
+}
+
+let cached: string | undefined;
+
+function readVersion(): string {
+  try {
+    // Both src/api/options.ts (vitest) and dist/api/options.js (built) sit two levels below the root.
+    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+    const pkg = JSON.parse(text) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    // A missing version must not make the client unusable; it only shows in User-Agent.
+    return 'unknown';
+  }
+}
+
+/** acctsync's version from package.json, read once. */
+export function packageVersion(): string {
+  cached ??= readVersion();
+  return cached;
 }
