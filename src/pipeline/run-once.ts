@@ -238,7 +238,8 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   const fresh = await withTrafficChanges(built, desired, live, trafficTests);
   if (inputs.saved !== undefined) checkSavedPlanCurrent(inputs.saved, fresh);
   const rules = (await inputs.policies?.()) ?? [];
-  const policy = rules.length === 0 ? [] : await planFindings(rules, fresh, desired, environment ?? '');
+  const policy =
+    rules.length === 0 ? [] : await planFindings(rules, fresh, desired, { env: environment ?? '', kinds });
   const base = inputs.saved ?? fresh;
   const plan = rules.length === 0 ? base : { ...base, policy };
   const guards = guardOptionsFor(desired, inputs.guards);
