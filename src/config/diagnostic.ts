@@ -65,6 +65,24 @@ export function formatDocPath(path: DocPath): string {
     .join('');
 }
 
+/** A finding whose line and column are known, as the diagnostic of `file`. */
+export function placedDiagnostic(
+  file: string,
+  f: Finding & { readonly line: number; readonly column: number },
+): Diagnostic {
+  return {
+    severity: f.severity ?? 'error',
+    file,
+    line: f.line,
+    column: f.column,
+    path: formatDocPath(f.path),
+    message: f.message,
+    ...(f.expected !== undefined ? { expected: f.expected } : {}),
+    ...(f.found !== undefined ? { found: f.found } : {}),
+    ...(f.hint !== undefined ? { hint: f.hint } : {}),
+  };
+}
+
 /**
  * Thrown when the desired state does not load; carries every diagnostic (warnings included) and
  * where literal secrets sit in the files, so the CLI edge can render code frames that mask them.
