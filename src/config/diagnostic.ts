@@ -54,7 +54,7 @@ export interface Finding {
 }
 
 /** `backends.app.weighted.backends["a.b"]`-style dotted path for messages. */
-export function formatDocPath(path: DocPath): string {
+function formatDocPath(path: DocPath): string {
   return path
     .map((seg, i) => {
       if (typeof seg === 'number') return `[${seg}]`;
