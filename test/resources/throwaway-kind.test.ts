@@ -1,10 +1,13 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call -- responses are arbitrary JSON read member by member */
 /**
  * The proof of "how to add a kind" (docs/architecture.md): a kind nobody wrote code for, in a
- * registry of the test's own, is served by the emulator's CRUD and reconciled by the planner and
- * applier with no other change. The desired state is built in memory: the loader reads the built-in
- * kinds (its config layout, and the validator the build precompiles from the generated schema), so
- * YAML for a kind needs the kind in the build and the schema regenerated, as the checklist says.
+ * registry of the test's own, is served by the emulator's CRUD, reconciled by the planner and
+ * applier, judged by policy rules and named by the daemon's drift events and metrics with no other
+ * change. The desired state is built in memory: the loader reads the built-in kinds (its config
+ * layout, and the validator the build precompiles from the generated schema), so YAML for a kind
+ * needs the kind in the build and the schema regenerated, as the checklist says; for the same
+ * reason the daemon's reconcile step, which loads files, is not run here: its drift events and
+ * metrics are fed a plan of the kind.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
