@@ -7,6 +7,7 @@ import type { ApiClientOptions } from '../api/index.js';
 import type { Plan, TokenFileView } from '../plan-format/index.js';
 import { runOnce, type RunInputs, type RunResult } from '../pipeline/index.js';
 import type { PolicyRule } from '../policy/index.js';
+import { builtinKinds } from '../resources/index.js';
 import type { ScopeLease } from '../lease/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
@@ -122,6 +123,8 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
       guards: request.guards ?? { force: false },
       saved: request.saved,
       apply: request.apply,
+      // The config's kinds: the loader knows the built-in ones alone.
+      kinds: builtinKinds,
     });
     const { lease } = held;
     return { result, ...(lease?.signal.aborted === true ? { leaseLost: lease.signal.reason } : {}) };

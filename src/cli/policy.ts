@@ -7,9 +7,11 @@
 import { renderGithubAnnotation, type Diagnostic } from '../config/index.js';
 import type { PolicyFinding } from '../plan-format/index.js';
 import { loadPolicies, type PolicyRule } from '../policy/index.js';
+import { builtinKinds } from '../resources/index.js';
 
+/** The `--policy` rules, about the built-in kinds: the ones a command's config can hold. */
 export function policiesFrom(values: { readonly policy?: string[] | undefined }): Promise<PolicyRule[]> {
-  return loadPolicies(values.policy ?? []);
+  return loadPolicies(values.policy ?? [], builtinKinds);
 }
 
 /** A finding as a diagnostic at the object's entry. */

@@ -54,7 +54,7 @@ export interface Finding {
 }
 
 /** `backends.app.weighted.backends["a.b"]`-style dotted path for messages. */
-export function formatDocPath(path: DocPath): string {
+function formatDocPath(path: DocPath): string {
   return path
     .map((seg, i) => {
       if (typeof seg === 'number') return `[${seg}]`;
@@ -63,6 +63,24 @@ export function formatDocPath(path: DocPath): string {
       return i === 0 ? seg : `.${seg}`;
     })
     .join('');
+}
+
+/** A finding whose line and column are known, as the diagnostic of `file`. */
+export function placedDiagnostic(
+  file: string,
+  f: Finding & { readonly line: number; readonly column: number },
+): Diagnostic {
+  return {
+    severity: f.severity ?? 'error',
+    file,
+    line: f.line,
+    column: f.column,
+    path: formatDocPath(f.path),
+    message: f.message,
+    ...(f.expected !== undefined ? { expected: f.expected } : {}),
+    ...(f.found !== undefined ? { found: f.found } : {}),
+    ...(f.hint !== undefined ? { hint: f.hint } : {}),
+  };
 }
 
 /**

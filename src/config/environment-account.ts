@@ -6,9 +6,8 @@
 import { ConfigError } from './diagnostic.js';
 import { environmentChain, findDeclaration, settingsOf, type EnvironmentSettings } from './environments.js';
 import { defaultPaths, expandPaths } from './files.js';
-import { LoadReport } from './load-report.js';
 import { isPlainObject } from '../plain-object.js';
-import { SourceReader } from './source-reader.js';
+import { readSources } from './source-reader.js';
 import { UserError } from '../errors.js';
 import type { SourceFile } from './source.js';
 
@@ -24,7 +23,7 @@ export async function configScope(
   cwd: string = process.cwd(),
 ): Promise<string | undefined> {
   const { files } = await expandPaths(paths.length > 0 ? [...paths] : defaultPaths(cwd), cwd);
-  return scopeOf(await new SourceReader(new LoadReport()).read(files));
+  return scopeOf((await readSources(files)).sources);
 }
 
 function scopeOf(sources: readonly SourceFile[]): string | undefined {
@@ -41,8 +40,7 @@ export async function environmentAccount(
 ): Promise<EnvironmentAccount> {
   const given = paths.length > 0 ? [...paths] : defaultPaths(cwd);
   const { files } = await expandPaths(given, cwd);
-  const report = new LoadReport();
-  const sources = await new SourceReader(report).read(files);
+  const { sources, findings } = await readSources(files);
   const declaration = findDeclaration(sources, []);
   if (declaration === undefined) {
     throw new UserError(`--env ${environment}: ${given.join(' ')} declares no environments`, {
@@ -57,7 +55,7 @@ export async function environmentAccount(
       details: [`The environments are ${[...declaration.environments.keys()].join(', ')}.`],
     });
   }
-  if (report.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(report.diagnostics);
+  if (findings.some((d) => d.severity === 'error')) throw new ConfigError(findings);
   const env = chain[chain.length - 1]!;
   const scope = env.scope ?? scopeOf(sources);
   return { settings: settingsOf(env), ...(scope === undefined ? {} : { scope }) };

@@ -8,8 +8,7 @@ import { findDeclaration } from './environments.js';
 import { defaultPaths, expandPaths, type ExpandedFile } from './files.js';
 import { declaredEntries, environmentLayers } from './layers.js';
 import { isPlainObject } from '../plain-object.js';
-import { LoadReport } from './load-report.js';
-import { SourceReader } from './source-reader.js';
+import { readSources } from './source-reader.js';
 import type { SourceFile } from './source.js';
 import type { Values } from './sources.js';
 
@@ -62,10 +61,9 @@ export async function environmentBase(
   cwd: string = process.cwd(),
 ): Promise<EnvironmentBase> {
   const { files } = await expandPaths(paths.length > 0 ? [...paths] : defaultPaths(cwd), cwd);
-  // The config loaded cleanly for this environment before: what the reader reports is known.
-  const reader = new SourceReader(new LoadReport());
-  const given = await reader.read(files);
-  const layers = await environmentLayers(given, environment, cwd, reader.read);
+  // The config loaded cleanly for this environment before: what reading it finds is known.
+  const given = (await readSources(files)).sources;
+  const layers = await environmentLayers(given, environment, cwd);
   const environments = findDeclaration(given, [])?.environments;
   const declared = environments?.get(environment);
   const overlayFiles = layers.overlays.map((s) => ({ file: s.file, absolute: s.absolute }));

@@ -20,6 +20,7 @@ import { configLayout } from './layout.js';
 import { isPlainObject } from '../plain-object.js';
 import type { EntryPatch } from './overlay.js';
 import { locate, type FileFinding, type Place, type SourceFile } from './source.js';
+import { readSources, type SourcesRead } from './source-reader.js';
 import type { Values } from './sources.js';
 
 /** An entry an overlay removes from the base. */
@@ -41,25 +42,25 @@ export interface Layers {
   readonly settings?: EnvironmentSettings;
   /** What is wrong in the environments' declaration and overlays, for the loader to report. */
   readonly findings: readonly FileFinding[];
+  /** What reading the overlay files that were not given found, for the loader to report. */
+  readonly overlaysRead: Omit<SourcesRead, 'sources'>;
 }
+
+const nothingRead: Layers['overlaysRead'] = { findings: [], unread: [] };
 
 const mapKeys = new Set(configLayout.map((m) => m.key));
 
-/** Reads more files (the overlays not given), reporting what fails to parse. */
-type ReadSources = (files: readonly ExpandedFile[]) => Promise<SourceFile[]>;
-
-/** Splits the files given into base and overlays for `environment`. */
+/** Splits the files given into base and overlays for `environment`, reading the overlays not given. */
 export async function environmentLayers(
   given: readonly SourceFile[],
   environment: string | undefined,
   cwd: string,
-  read: ReadSources,
 ): Promise<Layers> {
   const findings: FileFinding[] = [];
   const decl = findDeclaration(given, findings);
   if (decl === undefined || decl.environments.size === 0) {
     if (environment !== undefined) findings.push(noSuchEnvironment(given, decl, environment));
-    return { ...allBase(given, decl), values: valuesOf(decl, []), findings };
+    return { ...allBase(given, decl), values: valuesOf(decl, []), findings, overlaysRead: nothingRead };
   }
   if (environment === undefined) return environmentNeeded(given, decl);
 
@@ -68,10 +69,11 @@ export async function environmentLayers(
   // Overlay files of every environment leave the base, whether or not they were given.
   const overlayPaths = new Set([...overlayFiles.values()].flat().map((f) => f.absolute));
   const base = given.filter((s) => !overlayPaths.has(s.absolute));
-  const overlays = await readOverlays(given, chain, overlayFiles, read);
+  const { overlaysRead, ...overlays } = await readOverlays(given, chain, overlayFiles);
   const last = chain.at(-1);
   return {
     findings,
+    overlaysRead,
     environments: [...decl.environments.keys()],
     base,
     ...overlays,
@@ -84,7 +86,7 @@ export async function environmentLayers(
 function allBase(
   given: readonly SourceFile[],
   decl: Declaration | undefined,
-): Omit<Layers, 'values' | 'findings'> {
+): Omit<Layers, 'values' | 'findings' | 'overlaysRead'> {
   const environments = [...(decl?.environments.keys() ?? [])];
   return { environments, base: given, overlays: [], patches: new Map(), drops: [] };
 }
@@ -110,6 +112,7 @@ function environmentNeeded(given: readonly SourceFile[], decl: Declaration): Lay
     ...plain,
     values: valuesOf(decl, []),
     findings: [],
+    overlaysRead: nothingRead,
     needsEnvironment: {
       severity: 'error',
       file: decl.source.file,
@@ -149,21 +152,27 @@ async function expandOverlays(
   return overlayFiles;
 }
 
-/** The chain's overlay files in order, each once, with their patches and drops; files not given are read. */
+/**
+ * The chain's overlay files in order, each once, with their patches and drops; files not given are
+ * read, and what reading them found is returned.
+ */
 async function readOverlays(
   given: readonly SourceFile[],
   chain: readonly Environment[],
   overlayFiles: ReadonlyMap<string, readonly ExpandedFile[]>,
-  read: ReadSources,
-): Promise<Pick<Layers, 'overlays' | 'patches' | 'drops'>> {
+): Promise<Pick<Layers, 'overlays' | 'patches' | 'drops' | 'overlaysRead'>> {
   const byPath = new Map(given.map((s) => [s.absolute, s]));
   const patches = new Map<string, EntryPatch[]>();
   const drops: Drop[] = [];
   const overlays: SourceFile[] = [];
+  const readFindings: Diagnostic[] = [];
+  const unread: string[] = [];
   for (const env of chain) {
     const files = overlayFiles.get(env.name) ?? [];
-    const unreadFiles = files.filter((f) => !byPath.has(f.absolute));
-    for (const source of await read(unreadFiles)) byPath.set(source.absolute, source);
+    const read = await readSources(files.filter((f) => !byPath.has(f.absolute)));
+    readFindings.push(...read.findings);
+    unread.push(...read.unread);
+    for (const source of read.sources) byPath.set(source.absolute, source);
     for (const f of files) {
       const source = byPath.get(f.absolute);
       if (source === undefined || overlays.includes(source)) continue;
@@ -171,7 +180,7 @@ async function readOverlays(
       collectOverlay(source, env.name, patches, drops);
     }
   }
-  return { overlays, patches, drops };
+  return { overlays, patches, drops, overlaysRead: { findings: readFindings, unread } };
 }
 
 /** The `patch:` entries and `drop:` names of one overlay file. */

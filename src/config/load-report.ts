@@ -2,26 +2,12 @@
  * The diagnostics of one load, in the order the passes find them, each placed at its file, line
  * and column.
  */
-import { formatDocPath, type Diagnostic, type DocPath, type Finding } from './diagnostic.js';
+import { placedDiagnostic, type Diagnostic, type DocPath, type Finding } from './diagnostic.js';
 import { locateInScalar } from './scalar-position.js';
 import { locate, type FileFinding, type PlacedFinding, type SourceFile } from './source.js';
 
 function isUnder(path: DocPath, prefix: DocPath): boolean {
   return prefix.length <= path.length && prefix.every((seg, i) => String(seg) === String(path[i]));
-}
-
-function diagnostic(file: string, f: PlacedFinding): Diagnostic {
-  return {
-    severity: f.severity ?? 'error',
-    file,
-    line: f.line,
-    column: f.column,
-    path: formatDocPath(f.path),
-    message: f.message,
-    ...(f.expected !== undefined ? { expected: f.expected } : {}),
-    ...(f.found !== undefined ? { found: f.found } : {}),
-    ...(f.hint !== undefined ? { hint: f.hint } : {}),
-  };
 }
 
 export class LoadReport {
@@ -35,9 +21,9 @@ export class LoadReport {
     this.diagnostics.push(...diagnostics);
   }
 
-  /** Findings whose position is already known (the reader's and the parser's). */
+  /** Findings whose position is already known (a file's schema comment). */
   addPlaced(file: string, findings: readonly PlacedFinding[]): void {
-    this.add(findings.map((f) => diagnostic(file, f)));
+    this.add(findings.map((f) => placedDiagnostic(file, f)));
   }
 
   addFindings(source: SourceFile, findings: readonly Finding[]): void {
@@ -55,7 +41,7 @@ export class LoadReport {
       if (isError) seen.push(f.path);
       const at =
         f.offset === undefined ? locate(source, f.path, f.atKey) : locateInScalar(source, f.path, f.offset);
-      this.diagnostics.push(diagnostic(source.file, { ...f, ...at }));
+      this.diagnostics.push(placedDiagnostic(source.file, { ...f, ...at }));
     }
   }
 

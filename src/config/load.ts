@@ -20,7 +20,7 @@ import { schemaCommentFindings } from './schema-comment.js';
 import { expandRevision } from './revision.js';
 import { literalSecrets, withoutSecretFound, type SecretSpans } from './secret-spans.js';
 import { checkObject } from './semantic.js';
-import { SourceReader } from './source-reader.js';
+import { readSources } from './source-reader.js';
 import { filesScope, scopeSetting, type ScopeSetting } from './scopes.js';
 import { guardSettings } from './guards.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
@@ -115,10 +115,12 @@ async function loadRevision(
   const report = new LoadReport();
   report.add(missingFiles(paths, files, missing));
   report.add(refusedLinks(refused, root));
-  const reader = new SourceReader(report);
+  const read = await readSources(files);
+  report.add(read.findings);
   const given = new Set((paths.length > 0 ? paths : defaultPaths(cwd)).map((p) => resolve(cwd, p)));
-  const read = (await reader.read(files)).filter((s) => given.has(s.absolute) || !isPolicyRules(s));
-  const layers = await environmentLayers(read, options.environment, cwd, reader.read);
+  const config = read.sources.filter((s) => given.has(s.absolute) || !isPolicyRules(s));
+  const layers = await environmentLayers(config, options.environment, cwd);
+  report.add(layers.overlaysRead.findings);
   report.addFileFindings(layers.findings);
   if (layers.needsEnvironment) {
     return {
@@ -142,7 +144,7 @@ async function loadRevision(
     },
     report,
   );
-  const checked = checkAcrossObjects(objects, scopes, reader.unread);
+  const checked = checkAcrossObjects(objects, scopes, [...read.unread, ...layers.overlaysRead.unread]);
   report.addFileFindings(checked.findings);
   report.add(checked.unreadNotes);
   const moves = declaredMoves(sources, checked, report);

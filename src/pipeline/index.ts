@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/index.js';
 import type { LoadConfigOptions, LoadedConfig } from '../config/index.js';
 import type { LiveState } from '../live/index.js';
 import type { Plan, TokenFileView } from '../plan-format/index.js';
-import type { DesiredState, KindRegistry } from '../resources/index.js';
+import { builtinKinds, type DesiredState, type KindRegistry } from '../resources/index.js';
 import { runOnce, type RunInputs, type RunResult } from './run-once.js';
 
 export { runOnce, type Planned, type RunInputs, type RunResult } from './run-once.js';
@@ -28,7 +28,7 @@ interface PlanForOptions {
   readonly kinds?: KindRegistry;
 }
 
-interface ComputePlanOptions extends LoadConfigOptions, Omit<PlanForOptions, 'configPaths'> {
+interface ComputePlanOptions extends LoadConfigOptions, Omit<PlanForOptions, 'configPaths' | 'kinds'> {
   readonly client: ApiClient;
 }
 
@@ -70,6 +70,8 @@ export async function computePlan(options: ComputePlanOptions): Promise<Computed
       planning: planning(options),
       guards: { force: false },
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      // A config loaded from files holds the built-in kinds alone.
+      kinds: builtinKinds,
     }),
   );
   if (loaded === undefined) throw new Error('a config loaded from files has its load report');
@@ -94,7 +96,7 @@ export async function planFor(
       planning: planning(options),
       guards: { force: false },
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.kinds === undefined ? {} : { kinds: options.kinds }),
+      kinds: options.kinds ?? builtinKinds,
     }),
   );
   return computed;

@@ -23,7 +23,7 @@ import { fetchLiveState, type LiveState } from '../live/index.js';
 import { buildPlan, sensitiveValues } from '../plan/index.js';
 import type { Plan, PolicyFinding, TokenFileView } from '../plan-format/index.js';
 import { planFindings, policyRefusal, type PolicyRefusal, type PolicyRule } from '../policy/index.js';
-import { builtinKinds, type DesiredState, type KindRegistry } from '../resources/index.js';
+import type { DesiredState, KindRegistry } from '../resources/index.js';
 import { loadSampleTests, withTrafficChanges } from '../what-if/index.js';
 
 /** The desired state: config files to load, or one already in memory (tests, benchmarks). */
@@ -109,8 +109,8 @@ export interface RunInputs {
   readonly apply?: ApplyInputs | undefined;
   /** Aborts reading and writing: the daemon's stop. */
   readonly signal?: AbortSignal | undefined;
-  /** The kinds the account is read, planned and written by: the built-in ones unless given. */
-  readonly kinds?: KindRegistry | undefined;
+  /** The kinds the account is read, planned, judged and written by. */
+  readonly kinds: KindRegistry;
 }
 
 /** What was planned, with what would refuse writing it. */
@@ -211,7 +211,7 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   const hold = inputs.lease === undefined ? undefined : await inputs.lease(account.client, desired.scope);
   if (hold?.held === false) return { status: 'standby', holder: hold.holder, retryInMs: hold.retryInMs };
   const signal = runSignal(inputs.signal, hold?.signal);
-  const kinds = inputs.kinds ?? builtinKinds;
+  const { kinds } = inputs;
   // The caller's client is left as it is: reads and writes go through one scrubbing the secrets too.
   const client = account.client.withSecrets(sensitiveValues(desired, kinds));
   let live: LiveState;
@@ -238,7 +238,8 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
   const fresh = await withTrafficChanges(built, desired, live, trafficTests);
   if (inputs.saved !== undefined) checkSavedPlanCurrent(inputs.saved, fresh);
   const rules = (await inputs.policies?.()) ?? [];
-  const policy = rules.length === 0 ? [] : await planFindings(rules, fresh, desired, environment ?? '');
+  const policy =
+    rules.length === 0 ? [] : await planFindings(rules, fresh, desired, { env: environment ?? '', kinds });
   const base = inputs.saved ?? fresh;
   const plan = rules.length === 0 ? base : { ...base, policy };
   const guards = guardOptionsFor(desired, inputs.guards);

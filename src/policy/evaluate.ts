@@ -5,7 +5,7 @@
  * have); a rule that passes a bound is an error whatever its severity: it vouched for nothing.
  */
 import type { Operation, Plan } from '../plan-format/index.js';
-import { descriptorOf, type DesiredObject, type DesiredState } from '../resources/index.js';
+import type { DesiredObject, DesiredState, KindRegistry } from '../resources/index.js';
 import { celValue } from './environment.js';
 import type { PolicyFinding } from '../plan-format/index.js';
 import { RuleSandbox, type RuleOutcome } from './sandbox.js';
@@ -62,10 +62,11 @@ function brokenBecause(
 function asWritten(
   o: DesiredObject,
   children: ReadonlyMap<string, readonly DesiredObject[]>,
+  kinds: KindRegistry,
 ): Record<string, unknown> {
   const value = masked(o);
   for (const child of children.get(o.key) ?? []) {
-    const member = descriptorOf(child.kind).config?.nestedIn?.member;
+    const member = kinds.descriptorOf(child.kind).config?.nestedIn?.member;
     if (member === undefined) continue;
     const items = (value[member] ??= []) as unknown[];
     if (Array.isArray(items)) items.push(masked(child));
@@ -74,10 +75,10 @@ function asWritten(
 }
 
 /** Nested items by their parent's key. */
-function childrenByParent(state: DesiredState): Map<string, DesiredObject[]> {
+function childrenByParent(state: DesiredState, kinds: KindRegistry): Map<string, DesiredObject[]> {
   const out = new Map<string, DesiredObject[]>();
   for (const o of state.objects) {
-    if (o.parentKey === undefined || descriptorOf(o.kind).config?.nestedIn === undefined) continue;
+    if (o.parentKey === undefined || kinds.descriptorOf(o.kind).config?.nestedIn === undefined) continue;
     const list = out.get(o.parentKey) ?? [];
     list.push(o);
     out.set(o.parentKey, list);
@@ -127,6 +128,8 @@ interface PolicySubject {
   /** The environment's name, `''` without one. */
   readonly env: string;
   readonly plan?: Plan;
+  /** The kinds the state holds: a nested item's kind says the member its parent writes it under. */
+  readonly kinds: KindRegistry;
 }
 
 /** One evaluation to run: the rule, the object it is about, and what it sees. */
@@ -138,13 +141,14 @@ interface Evaluation {
 }
 
 function evaluations(rules: readonly PolicyRule[], subject: PolicySubject): Evaluation[] {
-  const { state, env, plan } = subject;
+  const { state, env, plan, kinds } = subject;
   const out: Evaluation[] = [];
   const objectRules = rules.filter((r) => r.on === 'object');
-  const children = objectRules.length === 0 ? new Map<string, DesiredObject[]>() : childrenByParent(state);
+  const children =
+    objectRules.length === 0 ? new Map<string, DesiredObject[]>() : childrenByParent(state, kinds);
   for (const rule of objectRules) {
     for (const o of state.objects.filter((x) => applies(rule, x.kind))) {
-      const variables = { object: celValue(asWritten(o, children)), kind: o.kind, name: o.name, env };
+      const variables = { object: celValue(asWritten(o, children, kinds)), kind: o.kind, name: o.name, env };
       out.push({ rule, object: o.key, location: o.source, variables });
     }
   }

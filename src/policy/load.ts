@@ -7,7 +7,7 @@
 import type { SideFileReport } from '../config/index.js';
 import { ConfigError, locate, readSideFiles, type Diagnostic, type DocPath } from '../config/index.js';
 import { didYouMean } from '../suggest.js';
-import { allDescriptors } from '../resources/index.js';
+import type { KindRegistry } from '../resources/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { ruleEnvironment } from './environment.js';
 import { patternProblem } from './patterns.js';
@@ -36,10 +36,15 @@ function stringMember(
   return undefined;
 }
 
-function kindsOf(r: SideFileReport, rule: Record<string, unknown>, path: DocPath): string[] | undefined {
+function kindsOf(
+  r: SideFileReport,
+  rule: Record<string, unknown>,
+  path: DocPath,
+  registry: KindRegistry,
+): string[] | undefined {
   const kinds = rule.kinds;
   if (kinds === undefined) return undefined;
-  const known = allDescriptors().map((d) => d.kind as string);
+  const known = registry.all.map((d) => d.kind as string);
   if (!Array.isArray(kinds)) {
     r.error([...path, 'kinds'], 'kinds must be a list of kind names');
     return undefined;
@@ -91,12 +96,15 @@ function compiles(r: SideFileReport, on: 'object' | 'change', expression: string
   return true;
 }
 
-function ruleAt(
-  r: SideFileReport,
-  rule: unknown,
-  index: number,
-  names: Map<string, string>,
-): PolicyRule | undefined {
+/** What every rule of a load is checked against: the names taken so far, and the kinds there are. */
+interface RuleContext {
+  /** Rule names already used, with where. */
+  readonly names: Map<string, string>;
+  readonly kinds: KindRegistry;
+}
+
+function ruleAt(r: SideFileReport, rule: unknown, index: number, ctx: RuleContext): PolicyRule | undefined {
+  const { names } = ctx;
   const path: DocPath = ['rules', index];
   if (!isPlainObject(rule)) {
     r.error(path, 'a rule is a map with name, on, expression and message');
@@ -122,7 +130,7 @@ function ruleAt(
   const severity = rule.severity ?? 'error';
   if (severity !== 'error' && severity !== 'warning')
     r.error([...path, 'severity'], 'severity must be error or warning');
-  const kinds = kindsOf(r, rule, path);
+  const kinds = kindsOf(r, rule, path, ctx.kinds);
   const expression = stringMember(r, rule, path, 'expression');
   const message = stringMember(r, rule, path, 'message');
   if (name === undefined || expression === undefined || message === undefined) return undefined;
@@ -141,7 +149,7 @@ function ruleAt(
   };
 }
 
-function rulesOf(r: SideFileReport, names: Map<string, string>): PolicyRule[] {
+function rulesOf(r: SideFileReport, ctx: RuleContext): PolicyRule[] {
   const doc = r.source.value;
   if (!isPlainObject(doc)) {
     r.error([], 'a policy file is a map with version: 1 and rules');
@@ -157,15 +165,22 @@ function rulesOf(r: SideFileReport, names: Map<string, string>): PolicyRule[] {
     r.error(doc.rules === undefined ? [] : ['rules'], 'rules must be a list');
     return [];
   }
-  return doc.rules.flatMap((rule, i) => ruleAt(r, rule, i, names) ?? []);
+  return doc.rules.flatMap((rule, i) => ruleAt(r, rule, i, ctx) ?? []);
 }
 
-/** The rules of every policy file under `paths`; refuses them all with every problem found. */
-export async function loadPolicies(paths: readonly string[], cwd = process.cwd()): Promise<PolicyRule[]> {
+/**
+ * The rules of every policy file under `paths`, their `kinds:` names of `kinds`; refuses them all
+ * with every problem found.
+ */
+export async function loadPolicies(
+  paths: readonly string[],
+  kinds: KindRegistry,
+  cwd = process.cwd(),
+): Promise<PolicyRule[]> {
   if (paths.length === 0) return [];
-  const names = new Map<string, string>();
+  const ctx: RuleContext = { names: new Map(), kinds };
   const { items: rules, diagnostics } = await readSideFiles(paths, cwd, 'policy file', (r) =>
-    rulesOf(r, names),
+    rulesOf(r, ctx),
   );
   if (diagnostics.length > 0) throw new PolicyFileError(diagnostics);
   return rules;

@@ -1,18 +1,21 @@
 /** What a run does with the findings of `--policy` rules: one refusal, the same for every command. */
-import type { DesiredState } from '../resources/index.js';
+import type { DesiredState, KindRegistry } from '../resources/index.js';
 import { UserError } from '../errors.js';
 import type { Plan, PolicyFinding } from '../plan-format/index.js';
 import { hasPolicyErrors, policyFindings } from './evaluate.js';
 import type { PolicyRule } from './types.js';
 
-/** The findings of `rules` over a plan's desired state (in environment `env`) and its operations. */
+/**
+ * The findings of `rules` over a plan's desired state (in environment `env`) and its operations,
+ * both of the kinds in `kinds`.
+ */
 export function planFindings(
   rules: readonly PolicyRule[],
   plan: Plan,
   desired: DesiredState,
-  env: string,
+  { env, kinds }: { readonly env: string; readonly kinds: KindRegistry },
 ): Promise<PolicyFinding[]> {
-  return policyFindings(rules, { state: desired, env, plan });
+  return policyFindings(rules, { state: desired, env, plan, kinds });
 }
 
 /** A broken error rule stops the run before any write: `sync`, `apply` and each `watch` reconcile. */

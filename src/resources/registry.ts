@@ -1,9 +1,10 @@
 /**
  * The kinds every stage reads. A registry is a value, frozen when built: `builtinKinds` holds this
  * build's kinds, and `with` makes a new registry with more beside them (a test's throwaway kind).
- * The planner, applier, live reader, renderers and emulator read the registry they are given
- * (`builtinKinds` when given none); the module-level lookups (`descriptorOf`, `allDescriptors`...)
- * read the built-in kinds, for code that is about them alone (the loader's YAML layout, the CLI).
+ * The planner, applier, live reader, renderers, emulator, policy rules and the daemon read the
+ * registry they are given; the commands give `builtinKinds`. The module-level lookups
+ * (`descriptorOf`, `descriptorOfId`...) read the built-in kinds, for code that is about them alone:
+ * the loader, whose YAML layout holds the kinds in the build.
  */
 import { descriptors } from './builtin-kinds.js';
 import { ownFields } from './own-fields.js';
@@ -63,10 +64,6 @@ function registryOf(all: readonly KindDescriptor[]): KindRegistry {
 
 /** The kinds this build describes (`descriptors`), in their declared order. */
 export const builtinKinds: KindRegistry = registryOf(Object.values(descriptors));
-
-export function allDescriptors(): readonly KindDescriptor[] {
-  return builtinKinds.all;
-}
 
 /** Kinds users write in the desired-state YAML, in the order the config documents them. */
 export function managedDescriptors(): readonly KindDescriptor[] {

@@ -6,7 +6,7 @@
  * the live value changes, which changes the write.
  */
 import type { ApplyResult } from '../apply/index.js';
-import { canonicalJson } from '../resources/index.js';
+import { canonicalJson, type KindRegistry } from '../resources/index.js';
 import type { Operation, Plan } from '../plan-format/index.js';
 import { configKindOf } from './drift.js';
 
@@ -40,10 +40,10 @@ interface Streak {
  */
 const fingerprintOf = (op: Operation): string => canonicalJson({ action: op.action, changes: op.changes });
 
-function notConverging(op: Operation, streak: Streak): NotConverging {
+function notConverging(op: Operation, streak: Streak, kinds: KindRegistry): NotConverging {
   return {
     key: op.key,
-    kind: configKindOf(op.kind),
+    kind: configKindOf(kinds, op.kind),
     action: op.action,
     fields: [...new Set(op.changes.map((c) => String(c.path[0])))],
     sent: streak.sent,
@@ -60,6 +60,12 @@ export function notConvergingLine(o: NotConverging): string {
 /** Per operation id, the write sent on the last reconciles and how often in a row. */
 export class ConvergenceWatch {
   #streaks = new Map<string, Streak>();
+  /** The kinds the plans' objects are of. */
+  readonly #kinds: KindRegistry;
+
+  constructor(kinds: KindRegistry) {
+    this.#kinds = kinds;
+  }
 
   /**
    * The plan without the writes already sent {@link sendsBeforeHold} times in a row unchanged, and
@@ -75,7 +81,7 @@ export class ConvergenceWatch {
       streaks.set(op.id, streak);
       if (streak.sent < sendsBeforeHold) continue;
       heldIds.add(op.id);
-      held.push(notConverging(op, streak));
+      held.push(notConverging(op, streak, this.#kinds));
     }
     this.#streaks = streaks;
     if (heldIds.size === 0) return { plan, held };

@@ -5,7 +5,7 @@
  */
 import type { ApplyResult } from '../apply/index.js';
 import type { ChangeCause, ObservedObject, Operation } from '../plan-format/index.js';
-import { descriptorOf, type KindName } from '../resources/index.js';
+import type { KindName, KindRegistry } from '../resources/index.js';
 
 /** One field of a drifted object: `old` is the live value, `new` the desired one (absent when unset). */
 interface DriftChange {
@@ -34,8 +34,8 @@ export interface DriftEvent {
 }
 
 /** The config's name for a kind (descriptor `config.key`), the API's for kinds the config does not hold. */
-export function configKindOf(kind: KindName): string {
-  return descriptorOf(kind).config?.key ?? kind;
+export function configKindOf(kinds: KindRegistry, kind: KindName): string {
+  return kinds.descriptorOf(kind).config?.key ?? kind;
 }
 
 const fieldName = (path: readonly (string | number)[]): string => path.map(String).join('.');
@@ -52,11 +52,12 @@ function causeOf(ops: readonly Operation[], configUnchanged: boolean): ChangeCau
 }
 
 /**
- * The drift events of a plan's operations, one per object (both steps of a replace make one).
- * `applied` is the applier's result when the plan was applied, absent when it was only observed;
- * `configUnchanged`, whether the config is the one the account last equalled.
+ * The drift events of a plan's operations (on objects of `kinds`), one per object (both steps of a
+ * replace make one). `applied` is the applier's result when the plan was applied, absent when it
+ * was only observed; `configUnchanged`, whether the config is the one the account last equalled.
  */
 export function driftEventsOf(
+  kinds: KindRegistry,
   operations: readonly Operation[],
   configUnchanged: boolean,
   applied?: ApplyResult,
@@ -72,7 +73,7 @@ export function driftEventsOf(
     const replaced = ops.some((op) => op.replaces !== undefined);
     const cause = causeOf(ops, configUnchanged);
     return {
-      kind: configKindOf(first.kind),
+      kind: configKindOf(kinds, first.kind),
       key: first.replaces ?? first.key,
       action: replaced ? 'replace' : first.action,
       changes: ops.flatMap((op) =>
@@ -89,11 +90,11 @@ export function driftEventsOf(
 }
 
 /** The drift of the observed entries that differ from the config: reported, never reverted. */
-export function observedDriftEvents(observed: readonly ObservedObject[]): DriftEvent[] {
+export function observedDriftEvents(kinds: KindRegistry, observed: readonly ObservedObject[]): DriftEvent[] {
   return observed
     .filter((o) => o.changes.length > 0)
     .map((o) => ({
-      kind: configKindOf(o.kind),
+      kind: configKindOf(kinds, o.kind),
       key: o.key,
       action: 'observe',
       changes: o.changes.map((c) => ({

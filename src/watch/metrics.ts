@@ -1,15 +1,15 @@
 /** The daemon's Prometheus metrics, on a registry of its own (never prom-client's global one). */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { packageVersion } from '../api/index.js';
-import { allDescriptors } from '../resources/index.js';
+import type { KindRegistry } from '../resources/index.js';
 import { ApiMetrics } from './api-metrics.js';
 import type { ReconcileRecord } from './loop.js';
 import { NotificationMetrics } from './notification-metrics.js';
 import type { AppliedOperation, OperationOutcome, ReconcileStatus, WatchMode } from './types.js';
 
 /** The kinds as the config names them (`backends` holds four API kinds), each once. */
-function configKinds(): string[] {
-  return [...new Set(allDescriptors().flatMap((d) => (d.config ? [d.config.key] : [])))];
+function configKinds(kinds: KindRegistry): string[] {
+  return [...new Set(kinds.managed.flatMap((d) => (d.config ? [d.config.key] : [])))];
 }
 
 /**
@@ -33,6 +33,8 @@ function dropTotalGauges(registry: Registry): void {
 /** Metrics of one daemon; `record*` methods feed them, {@link WatchMetrics.render} exposes them. */
 export class WatchMetrics {
   readonly #registry = new Registry();
+  /** The kinds as the config names them. */
+  readonly #configKinds: readonly string[];
   readonly #reconciles = new Counter({
     name: 'acctsync_reconciles_total',
     help: 'Reconciles finished, by result (success, invalid_config, refused, failed, stopped).',
@@ -109,16 +111,21 @@ export class WatchMetrics {
     registers: [this.#registry],
   });
 
-  /** `environment`, for a config that declares environments, labels every series (`environment="production"`). */
-  constructor(mode: WatchMode = 'reconcile', environment?: string) {
+  /**
+   * `kinds`: the kinds the daemon manages, each section of the config that holds them with its
+   * series from the start. `environment`, for a config that declares environments, labels every
+   * series (`environment="production"`).
+   */
+  constructor(kinds: KindRegistry, mode: WatchMode = 'reconcile', environment?: string) {
+    this.#configKinds = configKinds(kinds);
     if (environment !== undefined) this.#registry.setDefaultLabels({ environment });
     // Labels exist from the start so that rate() and alerts see zeros, not missing series.
     for (const result of statuses) this.#reconciles.inc({ result }, 0);
-    for (const kind of configKinds())
+    for (const kind of this.#configKinds)
       for (const action of ['create', 'update', 'delete'])
         for (const outcome of outcomes) this.#operations.inc({ kind, action, outcome }, 0);
-    for (const kind of configKinds()) this.#drifted.set({ kind }, 0);
-    for (const kind of configKinds()) this.#notConverging.set({ kind }, 0);
+    for (const kind of this.#configKinds) this.#drifted.set({ kind }, 0);
+    for (const kind of this.#configKinds) this.#notConverging.set({ kind }, 0);
     this.#drift.inc(0);
     for (const cause of ['file_changed', 'unauthorized']) this.#keyRotations.inc({ cause }, 0);
     this.#lastSuccess.set(0);
@@ -171,10 +178,10 @@ export class WatchMetrics {
     this.#ready.set(status === 'success' ? 1 : 0);
     // A config that failed to load never reached the API: what it last found still stands.
     if (status !== 'invalid_config') {
-      const found = new Map<string, number>(configKinds().map((kind) => [kind, 0]));
+      const found = new Map<string, number>(this.#configKinds.map((kind) => [kind, 0]));
       for (const event of record.result.drift ?? []) found.set(event.kind, (found.get(event.kind) ?? 0) + 1);
       for (const [kind, count] of found) this.#drifted.set({ kind }, count);
-      const stuck = new Map<string, number>(configKinds().map((kind) => [kind, 0]));
+      const stuck = new Map<string, number>(this.#configKinds.map((kind) => [kind, 0]));
       for (const o of record.result.notConverging ?? []) stuck.set(o.kind, (stuck.get(o.kind) ?? 0) + 1);
       for (const [kind, count] of stuck) this.#notConverging.set({ kind }, count);
     }

@@ -3,7 +3,7 @@
  * and the change as the applier runs it: each operation with the ones it waits for.
  */
 import type { Plan } from '../plan-format/index.js';
-import type { DesiredState } from '../resources/index.js';
+import type { DesiredState, KindRegistry } from '../resources/index.js';
 import { configKindOf } from './drift.js';
 
 /** An object of the config. */
@@ -31,18 +31,18 @@ export interface PlanView {
   readonly changes: readonly PlannedChange[];
 }
 
-export function planViewOf(plan: Plan, desired: DesiredState): PlanView {
+export function planViewOf(plan: Plan, desired: DesiredState, kinds: KindRegistry): PlanView {
   return {
     scope: plan.scope,
     objects: desired.objects.map((o) => ({
-      kind: configKindOf(o.kind),
+      kind: configKindOf(kinds, o.kind),
       key: o.key,
       observed: o.observe === true,
     })),
     changes: plan.operations.map((op) => ({
       id: op.id,
       action: op.action,
-      kind: configKindOf(op.kind),
+      kind: configKindOf(kinds, op.kind),
       key: op.key,
       after: op.dependsOn,
     })),

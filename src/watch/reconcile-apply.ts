@@ -12,6 +12,7 @@ import {
   type ApplyResult,
   type OperationResult,
 } from '../apply/index.js';
+import type { KindRegistry } from '../resources/index.js';
 import { configKindOf, type DriftEvent } from './drift.js';
 import type { OperationOutcome, ReconcileContext, ReconcileResult } from './types.js';
 
@@ -28,10 +29,10 @@ function outcomeOf(op: OperationResult, stopping: boolean): OperationOutcome {
 }
 
 /** The operations carried out, for the reconcile's result. */
-export function appliedOf(result: ApplyResult): ReconcileResult['applied'] {
+export function appliedOf(result: ApplyResult, kinds: KindRegistry): ReconcileResult['applied'] {
   return result.operations
     .filter((op) => op.status === 'done')
-    .map((op) => ({ kind: configKindOf(op.kind), key: op.key, action: op.action }));
+    .map((op) => ({ kind: configKindOf(kinds, op.kind), key: op.key, action: op.action }));
 }
 
 function logOperation(log: Logger, op: OperationResult, outcome: OperationOutcome): void {
@@ -49,11 +50,15 @@ export interface ReportedApply {
   finish(result: ApplyResult): ApplyResult;
 }
 
-/** Logs and reports each operation of a reconcile's apply as it finishes. */
-export function reportedApply({ log, signal, progress }: ReconcileContext): ReportedApply {
+/** Logs and reports each operation of a reconcile's apply (on objects of `kinds`) as it finishes. */
+export function reportedApply(
+  { log, signal, progress }: ReconcileContext,
+  kinds: KindRegistry,
+): ReportedApply {
   const report = (op: OperationResult): void => {
     const outcome = outcomeOf(op, signal.aborted);
-    progress.operationFinished({ kind: configKindOf(op.kind), key: op.key, action: op.action, outcome });
+    const kind = configKindOf(kinds, op.kind);
+    progress.operationFinished({ kind, key: op.key, action: op.action, outcome });
     if (outcome !== 'not_attempted') logOperation(log, op, outcome);
   };
   return {
@@ -65,19 +70,27 @@ export function reportedApply({ log, signal, progress }: ReconcileContext): Repo
   };
 }
 
+/** What is known of a reconcile whose apply did not finish, besides the applier's result. */
+interface IncompleteApply {
+  readonly planned: number;
+  readonly drift: readonly DriftEvent[];
+  /** The daemon's stop signal had fired. */
+  readonly stopping: boolean;
+  /** The kinds the plan's objects are of. */
+  readonly kinds: KindRegistry;
+}
+
 /**
  * What a reconcile reports when some operations did not finish: `stopped` when the daemon's stop
  * is all that kept them (none failed on its own), `failed` otherwise.
  */
 export function incompleteApplyResult(
   result: ApplyResult,
-  planned: number,
-  drift: readonly DriftEvent[],
-  stopping: boolean,
+  { planned, drift, stopping, kinds }: IncompleteApply,
 ): ReconcileResult {
   const outcomes = result.operations.map((op) => outcomeOf(op, stopping));
   const count = (outcome: OperationOutcome): number => outcomes.filter((o) => o === outcome).length;
-  const applied = appliedOf(result);
+  const applied = appliedOf(result, kinds);
   if (stopping && count('failed') === 0)
     return {
       status: 'stopped',
@@ -95,6 +108,6 @@ export function incompleteApplyResult(
     details: result.operations.filter((op) => op.status !== 'done').map(describeResult),
     failedObjects: result.operations
       .filter((op) => outcomeOf(op, stopping) === 'failed')
-      .map((op) => ({ kind: configKindOf(op.kind), key: op.key, reason: describeResult(op) })),
+      .map((op) => ({ kind: configKindOf(kinds, op.kind), key: op.key, reason: describeResult(op) })),
   };
 }

@@ -14,7 +14,7 @@ import type { Operation, Plan } from '../plan-format/index.js';
 import { runOnce, type Planned, type RunInputs, type RunResult } from '../pipeline/index.js';
 import { PolicyFileError, PolicyRefusal, loadPolicies } from '../policy/index.js';
 
-import type { DesiredState } from '../resources/index.js';
+import type { DesiredState, KindRegistry } from '../resources/index.js';
 import { ConvergenceWatch, notConvergingLine, type NotConverging } from './convergence.js';
 import { driftEventsOf, observedDriftEvents, type DriftEvent } from './drift.js';
 import { gitCommitOf } from './git-revision.js';
@@ -50,6 +50,8 @@ export interface ReconcileSettings {
   readonly hold?: (scope: string) => Promise<Hold>;
   /** `--policy` files, read on every reconcile. */
   readonly policyPaths?: readonly string[];
+  /** The kinds the account is read, planned, judged and written by, and drift and metrics name. */
+  readonly kinds: KindRegistry;
 }
 
 /** The last desired state the account was made equal to, and when. */
@@ -100,6 +102,11 @@ function cutShort(
   };
 }
 
+/** Another process holds the scope's lease: this daemon waits, and asks again in `retryInMs`. */
+function standingBy(holder: string, retryInMs: number): ReconcileResult {
+  return { status: 'standby', planned: 0, applied: [], reason: 'standby', details: [holder], retryInMs };
+}
+
 /** The config a plan was made from, for `/status`. */
 async function revisionOf(
   plan: Plan,
@@ -118,12 +125,11 @@ async function revisionOf(
 /** Reports (and logs) the drift among `drifted`, with what the apply, if any, reverted. */
 function driftReporter(
   drifted: { readonly operations: readonly Operation[]; readonly configUnchanged: boolean },
-  log: Logger,
-  observe: boolean,
+  { log, observe, kinds }: { readonly log: Logger; readonly observe: boolean; readonly kinds: KindRegistry },
   observed: readonly DriftEvent[],
 ): (applied?: ApplyResult) => DriftEvent[] {
   return (applied) => {
-    const events = driftEventsOf(drifted.operations, drifted.configUnchanged, applied);
+    const events = driftEventsOf(kinds, drifted.operations, drifted.configUnchanged, applied);
     for (const event of events)
       log.warn(
         { drift: event },
@@ -134,8 +140,8 @@ function driftReporter(
 }
 
 /** Observed entries are reported every time they differ: nothing ever puts them back. */
-function observedDrift(plan: Plan, log: Logger): DriftEvent[] {
-  const seen = observedDriftEvents(plan.observed ?? []);
+function observedDrift(plan: Plan, log: Logger, kinds: KindRegistry): DriftEvent[] {
+  const seen = observedDriftEvents(kinds, plan.observed ?? []);
   for (const event of seen)
     log.warn({ drift: event }, `drift: ${event.key} (observed) differs from the config; never written`);
   return seen;
@@ -148,12 +154,13 @@ function observedDrift(plan: Plan, log: Logger): DriftEvent[] {
  */
 export function createReconcileStep(settings: ReconcileSettings): ReconcileStep {
   let lastGood: LastGood | undefined;
-  const convergence = new ConvergenceWatch();
+  const { kinds } = settings;
+  const convergence = new ConvergenceWatch(kinds);
   const observe = settings.mode === 'observe';
 
   const step = async (ctx: ReconcileContext, stage: StageState): Promise<ReconcileResult> => {
     const { log } = ctx;
-    const reported = reportedApply(ctx);
+    const reported = reportedApply(ctx, kinds);
     const announce = announcer(settings, ctx);
     let sending: Plan | undefined;
     let held: readonly NotConverging[] = [];
@@ -169,18 +176,10 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     } catch (err) {
       return failureOf(err, stage.now, ctx.signal, lastGood);
     }
-    if (run.status === 'standby')
-      return {
-        status: 'standby',
-        planned: 0,
-        applied: [],
-        reason: 'standby',
-        details: [run.holder],
-        retryInMs: run.retryInMs,
-      };
+    if (run.status === 'standby') return standingBy(run.holder, run.retryInMs);
     if (run.status === 'stopped') return cutShort(run.when, run.planned, ctx.signal, run.reason);
     const { plan, desired } = run;
-    stage.plan = planViewOf(plan, desired);
+    stage.plan = planViewOf(plan, desired, kinds);
     const planned = plan.operations.length;
     if (run.refusal instanceof PolicyRefusal && !observe) return refusedBy(run.refusal, planned);
     await announce(run);
@@ -191,7 +190,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
       lastGood = { state: desired, fingerprint: plan.desiredFingerprint, reconciledAt: new Date() };
       return { status: 'success', planned, applied, ...(drift.length === 0 ? {} : { drift }) };
     };
-    const seen = observedDrift(plan, log);
+    const seen = observedDrift(plan, log, kinds);
     if (planned === 0) return succeeded([], seen);
     // With the config unchanged since the account last equalled it, every difference was made by
     // hand; with a new config, what the plan says was changed outside acctsync (its `cause`).
@@ -204,7 +203,7 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
           : plan.operations.filter((op) => op.cause === 'drift' || op.cause === 'both'),
       configUnchanged,
     };
-    const reportDrift = driftReporter(drifted, log, observe, seen);
+    const reportDrift = driftReporter(drifted, { log, observe, kinds }, seen);
     if (observe) {
       if (run.guardRefusal !== undefined)
         log.warn({ reason: run.guardRefusal.message }, 'observing: the guards would refuse this plan');
@@ -217,8 +216,9 @@ export function createReconcileStep(settings: ReconcileSettings): ReconcileStep 
     if (sending !== undefined) convergence.record(sending, run.applied);
     const stuck = held.length === 0 ? {} : { notConverging: held };
     const drift = reportDrift(result);
-    if (result.status === 'succeeded') return { ...succeeded(appliedOf(result), drift), ...stuck };
-    return { ...incompleteApplyResult(result, planned, drift, ctx.signal.aborted), ...stuck };
+    if (result.status === 'succeeded') return { ...succeeded(appliedOf(result, kinds), drift), ...stuck };
+    const incomplete = { planned, drift, stopping: ctx.signal.aborted, kinds };
+    return { ...incompleteApplyResult(result, incomplete), ...stuck };
   };
   return async (ctx) => {
     const stage: StageState = { now: 'load' };
@@ -316,7 +316,9 @@ function runInputs(
           },
         }),
     planning: { adopt: settings.adopt, noDelete: settings.noDelete, now: new Date() },
-    ...(policyPaths.length === 0 ? {} : { policies: () => loadPolicies(policyPaths, settings.cwd) }),
+    ...(policyPaths.length === 0
+      ? {}
+      : { policies: () => loadPolicies(policyPaths, settings.kinds, settings.cwd) }),
     // The daemon never skips a guard.
     guards: { ...settings.guards, force: false },
     ...(observe
@@ -335,6 +337,7 @@ function runInputs(
           },
         }),
     signal: ctx.signal,
+    kinds: settings.kinds,
   };
 }
 

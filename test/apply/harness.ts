@@ -13,6 +13,7 @@ import type { FaultOptions } from '../../src/emulator/index.js';
 import { loadDesiredState } from '../../src/config/index.js';
 import { parseMetadata } from '../../src/plan/index.js';
 import { computePlan, runOnce, type ComputedPlan, type RunInputs } from '../../src/pipeline/index.js';
+import type { PolicyRule } from '../../src/policy/index.js';
 import {
   builtinKinds,
   descriptorOf,
@@ -35,6 +36,8 @@ export interface SyncOptions {
   readonly tokenOutput?: string;
   /** A plan saved for review (`apply plan.json`): applied only when a plan made now holds the same. */
   readonly saved?: ComputedPlan['plan'];
+  /** `--policy` rules, loaded: a broken error rule refuses the run. */
+  readonly policies?: readonly PolicyRule[];
 }
 
 /** An account with the applier's helpers. */
@@ -68,6 +71,7 @@ async function syncRun(
     planning: { adopt: options.adopt ?? false, noDelete: options.noDelete ?? false, now: new Date() },
     guards: { force: false, ...options.guards },
     ...(options.saved === undefined ? {} : { saved: options.saved }),
+    ...(options.policies === undefined ? {} : { policies: () => Promise.resolve(options.policies ?? []) }),
     apply: {
       parallelism: options.parallelism ?? defaultParallelism,
       continueOnError: options.continueOnError ?? false,

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- responses are arbitrary JSON read member by member */
 import { describe, expect, it } from 'vitest';
 import {
-  allDescriptors,
+  builtinKinds,
   aTitle,
   countOf,
   nestedObject,
@@ -45,7 +45,7 @@ function englishOf(kind: KindName): readonly [string, string] {
 }
 
 describe('kind titles', () => {
-  it.each(allDescriptors().map((d) => [d.kind, d] as const))(
+  it.each(builtinKinds.all.map((d) => [d.kind, d] as const))(
     '%s is named with its own article and plural',
     (kind, d) => {
       const [one, two] = englishOf(kind);
@@ -92,7 +92,7 @@ function referenceSites(
   });
 }
 
-const sites = allDescriptors()
+const sites = builtinKinds.all
   .filter((d) => d.operations.create && d.idPrefix !== undefined)
   .flatMap((d) => referenceSites(d.kind, d.fields, (inner) => inner, true).map((s) => ({ ...s, d })));
 

@@ -226,6 +226,29 @@ patch:
     expect(d!.message).toContain('255');
   });
 
+  it('an overlay file not given that does not parse is reported at its line, once', async () => {
+    write('staging/broken.yaml', 'version: 1\npatch:\n  ip_policies:\n\tguest: { description: x }\n');
+    // The overlay is read because the environment names it, not because it was given.
+    const result = await loadDesiredState(['acctsync.yaml', 'base'], {
+      cwd: dir,
+      env: {},
+      environment: 'staging',
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.diagnostics).toEqual([
+      {
+        severity: 'error',
+        file: 'staging/broken.yaml',
+        line: 4,
+        column: 1,
+        path: '',
+        message: 'a tab is used for indentation; YAML allows only spaces',
+        hint: 'indent with spaces',
+      },
+    ]);
+  });
+
   it('names the environments when none is chosen, and refuses an unknown one', async () => {
     const result = await load();
     expect(result.ok).toBe(false);

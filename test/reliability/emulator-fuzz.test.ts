@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CertificateJobs } from '../../src/emulator/certificate-jobs.js';
 import { controlRoutes } from '../../src/emulator/control.js';
 import { apiRoutes } from '../../src/emulator/routes.js';
-import { allDescriptors, builtinKinds, type KindDescriptor } from '../../src/resources/index.js';
+import { builtinKinds, type KindDescriptor } from '../../src/resources/index.js';
 import { useAccount } from '../support/use-account.js';
 import { listEverything, syncOnce, type Json } from './support/account.js';
 import { examplesAccount } from './support/faults.js';
@@ -55,7 +55,7 @@ function firstId(kind: string): string | undefined {
 
 /** The descriptor a route pattern belongs to: the one with the longest path prefix. */
 function ownerOf(pattern: string): KindDescriptor | undefined {
-  return allDescriptors()
+  return builtinKinds.all
     .filter((d) => d.idPrefix !== undefined && (pattern === d.path || pattern.startsWith(`${d.path}/`)))
     .sort((a, b) => b.path.length - a.path.length)[0];
 }
@@ -171,7 +171,7 @@ describe('emulator hardening', () => {
       body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
     });
     // Wrong types, one field at a time, on create and update of every kind.
-    for (const d of allDescriptors()) {
+    for (const d of builtinKinds.all) {
       if (d.idPrefix === undefined) continue;
       for (const [name, type] of writableFields(d.fields)) {
         for (let k = 0; k < 2; k++) {
@@ -218,7 +218,7 @@ describe('emulator hardening', () => {
     }
     // Bad ids on every item route.
     for (const route of routes.filter((r) => r.pattern.endsWith('{id}'))) {
-      for (const id of badIds(ownerOf(route.pattern) ?? allDescriptors()[0]!)) {
+      for (const id of badIds(ownerOf(route.pattern) ?? builtinKinds.all[0]!)) {
         const path = fill(route.pattern).replace(/[^/]*$/, id);
         const withBody = route.method !== 'GET' && route.method !== 'DELETE';
         requests.push({

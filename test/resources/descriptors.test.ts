@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  allDescriptors,
+  builtinKinds,
   descriptorOfId,
   moduleFields,
   type Field,
@@ -15,7 +15,7 @@ import {
 } from '../fixtures/api-reference.js';
 
 function byPath(path: string): KindDescriptor {
-  const d = allDescriptors().find((x) => x.path === path);
+  const d = builtinKinds.all.find((x) => x.path === path);
   expect(d, `a descriptor for ${path}`).toBeDefined();
   return d!;
 }
@@ -77,7 +77,7 @@ describe('every kind of the API reference has a descriptor', () => {
 
   it('marks immutable exactly the fields the service cannot change in place', () => {
     expect(immutableFields.size).toBe(10);
-    for (const d of allDescriptors()) {
+    for (const d of builtinKinds.all) {
       const immutable = Object.entries(d.fields)
         .filter(([, f]) => f.write === 'immutable')
         .map(([n]) => n)
@@ -91,7 +91,7 @@ describe('every kind of the API reference has a descriptor', () => {
   });
 
   it('gives every writable field a description and a known shape', () => {
-    for (const d of allDescriptors()) {
+    for (const d of builtinKinds.all) {
       for (const [name, f] of Object.entries(d.fields)) {
         expect(f.description.length, `${d.kind}.${name}`).toBeGreaterThan(3);
       }

@@ -1,14 +1,21 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call -- responses are arbitrary JSON read member by member */
 /**
  * The proof of "how to add a kind" (docs/architecture.md): a kind nobody wrote code for, in a
- * registry of the test's own, is served by the emulator's CRUD and reconciled by the planner and
- * applier with no other change. The desired state is built in memory: the loader reads the built-in
- * kinds (its config layout, and the validator the build precompiles from the generated schema), so
- * YAML for a kind needs the kind in the build and the schema regenerated, as the checklist says.
+ * registry of the test's own, is served by the emulator's CRUD, reconciled by the planner and
+ * applier, judged by policy rules and named by the daemon's drift events and metrics with no other
+ * change. The desired state is built in memory: the loader reads the built-in kinds (its config
+ * layout, and the validator the build precompiles from the generated schema), so YAML for a kind
+ * needs the kind in the build and the schema regenerated, as the checklist says; for the same
+ * reason the daemon's reconcile step, which loads files, is not run here: its drift events and
+ * metrics are fed a plan of the kind.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planMermaid, renderMarkdown, renderText } from '../../src/plan-format/index.js';
 import { planFor } from '../../src/pipeline/index.js';
+import { loadPolicies, PolicyFileError, PolicyRefusal } from '../../src/policy/index.js';
 import {
   builtinKinds,
   descriptorOfId,
@@ -25,6 +32,10 @@ import { crud } from '../../src/resources/kinds/common.js';
 import { startHarness, syncState, withFields, type Harness } from '../apply/harness.js';
 import { callEmulator } from '../emulator/harness.js';
 import { startAccount } from '../support/account.js';
+import { driftEventsOf } from '../../src/watch/drift.js';
+import { WatchMetrics } from '../../src/watch/metrics.js';
+import { planViewOf } from '../../src/watch/plan-view.js';
+import { parseExposition, samplesOf } from '../watch/prometheus.js';
 
 const widgetKind = 'widgets' as RegisteredKindName;
 
@@ -190,20 +201,32 @@ describe('the emulator serves a registered kind', () => {
   });
 });
 
+const at = { file: 'memory.yaml', line: 1, column: 1 };
+const object = (
+  kind: DesiredObject['kind'],
+  key: string,
+  fields: Record<string, unknown>,
+): DesiredObject => ({
+  kind,
+  key,
+  name: key.split('/')[1] ?? key,
+  fields,
+  sensitive: [],
+  source: at,
+});
+/** A part nested in the widget `widget` (`widgets/NAME`), as the config writes it under `parts`. */
+const nestedPart = (widget: string, name: string, sku: string): DesiredObject => ({
+  ...object(parts.kind, `${widget}/parts/${name}`, { sku, widget }),
+  name,
+  parentKey: widget,
+});
+/** The live widgets labelled `label`. */
+const widgetsLabelled = async (label: string): Promise<Array<Record<string, unknown>>> =>
+  ((await call('GET', '/widgets')).body.widgets as Array<Record<string, unknown>>).filter(
+    (w) => w.label === label,
+  );
+
 describe('the reconciler manages a registered kind', () => {
-  const at = { file: 'memory.yaml', line: 1, column: 1 };
-  const object = (
-    kind: DesiredObject['kind'],
-    key: string,
-    fields: Record<string, unknown>,
-  ): DesiredObject => ({
-    kind,
-    key,
-    name: key.split('/')[1] ?? key,
-    fields,
-    sensitive: [],
-    source: at,
-  });
   const sync = (desired: DesiredState) => syncState(h, desired);
   const plan = async (desired: DesiredState) => (await planFor(desired, h.client, { kinds })).plan.operations;
   /** The plan as `acctsync plan` prints it. */
@@ -267,11 +290,7 @@ describe('the reconciler manages a registered kind', () => {
     expect(replaced[0].id).not.toBe(live[0].id);
     expect(await plan(reshaped)).toEqual([]);
 
-    const gear = {
-      ...object(parts.kind, 'widgets/main/parts/gear', { sku: 'g-1', widget: 'widgets/main' }),
-      name: 'gear',
-      parentKey: 'widgets/main',
-    };
+    const gear = nestedPart('widgets/main', 'gear', 'g-1');
     const withPart = { ...reshaped, objects: [...reshaped.objects, gear] };
     expect((await plan(withPart)).map((op) => [op.action, op.key])).toEqual([
       ['create', 'widgets/main/parts/gear'],
@@ -298,5 +317,140 @@ describe('the reconciler manages a registered kind', () => {
     expect((await call('GET', '/widgets')).body.widgets).toEqual([]);
     expect((await call('GET', `/widget_parts/${part.id}`)).status).toBe(404);
     expect(await plan(removed)).toEqual([]);
+  });
+});
+
+describe('policy rules judge a registered kind', () => {
+  const rules = `version: 1
+rules:
+  - name: small-widgets
+    on: object
+    kinds: [widgets]
+    expression: "!has(object.size) || object.size <= 5"
+    message: a widget is at most 5 in size
+  - name: numbered-parts
+    on: object
+    kinds: [widgets]
+    expression: "!has(object.parts) || object.parts.all(p, p.sku.startsWith('g-'))"
+    message: every part of a widget has a g- part number
+  - name: parts-stay
+    on: change
+    kinds: [widget_parts]
+    expression: change.action != 'delete'
+    message: a widget part is never taken off
+`;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'acctsync-throwaway-policy-'));
+    await writeFile(join(dir, 'rules.yaml'), rules);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('names it in a rule, sees its nested parts, and refuses the write a rule breaks', async () => {
+    // The rules' kinds are the registry's: the built-in kinds alone do not hold widgets.
+    const refused = await loadPolicies(['rules.yaml'], builtinKinds, dir).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PolicyFileError);
+    expect((refused as PolicyFileError).diagnostics).toMatchObject([
+      { file: 'rules.yaml', line: 5, column: 13, message: 'unknown kind widgets' },
+      { file: 'rules.yaml', line: 10, column: 13, message: 'unknown kind widgets' },
+      { file: 'rules.yaml', line: 15, column: 13, message: 'unknown kind widget_parts' },
+    ]);
+    const policies = await loadPolicies(['rules.yaml'], kinds, dir);
+    expect(policies.map((r) => [r.name, r.kinds])).toEqual([
+      ['small-widgets', ['widgets']],
+      ['numbered-parts', ['widgets']],
+      ['parts-stay', ['widget_parts']],
+    ]);
+
+    const sync = (desired: DesiredState) => syncState(h, desired, { policies });
+    const judged = (size: number, sku: string): DesiredState => ({
+      scope: 'judged',
+      objects: [
+        object(widgets.kind, 'widgets/judged', { label: 'judged', size }),
+        nestedPart('widgets/judged', 'spring', sku),
+      ],
+    });
+    const broken = await sync(judged(9, 'x-1')).catch((e: unknown) => e);
+    expect(broken).toBeInstanceOf(PolicyRefusal);
+    expect((broken as PolicyRefusal).details).toEqual([
+      'rule small-widgets on widgets/judged: a widget is at most 5 in size',
+      'rule numbered-parts on widgets/judged: every part of a widget has a g- part number',
+    ]);
+    expect(await widgetsLabelled('judged')).toEqual([]);
+
+    await sync(judged(4, 'g-2'));
+    const [made] = await widgetsLabelled('judged');
+    expect(made).toMatchObject({ size: 4 });
+    const taken = await call('GET', '/widget_parts');
+    expect(taken.body.widget_parts).toContainEqual(expect.objectContaining({ sku: 'g-2' }));
+
+    const withoutPart = { ...judged(4, 'g-2'), objects: judged(4, 'g-2').objects.slice(0, 1) };
+    const kept = await sync(withoutPart).catch((e: unknown) => e);
+    expect(kept).toBeInstanceOf(PolicyRefusal);
+    expect((kept as PolicyRefusal).details).toEqual([
+      'rule parts-stay on widgets/judged/parts/spring: a widget part is never taken off',
+    ]);
+    expect((await call('GET', '/widget_parts')).body.widget_parts).toContainEqual(
+      expect.objectContaining({ sku: 'g-2' }),
+    );
+  });
+});
+
+describe("the daemon's drift events, plan view and metrics name a registered kind", () => {
+  it('by the config section that holds it, with a series for it from the start', async () => {
+    const desired: DesiredState = {
+      scope: 'drifting',
+      objects: [
+        object(widgets.kind, 'widgets/watched', { label: 'watched', size: 2 }),
+        nestedPart('widgets/watched', 'cog', 'c-1'),
+      ],
+    };
+    await syncState(h, desired);
+    const [watched] = await widgetsLabelled('watched');
+    await call('PATCH', `/widgets/${String(watched?.id)}`, { size: 8 });
+
+    const { plan } = await planFor(desired, h.client, { kinds });
+    const events = driftEventsOf(kinds, plan.operations, true);
+    expect(events).toEqual([
+      {
+        kind: 'widgets',
+        key: 'widgets/watched',
+        action: 'update',
+        changes: [{ field: 'size', old: 8, new: 2 }],
+        reverted: false,
+        cause: 'drift',
+      },
+    ]);
+    // The status page's view: the part is written under its widget, in the same section.
+    expect(planViewOf(plan, desired, kinds)).toMatchObject({
+      objects: [
+        { kind: 'widgets', key: 'widgets/watched' },
+        { kind: 'widgets', key: 'widgets/watched/parts/cog' },
+      ],
+      changes: [{ action: 'update', kind: 'widgets', key: 'widgets/watched' }],
+    });
+
+    const metrics = new WatchMetrics(kinds);
+    const drifted = async () =>
+      samplesOf(parseExposition((await metrics.render()).text), 'acctsync_drifted_objects').find(
+        (s) => s.labels.kind === 'widgets',
+      )?.value;
+    expect(await drifted()).toBe(0);
+    metrics.recordReconcile({
+      id: 'widgets1',
+      trigger: 'interval',
+      result: { status: 'success', planned: 1, applied: [], drift: events },
+      startedAt: new Date(),
+      durationMs: 50,
+      failures: 0,
+      drift: true,
+      apiRequests: 3,
+    });
+    expect(await drifted()).toBe(1);
+    // Metrics given the built-in kinds have no widget series.
+    const plain = parseExposition((await new WatchMetrics(builtinKinds).render()).text);
+    expect(samplesOf(plain, 'acctsync_drifted_objects').map((s) => s.labels.kind)).not.toContain('widgets');
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { builtinKinds } from '../../src/resources/index.js';
 import { startHealthServer, type HealthServer } from '../../src/watch/health.js';
 import { ReadinessState } from '../../src/watch/readiness.js';
 import type { ReconcileRecord } from '../../src/watch/loop.js';
@@ -28,7 +29,7 @@ describe('health endpoints', () => {
 
   async function start() {
     const readiness = new ReadinessState();
-    const metrics = new WatchMetrics();
+    const metrics = new WatchMetrics(builtinKinds);
     server = await startHealthServer({ host: '127.0.0.1', port: 0, readiness, metrics });
     return { readiness, metrics, url: server.url };
   }

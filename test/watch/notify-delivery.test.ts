@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { builtinKinds } from '../../src/resources/index.js';
 import type { DriftEvent } from '../../src/watch/drift.js';
 import type { ReconcileRecord } from '../../src/watch/loop.js';
 import { WatchMetrics } from '../../src/watch/metrics.js';
@@ -85,7 +86,7 @@ describe('notification delivery', { timeout: 60_000 }, () => {
     const hung = await receiver(() => undefined);
     const healthy = await receiver(() => 200);
     const { log, entries } = captureLog();
-    const metrics = new WatchMetrics();
+    const metrics = new WatchMetrics(builtinKinds);
     const notifier = new Notifier({
       urls: [hung.url, healthy.url],
       mode: 'reconcile',

@@ -1,5 +1,6 @@
 /** The daemon's reconcile step on a test account, without the daemon: its settings and one run of it. */
 import type { ApiClient } from '../../src/api/index.js';
+import { builtinKinds } from '../../src/resources/index.js';
 import { createReconcileStep, type ReconcileSettings } from '../../src/watch/reconcile.js';
 import type { ReconcileResult } from '../../src/watch/types.js';
 import { captureLog } from './log-capture.js';
@@ -19,6 +20,7 @@ export function reconcileStep(
     parallelism: 4,
     continueOnError: false,
     guards: {},
+    kinds: builtinKinds,
     ...settings,
   });
   return (options = {}) =>

@@ -10,7 +10,7 @@ import { UsageError, UserError } from '../../errors.js';
 import { inert } from '../../inert.js';
 import { cascadeOf, indexChildren } from '../../plan/index.js';
 import { fetchLiveState, type LiveObject } from '../../live/index.js';
-import { aTitle, descriptorOf, objectPath } from '../../resources/index.js';
+import { aTitle, builtinKinds, objectPath } from '../../resources/index.js';
 import { defineCommand } from '../command.js';
 import { help } from '../help/forget.js';
 import { openConnection } from '../connection.js';
@@ -30,6 +30,8 @@ export const command = defineCommand({
   ...help,
 
   async run(values, positionals) {
+    // The config's kinds: the loader knows the built-in ones alone.
+    const kinds = builtinKinds;
     const keys = positionals.filter(isKey);
     const paths = positionals.filter((p) => !isKey(p));
     if (keys.length === 0) throw new UsageError('forget: name at least one KEY, like ip_policies/office');
@@ -65,8 +67,8 @@ export const command = defineCommand({
         environment: config.environment?.name,
       });
       connection = withLease(opened, lease);
-      const live = await fetchLiveState(connection.client, { scope, objects: [] });
-      const index = indexChildren(live.objects);
+      const live = await fetchLiveState(connection.client, { scope, objects: [] }, { registry: kinds });
+      const index = indexChildren(live.objects, kinds);
       const byId = new Map(live.objects.map((l) => [l.id, l]));
       const targets: LiveObject[] = [];
       for (const key of keys) {
@@ -82,7 +84,7 @@ export const command = defineCommand({
         }
       }
       for (const l of targets) {
-        const d = descriptorOf(l.kind);
+        const d = kinds.descriptorOf(l.kind);
         if (!d.operations.update)
           throw new UserError(`${l.marker?.key ?? l.id}: ${aTitle(d)} cannot be changed`);
         const parentId = d.parent?.via === 'path' ? l.parentId : undefined;

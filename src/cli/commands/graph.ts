@@ -2,7 +2,7 @@
 import { ConfigError, loadDesiredState } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import { inert } from '../../inert.js';
-import { allDescriptors } from '../../resources/index.js';
+import { builtinKinds, type KindRegistry } from '../../resources/index.js';
 import { closest } from '../../suggest.js';
 import {
   desiredGraph,
@@ -30,15 +30,13 @@ function parseFormat(value: string | undefined): GraphFormat {
   throw new UsageError(`--format ${inert(format)} is not a graph format: use mermaid or dot`);
 }
 
-/** What `--kind` accepts: kind names and the config sections that hold them. */
-function kindNames(): Set<string> {
-  return new Set(
-    allDescriptors().flatMap((d) => [d.kind, ...(d.config === undefined ? [] : [d.config.key])]),
-  );
+/** What `--kind` accepts: the names of `registry`'s kinds and the config sections that hold them. */
+function kindNames(registry: KindRegistry): Set<string> {
+  return new Set(registry.all.flatMap((d) => [d.kind, ...(d.config === undefined ? [] : [d.config.key])]));
 }
 
-function checkKinds(kinds: readonly string[]): void {
-  const known = kindNames();
+function checkKinds(kinds: readonly string[], registry: KindRegistry): void {
+  const known = kindNames(registry);
   for (const kind of kinds) {
     if (known.has(kind)) continue;
     const near = closest(kind, known);
@@ -84,9 +82,11 @@ export const command = defineCommand({
 
   async run(values, positionals) {
     const format = parseFormat(values.format);
+    // The config's kinds: the loader knows the built-in ones alone.
+    const registry = builtinKinds;
     const kinds = values.kind ?? [];
     const keys = values.key ?? [];
-    checkKinds(kinds);
+    checkKinds(kinds, registry);
     const environment = environmentName(values, process.env);
     const filesRoot = filesRootFrom(values);
     let graph: ObjectGraph;
@@ -101,7 +101,7 @@ export const command = defineCommand({
         deadline: true,
       });
       if (!('plan' in result)) throw new Error(`a run that plans ended ${result.status}`);
-      graph = planGraph(result.plan);
+      graph = planGraph(result.plan, registry);
     } else {
       // No account and no secrets: what is not available here is only a value, never a reference.
       const loaded = await loadDesiredState(positionals, {
@@ -111,16 +111,16 @@ export const command = defineCommand({
       });
       if (!loaded.ok) throw new ConfigError(loaded.diagnostics, { secretSpans: loaded.secretSpans });
       printConfigWarnings(loaded.warnings, loaded.secretSpans, process.env);
-      graph = desiredGraph(loaded.state);
+      graph = desiredGraph(loaded.state, registry);
     }
     checkKeys(graph, keys, values.plan);
     const shown = kinds.length + keys.length === 0 ? graph : neighbourhood(graph, selects(kinds, keys));
     if (format === 'dot') {
-      process.stdout.write(dotOf(shown));
+      process.stdout.write(dotOf(shown, registry));
       return 0;
     }
     const unlimited = { maxChars: Number.MAX_SAFE_INTEGER, maxEdges: Number.MAX_SAFE_INTEGER };
-    const text = mermaidOf(shown, unlimited).text ?? '';
+    const text = mermaidOf(shown, unlimited, registry).text ?? '';
     process.stdout.write(text);
     const { maxChars, maxEdges } = mermaidDefaults;
     if (shown.edges.length > maxEdges || text.length > maxChars)

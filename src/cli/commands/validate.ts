@@ -8,6 +8,7 @@ import { environmentName } from '../environment.js';
 import { filesRootFrom } from '../files-root.js';
 import { policiesFrom, policyDiagnostic } from '../policy.js';
 import { policyFindings, type PolicyRule } from '../../policy/index.js';
+import { builtinKinds } from '../../resources/index.js';
 import { runAndReport } from '../traffic-tests.js';
 
 function keyOf(d: Diagnostic): string {
@@ -67,7 +68,9 @@ async function withPolicy(
       continue;
     }
     const env = name ?? r.environment?.name ?? '';
-    const found = (await policyFindings(policies, { state: r.state, env })).map(policyDiagnostic);
+    const found = (await policyFindings(policies, { state: r.state, env, kinds: builtinKinds })).map(
+      policyDiagnostic,
+    );
     const errors = found.filter((d) => d.severity === 'error');
     const warnings = [...r.warnings, ...found.filter((d) => d.severity === 'warning')];
     if (errors.length === 0) {

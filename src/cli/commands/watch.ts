@@ -21,6 +21,7 @@ import {
   type ReconcileSettings,
 } from '../../watch/index.js';
 import { formatDuration } from '../../duration.js';
+import { builtinKinds } from '../../resources/index.js';
 import { thisHolder, type Holder } from '../../lease/index.js';
 import { keyRotationReport } from '../api-key-file.js';
 import { defineCommand } from '../command.js';
@@ -52,7 +53,7 @@ export const command = defineCommand({
     requireApi(values, environment);
     const stopRequested = stopSignal();
     const log = createLogger({ format: flags.format, level: flags.level });
-    const metrics = new WatchMetrics(flags.mode, environment?.name);
+    const metrics = new WatchMetrics(builtinKinds, flags.mode, environment?.name);
     // Aborts requests in flight once the shutdown grace period is over.
     const abort = new AbortController();
     // Every request in flight listens on it (and detaches when done): many at once is not a leak.
@@ -164,6 +165,8 @@ function reconcileSettings(values: WatchValues, flags: WatchFlags, target: Watch
     guards,
     ...(run.tokenOutput === undefined ? {} : { tokenOutput: run.tokenOutput }),
     policyPaths: values.policy ?? [],
+    // The config's kinds: the loader knows the built-in ones alone.
+    kinds: builtinKinds,
   };
 }
 

@@ -6,12 +6,12 @@ import type { ApiClient } from '../../../src/api/index.js';
 import { applyPlan } from '../../../src/apply/index.js';
 import { parseMetadata } from '../../../src/plan/index.js';
 import { computePlan } from '../../../src/pipeline/index.js';
-import { allDescriptors, managedDescriptors, type KindDescriptor } from '../../../src/resources/index.js';
+import { builtinKinds, managedDescriptors, type KindDescriptor } from '../../../src/resources/index.js';
 
 export type Json = Record<string, unknown>;
 
 /** Collections with a top-level list endpoint. */
-export const listable: readonly KindDescriptor[] = allDescriptors().filter(
+export const listable: readonly KindDescriptor[] = builtinKinds.all.filter(
   (d) => d.operations.list && d.listMember !== undefined && !d.path.includes('{'),
 );
 
@@ -56,7 +56,7 @@ export async function checkAccount(client: ApiClient, scope: string): Promise<Ac
   const natural = new Map<string, number>();
   const ids = new Set<string>();
   for (const [kind, records] of all) {
-    const d = allDescriptors().find((x) => x.kind === kind);
+    const d = builtinKinds.all.find((x) => x.kind === kind);
     for (const record of records) {
       if (typeof record.id === 'string') ids.add(record.id);
       const marker = parseMetadata(typeof record.metadata === 'string' ? record.metadata : undefined).marker;
