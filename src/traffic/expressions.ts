@@ -118,7 +118,7 @@ export class ExpressionEvaluator {
           `the offline traffic evaluation was stopped at ${where}: ${netText(outcome.bound, this.#net)}`,
           {
             details: [
-              'hint: nothing was decided from it; an expression within the what-if limits (docs/traffic-policy.md, "What-if limits") never needs this long: simplify it',
+              'hint: nothing was decided from it; an expression this costly is a runaway: simplify it (docs/traffic-policy.md, "What-if limits")',
             ],
           },
         );
