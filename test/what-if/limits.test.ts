@@ -17,15 +17,15 @@ function blocklist(addresses: number): string {
   return Array.from(
     { length: addresses },
     (_, i) => `        - name: deny-${i}
-          expressions: ["conn.client_ip == '198.51.100.${i}'"]
+          expressions: ["conn.client_ip == '198.51.${100 + (i >> 8)}.${i & 255}'"]
           actions: [{ type: deny }]
 `,
   ).join('');
 }
 
 /**
- * `big` blocks 80 addresses, one rule each; `db` lets the office in. Both are changed by the plan:
- * `big` to 81 rules (64 samples × 161 expressions: 10,304 evaluations, past the plan's 10,000),
+ * `big` blocks 400 addresses, one rule each; `db` lets the office in. Both are changed by the plan:
+ * `big` to 401 rules (64 samples × 801 expressions: 51,264 evaluations, past the plan's 50,000),
  * `db` by a rule refusing the office's lower half (4 samples, 2 expressions).
  */
 function config(bigRules: number, denyOfficeLow: boolean): string {
@@ -61,10 +61,10 @@ ${
 let account: CliAccount;
 beforeEach(async () => {
   account = await startCliAccount();
-  await account.write('account/edges.yaml', config(80, false));
+  await account.write('account/edges.yaml', config(400, false));
   const sync = await account.acctsync(['sync', 'account', '--yes']);
   expect(sync.code, sync.stderr).toBe(0);
-  await account.write('account/edges.yaml', config(81, true));
+  await account.write('account/edges.yaml', config(401, true));
 });
 afterEach(async () => {
   await account.close();
@@ -87,9 +87,9 @@ describe("the plan's what-if limits", () => {
         operations: ['update tls_edges/big'],
         samples: 'derived',
         evaluated: 0,
-        leftOut: 17,
+        leftOut: 337,
         notEvaluated:
-          "it needs up to 10304 expression evaluations, past the 10000 left of the plan's what-if limit of 10000",
+          "it needs up to 51264 expression evaluations, past the 50000 left of the plan's what-if limit of 50000",
         changes: [],
       },
       // Edges after it are still evaluated while the limit has room for them.
@@ -113,7 +113,7 @@ describe("the plan's what-if limits", () => {
     expect(text.stdout).toContain(
       [
         'Traffic (sample connections through each changed TLS edge, live -> desired):',
-        "  tls_edges/big (derived samples, 0 evaluated (17 more left out)): not evaluated: it needs up to 10304 expression evaluations, past the 10000 left of the plan's what-if limit of 10000",
+        "  tls_edges/big (derived samples, 0 evaluated (337 more left out)): not evaluated: it needs up to 51264 expression evaluations, past the 50000 left of the plan's what-if limit of 50000",
         '  tls_edges/db (derived samples, 4 evaluated):',
         '    203.0.113.1: allowed by IP policy office -> refused by rule deny-office-low',
         '',
@@ -124,7 +124,7 @@ describe("the plan's what-if limits", () => {
   it('a runaway the counts do not bound fails `plan` with an error, not a different plan', async () => {
     await account.write(
       'account/edges.yaml',
-      config(81, true).replace(
+      config(401, true).replace(
         '        - name: deny-office-low',
         `        - name: hungry
           expressions: ['lists.range(10000).map(a, lists.range(10000)).size() > 0']
