@@ -119,6 +119,12 @@ describe("the plan's what-if limits", () => {
         '',
       ].join('\n'),
     );
+
+    const markdown = await account.acctsync(['plan', 'account', '--output', 'markdown']);
+    expect(markdown.code, markdown.stderr).toBe(0);
+    expect(markdown.stdout).toContain(
+      "- `tls_edges/big`: not evaluated: it needs up to 51264 expression evaluations, past the 50000 left of the plan's what-if limit of 50000 (derived samples, 0 evaluated (337 more left out))",
+    );
   });
 
   it('a runaway the counts do not bound fails `plan` with an error, not a different plan', async () => {
