@@ -127,6 +127,25 @@ describe("the plan's what-if limits", () => {
     );
   });
 
+  it('an on: change policy rule sees the edges not evaluated, and can refuse them', async () => {
+    await account.write(
+      'policies/rules.yaml',
+      `version: 1
+rules:
+  - name: every-edge-evaluated
+    on: change
+    expression: change.trafficNotEvaluated.size() == 0
+    message: the what-if did not evaluate an edge this change moves
+`,
+    );
+    const plan = await account.acctsync(['plan', 'account', '--policy', 'policies']);
+    expect(plan.stdout).toContain(
+      '  error: rule every-edge-evaluated on tls_edges/big: the what-if did not evaluate an edge this change moves (account/edges.yaml:',
+    );
+    expect(plan.stdout).not.toContain('every-edge-evaluated on tls_edges/db');
+    expect(plan.code).toBe(1);
+  });
+
   it('a runaway the counts do not bound fails `plan` with an error, not a different plan', async () => {
     await account.write(
       'account/edges.yaml',
