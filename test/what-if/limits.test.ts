@@ -127,6 +127,36 @@ describe("the plan's what-if limits", () => {
     );
   });
 
+  it('at most 64 test connections per edge are evaluated, the rest counted', async () => {
+    const tests = Array.from(
+      { length: 66 },
+      (_, i) => `  - name: office host ${i + 1}
+    edge: tls_edges/db
+    connection: { client_ip: 203.0.113.${i + 1} }
+    expect: allow
+`,
+    ).join('');
+    await account.write('traffic-tests/db.yaml', `version: 1\ntests:\n${tests}`);
+    const json = await account.acctsync([
+      'plan',
+      'account',
+      '--traffic-tests',
+      'traffic-tests',
+      '--output',
+      'json',
+    ]);
+    expect(json.code, json.stderr).toBe(0);
+    const plan = JSON.parse(json.stdout) as {
+      trafficChanges: { edge: string; evaluated: number; leftOut?: number; changes: { test?: string }[] }[];
+    };
+    const db = plan.trafficChanges.find((e) => e.edge === 'tls_edges/db');
+    expect(db).toMatchObject({ samples: 'tests', evaluated: 64, leftOut: 2 });
+    // The lower half of the office (hosts 1 to 64, the first 64 tests) is refused after the change.
+    expect(db?.changes.map((c) => c.test)).toEqual(
+      Array.from({ length: 64 }, (_, i) => `office host ${i + 1}`),
+    );
+  });
+
   it('an on: change policy rule sees the edges not evaluated, and can refuse them', async () => {
     await account.write(
       'policies/rules.yaml',
