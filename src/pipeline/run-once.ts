@@ -24,7 +24,7 @@ import { buildPlan, sensitiveValues } from '../plan/index.js';
 import type { Plan, PolicyFinding, TokenFileView } from '../plan-format/index.js';
 import { planFindings, policyRefusal, type PolicyRefusal, type PolicyRule } from '../policy/index.js';
 import type { DesiredState, KindRegistry } from '../resources/index.js';
-import { loadSampleTests, withTrafficChanges } from '../what-if/index.js';
+import { loadSampleTests, withTrafficChanges, type WhatIfOptions } from '../what-if/index.js';
 
 /** The desired state: config files to load, or one already in memory (tests, benchmarks). */
 type DesiredSource =
@@ -99,6 +99,8 @@ export interface RunInputs {
    * changed TLS edge a test names; other changed edges get samples derived from their rules.
    */
   readonly trafficTests?: readonly string[] | undefined;
+  /** The what-if's safety net, for a test that makes it fire; every command runs the default. */
+  readonly whatIf?: Pick<WhatIfOptions, 'net'> | undefined;
   /** `--policy` rules: their findings are the plan's `policy`; an error rule refuses the write. */
   readonly policies?: (() => Promise<readonly PolicyRule[]>) | undefined;
   /** `--force` and the limits given as flags; the config's `guards:` fill the rest. */
@@ -235,7 +237,7 @@ export async function runOnce(inputs: RunInputs): Promise<RunResult> {
     ...(otherEnvironments === undefined ? {} : { otherEnvironments }),
     ...(planning.tokens === undefined ? {} : { tokens: planning.tokens }),
   });
-  const fresh = await withTrafficChanges(built, desired, live, trafficTests);
+  const fresh = await withTrafficChanges(built, desired, live, trafficTests, inputs.whatIf);
   if (inputs.saved !== undefined) checkSavedPlanCurrent(inputs.saved, fresh);
   const rules = (await inputs.policies?.()) ?? [];
   const policy =

@@ -290,7 +290,15 @@ const trafficChangesSchema = {
         enum: [...trafficSampleSources],
       },
       evaluated: { description: 'Sample connections run through both sides.', $ref: '#/$defs/count' },
-      leftOut: { description: 'Derived samples past the bound, not evaluated.', $ref: '#/$defs/count' },
+      leftOut: {
+        description: 'Samples past the bound of 64 per edge, not evaluated.',
+        $ref: '#/$defs/count',
+      },
+      notEvaluated: {
+        type: 'string',
+        description:
+          "Why no sample was evaluated (then `evaluated` is 0): the expression evaluations the edge may need, counted before any runs, are more than is left of the plan's what-if limit. The same inputs always give the same edges evaluated.",
+      },
       changes: {
         description: 'The samples whose outcome changes; empty when none does.',
         type: 'array',

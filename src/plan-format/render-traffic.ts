@@ -27,8 +27,9 @@ function samplesText(e: TrafficEdgeChange): string {
 const noChange = 'no sample connection changes outcome';
 const noSample = 'no sample connection to evaluate (its rules name no address: pass --traffic-tests)';
 
-/** What is said of an edge none of whose samples changes outcome. */
+/** What is said of an edge none of whose samples changes outcome (or that was not evaluated). */
 function quietText(e: TrafficEdgeChange): string {
+  if (e.notEvaluated !== undefined) return `not evaluated: ${e.notEvaluated}`;
   return e.evaluated === 0 ? noSample : noChange;
 }
 

@@ -355,8 +355,10 @@ export interface TrafficEdgeChange {
   readonly samples: TrafficSampleSource;
   /** How many sample connections ran through both sides. */
   readonly evaluated: number;
-  /** Derived samples past the bound, not evaluated. */
+  /** Samples past the bound of 64 per edge, not evaluated. */
   readonly leftOut?: number;
+  /** Why no sample was evaluated: the edge needs more of the plan's what-if limit than is left. */
+  readonly notEvaluated?: string;
   /** Empty: no sample connection changes outcome. */
   readonly changes: readonly TrafficOutcomeChange[];
 }

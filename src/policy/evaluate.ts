@@ -86,15 +86,25 @@ function childrenByParent(state: DesiredState, kinds: KindRegistry): Map<string,
   return out;
 }
 
-/**
- * The sample connections whose outcome changes at each edge an operation changes, by operation
- * id: what a `change` rule reads as `change.traffic`.
- */
-function trafficByOperation(plan: Plan): Map<string, Record<string, unknown>[]> {
-  const out = new Map<string, Record<string, unknown>[]>();
+/** What a `change` rule reads of the what-if: `change.traffic` and `change.trafficNotEvaluated`. */
+interface OperationTraffic {
+  /** The sample connections whose outcome changes at the edges the operation changes. */
+  readonly traffic: Record<string, unknown>[];
+  /** The edges it changes that the what-if did not evaluate (past the plan's limit). */
+  readonly trafficNotEvaluated: string[];
+}
+
+/** Each operation's `OperationTraffic`, by operation id. */
+function trafficByOperation(plan: Plan): Map<string, OperationTraffic> {
+  const out = new Map<string, OperationTraffic>();
   for (const edge of plan.trafficChanges ?? []) {
     const changes = edge.changes.map((c) => ({ edge: edge.edge, ...c }));
-    for (const id of edge.operations) out.set(id, [...(out.get(id) ?? []), ...changes]);
+    for (const id of edge.operations) {
+      const seen = out.get(id) ?? { traffic: [], trafficNotEvaluated: [] };
+      seen.traffic.push(...changes);
+      if (edge.notEvaluated !== undefined) seen.trafficNotEvaluated.push(edge.edge);
+      out.set(id, seen);
+    }
   }
   return out;
 }
@@ -103,7 +113,7 @@ function trafficByOperation(plan: Plan): Map<string, Record<string, unknown>[]> 
 function changeOf(
   op: Operation,
   desired: DesiredObject | undefined,
-  traffic: readonly Record<string, unknown>[],
+  traffic: OperationTraffic,
 ): Record<string, unknown> {
   const before = Object.fromEntries(
     op.changes
@@ -118,7 +128,7 @@ function changeOf(
     key: op.key,
     before,
     after: op.action === 'delete' || desired === undefined ? null : masked(desired),
-    traffic,
+    ...traffic,
   };
 }
 
@@ -158,7 +168,8 @@ function evaluations(rules: readonly PolicyRule[], subject: PolicySubject): Eval
   for (const rule of rules.filter((r) => r.on === 'change')) {
     for (const op of plan.operations.filter((o) => applies(rule, o.kind))) {
       const desired = byKey.get(op.key);
-      const variables = { change: celValue(changeOf(op, desired, traffic.get(op.id) ?? [])) };
+      const seen = traffic.get(op.id) ?? { traffic: [], trafficNotEvaluated: [] };
+      const variables = { change: celValue(changeOf(op, desired, seen)) };
       out.push({ rule, object: op.key, location: desired?.source, variables });
     }
   }

@@ -3,4 +3,4 @@ export { loadPolicies, PolicyFileError } from './load.js';
 export { hasPolicyErrors, policyFindings } from './evaluate.js';
 export { planFindings, policyRefusal, PolicyRefusal } from './refusal.js';
 export type { PolicyRule } from './types.js';
-export { RuleSandbox } from './sandbox.js';
+export { RuleSandbox, type SandboxBounds } from './sandbox.js';

@@ -38,8 +38,17 @@ function ruleProgram(): SandboxProgram {
   };
 }
 
-/** The bounds, documented in docs/traffic-policy.md ("Bounds"). */
-const ruleBounds = {
+/** What a sandbox bounds; the policy rules' bounds are documented in docs/traffic-policy.md ("Bounds"). */
+export interface SandboxBounds {
+  /** One evaluation. */
+  readonly evaluationMs: number;
+  /** Every evaluation of one run together. */
+  readonly runMs: number;
+  /** The worker's heap. */
+  readonly memoryMb: number;
+}
+
+const ruleBounds: SandboxBounds = {
   /** One rule over one object or change. */
   evaluationMs: 1_000,
   /** Every evaluation of one run (validate, plan, a reconcile) together. */
@@ -51,8 +60,14 @@ const ruleBounds = {
 /** What one evaluation gave: the rule's value (`true` holds), its error, or the bound it passed. */
 export type RuleOutcome =
   | { readonly kind: 'value'; readonly value: true | false | string }
-  | { readonly kind: 'error'; readonly message: string; readonly missing?: string }
-  | { readonly kind: 'exceeded'; readonly message: string };
+  | {
+      readonly kind: 'error';
+      readonly message: string;
+      readonly missing?: string;
+      /** The worker failed, not the rule: nothing is known of the rule's value. */
+      readonly fault?: true;
+    }
+  | { readonly kind: 'exceeded'; readonly bound: keyof SandboxBounds; readonly message: string };
 
 interface Answer {
   readonly ready?: true;
@@ -71,13 +86,13 @@ class SandboxStartError extends Error {}
 
 /** Evaluations one at a time, so that a budget that runs out is the running rule's. */
 export class RuleSandbox {
-  readonly #bounds: typeof ruleBounds;
+  readonly #bounds: SandboxBounds;
   readonly #program: SandboxProgram;
   #worker: Promise<Worker> | undefined;
   #nextId = 0;
   #spentMs = 0;
 
-  constructor(bounds: typeof ruleBounds = ruleBounds, program: SandboxProgram = ruleProgram()) {
+  constructor(bounds: SandboxBounds = ruleBounds, program: SandboxProgram = ruleProgram()) {
     this.#bounds = bounds;
     this.#program = program;
   }
@@ -87,6 +102,7 @@ export class RuleSandbox {
     if (left <= 0)
       return {
         kind: 'exceeded',
+        bound: 'runMs',
         message: `not evaluated: the policy rules used up their time budget of ${seconds(this.#bounds.runMs)} for this run`,
       };
     const budgetMs = Math.min(this.#bounds.evaluationMs, left);
@@ -147,7 +163,11 @@ export class RuleSandbox {
       worker = await starting;
     } catch (error) {
       if (this.#worker === starting) this.#worker = undefined;
-      return { kind: 'error', message: `the rules' worker failed to start: ${(error as Error).message}` };
+      return {
+        kind: 'error',
+        message: `the rules' worker failed to start: ${(error as Error).message}`,
+        fault: true,
+      };
     }
     const id = this.#nextId++;
     return new Promise<RuleOutcome>((resolve) => {
@@ -178,16 +198,24 @@ export class RuleSandbox {
           error.code === 'ERR_WORKER_OUT_OF_MEMORY'
             ? {
                 kind: 'exceeded',
+                bound: 'memoryMb',
                 message: `stopped: it used more than its memory bound of ${this.#bounds.memoryMb} MB`,
               }
-            : { kind: 'error', message: `the rule's worker failed: ${error.message}`, stopped: true },
+            : {
+                kind: 'error',
+                message: `the rule's worker failed: ${error.message}`,
+                fault: true,
+                stopped: true,
+              },
         );
       };
-      const onExit = (): void => stop({ kind: 'error', message: "the rule's worker stopped", stopped: true });
+      const onExit = (): void =>
+        stop({ kind: 'error', message: "the rule's worker stopped", fault: true, stopped: true });
       const timer = setTimeout(
         () =>
           stop({
             kind: 'exceeded',
+            bound: budgetMs < this.#bounds.evaluationMs ? 'runMs' : 'evaluationMs',
             message: `stopped: it ran longer than its time budget of ${seconds(budgetMs)}`,
           }),
         budgetMs,

@@ -261,12 +261,46 @@ function fromLibrary(text: string, error: unknown): CelProblem {
 }
 
 /**
+ * How much an expression can cost to evaluate, counted on its AST: its nodes, and how deep its
+ * comprehensions (`all`, `exists`, `exists_one`, `map`, `filter`) nest, each level multiplying the
+ * work of the one inside by a list's length.
+ */
+interface ExpressionSize {
+  readonly nodes: number;
+  readonly comprehensionDepth: number;
+}
+
+/**
  * An expression compiled for evaluation: its text with every qualified name replaced by the flat
- * alias the environment declares it under (`conn.client_ip` → `conn_client_ip`), or why it does
- * not compile.
+ * alias the environment declares it under (`conn.client_ip` → `conn_client_ip`) and its size, or
+ * why it does not compile.
  */
 type CompiledExpression =
-  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly problem: CelProblem };
+  | { readonly ok: true; readonly text: string; readonly size: ExpressionSize }
+  | { readonly ok: false; readonly problem: CelProblem };
+
+const comprehensions: ReadonlySet<string> = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+
+/** Walked without recursion: a chain of thousands of `||` is a tree that deep. */
+function sizeOf(ast: unknown): ExpressionSize {
+  let nodes = 0;
+  let comprehensionDepth = 0;
+  const pending: { value: unknown; depth: number }[] = [{ value: ast, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, depth } = next;
+    if (Array.isArray(value)) {
+      for (const v of value as unknown[]) pending.push({ value: v, depth });
+      continue;
+    }
+    if (!isNode(value)) continue;
+    nodes++;
+    const inside =
+      value.op === 'rcall' && comprehensions.has(String((value.args as unknown[])[0])) ? depth + 1 : depth;
+    comprehensionDepth = Math.max(comprehensionDepth, inside);
+    pending.push({ value: value.args, depth: inside });
+  }
+  return { nodes, comprehensionDepth };
+}
 
 /** Compiles `text` as a TLS edge's traffic-policy expression: the checker's one compilation. */
 export function compilePolicyExpression(text: string): CompiledExpression {
@@ -283,7 +317,8 @@ export function compilePolicyExpression(text: string): CompiledExpression {
   const rewritten = rewrite(text, resolution.renames);
   const result = env.check(rewritten);
   if (!result.valid) return { ok: false, problem: fromLibrary(text, result.error) };
-  if (result.type === 'bool' || result.type === 'dyn') return { ok: true, text: rewritten };
+  if (result.type === 'bool' || result.type === 'dyn')
+    return { ok: true, text: rewritten, size: sizeOf(ast) };
   return {
     ok: false,
     problem: {

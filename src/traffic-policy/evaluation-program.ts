@@ -11,11 +11,18 @@ import { policyTypes, policyVariables } from './variables.js';
 
 const require = createRequire(import.meta.url);
 
-/** The worker's program and data, in the shape `src/policy/sandbox.ts` starts a worker with. */
-export function evaluationProgram(): { source: string; data: Readonly<Record<string, unknown>> } {
+/**
+ * The worker's program and data, in the shape `src/policy/sandbox.ts` starts a worker with;
+ * `maxRangeLength` is the longest list `lists.range` makes offline.
+ */
+export function evaluationProgram(maxRangeLength: number): {
+  source: string;
+  data: Readonly<Record<string, unknown>>;
+} {
   return {
     source: evaluationWorkerSource,
     data: {
+      maxRangeLength,
       celLibrary: require.resolve('@marcbachmann/cel-js'),
       re2js: require.resolve('re2js'),
       types: policyTypes,

@@ -5,7 +5,9 @@
  * flat aliases, `environment.ts`) and gives the platform's macros their documented effect where
  * that effect is certain; a macro whose result acctsync cannot know offline (`rand.*`,
  * `secrets.get`, the hashes, whose output format the reference does not give) fails with "not
- * modelled", and the evaluator reports the outcome as unknown, never a guess.
+ * modelled", and the evaluator reports the outcome as unknown, never a guess. `lists.range` is the
+ * one macro that makes a list of any length: past `maxRangeLength` it fails the same way, so that
+ * the length asked for decides, never how fast the machine is.
  *
  * A variable the connection does not set is not declared a value: the CEL library then fails with
  * `unknown_variable` only when the result depends on it (`true || x` is true), and the answer
@@ -60,7 +62,11 @@ const implemented = {
   base64_encode: (b) => Buffer.from(b).toString('base64'),
   decodeBase64: (s) => Buffer.from(s, 'base64').toString('utf8'),
   encodeBase64: (s) => Buffer.from(s, 'utf8').toString('base64'),
-  lists_range: (n) => Array.from({ length: Number(n) }, (_, i) => BigInt(i)),
+  lists_range: (n) => {
+    if (n > BigInt(workerData.maxRangeLength))
+      throw new NotModelled('lists.range past ' + workerData.maxRangeLength + ' elements is not evaluated offline');
+    return Array.from({ length: Number(n) }, (_, i) => BigInt(i));
+  },
   distinct: (l) => l.filter((v, i) => l.indexOf(v) === i),
 };
 

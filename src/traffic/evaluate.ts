@@ -205,8 +205,10 @@ async function applies(
   rule: TrafficRule,
 ): Promise<boolean | { variable?: string; reason: string }> {
   let undecided: { variable?: string; reason: string } | undefined;
+  const at = rule.location === undefined ? '' : ` (${rule.location.file}:${rule.location.line})`;
   for (const [i, expression] of rule.expressions.entries()) {
-    const result = await run.context.expressions.evaluate(expression, run.variables());
+    const where = `expression ${i + 1} of rule ${rule.name} on ${run.edge.key}${at}`;
+    const result = await run.context.expressions.evaluate(expression, run.variables(), where);
     if (result.kind === 'value') {
       if (!result.value) return false;
       continue;

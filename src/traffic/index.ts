@@ -3,7 +3,12 @@
  * then the traffic policy's inbound rules), and traffic test files run against the desired state.
  */
 export { evaluateEdge, type Decision, type Outcome } from './evaluate.js';
-export { ExpressionEvaluator } from './expressions.js';
+export {
+  EvaluationStoppedError,
+  expressionLimits,
+  ExpressionEvaluator,
+  type SafetyNet,
+} from './expressions.js';
 export { desiredTrafficModel } from './desired-edges.js';
 export { trafficEdgeOf } from './edge-fields.js';
 export { runTrafficTests, type TrafficTestResult } from './run-tests.js';

@@ -5,7 +5,7 @@
 import type { DesiredState } from '../resources/index.js';
 import { desiredTrafficModel } from './desired-edges.js';
 import { evaluateEdge, type Decision, type Outcome } from './evaluate.js';
-import { ExpressionEvaluator } from './expressions.js';
+import { ExpressionEvaluator, type SafetyNet } from './expressions.js';
 import { loadTrafficTests, type TrafficTest } from './load-tests.js';
 
 export interface TrafficTestResult {
@@ -25,16 +25,19 @@ function passes(test: TrafficTest, outcome: Outcome): boolean {
 
 /**
  * Loads the tests files under `paths` against `state`'s TLS edges (refusing a bad file with every
- * problem at its line) and runs every test, in file order.
+ * problem at its line) and runs every test, in file order. A runaway expression stopped by the
+ * safety net (`net`, the default's for every command) throws `EvaluationStoppedError`: a test's
+ * outcome never depends on how fast the machine is.
  */
 export async function runTrafficTests(
   state: DesiredState,
   paths: readonly string[],
-  cwd = process.cwd(),
+  options: { readonly cwd?: string; readonly net?: SafetyNet } = {},
 ): Promise<TrafficTestResult[]> {
+  const cwd = options.cwd ?? process.cwd();
   const model = await desiredTrafficModel(state, cwd);
   const tests = await loadTrafficTests(paths, model.edges, cwd);
-  const expressions = new ExpressionEvaluator();
+  const expressions = new ExpressionEvaluator(options.net);
   try {
     const out: TrafficTestResult[] = [];
     for (const test of tests) {

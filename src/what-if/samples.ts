@@ -8,8 +8,8 @@ import { compareAddresses, rangeSamples } from '../resources/index.js';
 import type { Connection } from '../traffic/index.js';
 import type { EdgeSide } from './edge-sides.js';
 
-/** At most this many derived samples per edge; the rest are counted, not evaluated. */
-const maxDerivedSamples = 64;
+/** At most this many samples per edge, derived or from tests; the rest are counted, not evaluated. */
+export const maxSamplesPerEdge = 64;
 
 /** The texts between quotes in a CEL expression: where its addresses and ranges are written. */
 const stringLiteral = /'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g;
@@ -61,8 +61,8 @@ export function derivedSamples(sides: readonly EdgeSide[]): {
   }
   const all = [...found].sort(compareAddresses);
   return {
-    samples: all.slice(0, maxDerivedSamples).map((ip) => ({ 'conn.client_ip': ip })),
-    leftOut: Math.max(0, all.length - maxDerivedSamples),
+    samples: all.slice(0, maxSamplesPerEdge).map((ip) => ({ 'conn.client_ip': ip })),
+    leftOut: Math.max(0, all.length - maxSamplesPerEdge),
   };
 }
 

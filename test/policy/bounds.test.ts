@@ -125,6 +125,7 @@ describe('the rules sandbox', () => {
       const rule = { on: 'object' as const, expression: deepMap };
       await expect(sandbox.evaluate(rule, {})).resolves.toEqual({
         kind: 'exceeded',
+        bound: 'memoryMb',
         message: 'stopped: it used more than its memory bound of 32 MB',
       });
       const next = { on: 'object' as const, expression: "object.description == 'Office'" };

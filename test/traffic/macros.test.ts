@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkPolicyExpression } from '../../src/traffic-policy/index.js';
-import { ExpressionEvaluator } from '../../src/traffic/index.js';
+import { EvaluationStoppedError, expressionLimits, ExpressionEvaluator } from '../../src/traffic/index.js';
 
 const modelled: readonly [string, string][] = [
   ['inCidrRange', "inCidrRange(conn.client_ip, '10.0.0.0/8')"],
@@ -32,7 +32,10 @@ const variables = { conn_client_ip: '10.1.2.3', conn_tls_sni: 'DB.Example.com' }
 describe('the macros evaluated offline', () => {
   it.each(modelled)('%s has its documented effect', async (_name, expression) => {
     expect(checkPolicyExpression(expression)).toBeUndefined();
-    expect(await expressions.evaluate(expression, variables)).toEqual({ kind: 'value', value: true });
+    expect(await expressions.evaluate(expression, variables, 'the test')).toEqual({
+      kind: 'value',
+      value: true,
+    });
   });
 
   it.each([
@@ -40,7 +43,52 @@ describe('the macros evaluated offline', () => {
     ['rand.int', 'rand.int() == 4'],
   ])('%s is not modelled: the result is unknown', async (name, expression) => {
     expect(checkPolicyExpression(expression)).toBeUndefined();
-    const result = await expressions.evaluate(expression, variables);
+    const result = await expressions.evaluate(expression, variables, 'the test');
     expect(result).toEqual({ kind: 'unknown', reason: `it failed: ${name} is not modelled offline` });
+  });
+
+  it.each([
+    [
+      'lists.range past its limit',
+      `lists.range(${expressionLimits.rangeLength + 1}).size() > 0`,
+      `it failed: lists.range past ${expressionLimits.rangeLength} elements is not evaluated offline`,
+    ],
+    [
+      'comprehensions nested past the limit',
+      '[1].all(a, [2].all(b, [3].all(c, a + b + c > 0)))',
+      'it is not evaluated offline: it nests 3 comprehensions, past the limit of 2',
+    ],
+    [
+      'an expression past the size limit',
+      `conn.client_ip in [${Array.from({ length: 1_000 }, (_, i) => `'10.0.${i >> 8}.${i & 255}'`).join(', ')}]`,
+      'it is not evaluated offline: it has 1004 syntax nodes, past the limit of 1000',
+    ],
+  ])('%s: the result is unknown, by the count alone', async (_name, expression, reason) => {
+    expect(checkPolicyExpression(expression)).toBeUndefined();
+    expect(await expressions.evaluate(expression, variables, 'the test')).toEqual({
+      kind: 'unknown',
+      reason,
+    });
+  });
+
+  it('within the limits, nested comprehensions are evaluated', async () => {
+    const expression = '[1, 2].all(a, [3].exists(b, a + b > 3))';
+    expect(await expressions.evaluate(expression, variables, 'the test')).toEqual({
+      kind: 'value',
+      value: true,
+    });
+  });
+
+  it('a safety net that fires stops the run with an error, never an outcome', async () => {
+    const stopped = new ExpressionEvaluator({ runMs: 0 });
+    try {
+      const run = stopped.evaluate("conn.client_ip == '10.1.2.3'", variables, 'rule r');
+      await expect(run).rejects.toBeInstanceOf(EvaluationStoppedError);
+      await expect(run).rejects.toThrow(
+        "the offline traffic evaluation was stopped at rule r: the run's expressions together ran longer than the safety limit of 0 s",
+      );
+    } finally {
+      await stopped.close();
+    }
   });
 });

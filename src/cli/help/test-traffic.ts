@@ -18,6 +18,7 @@ is unknown, and fails.`,
     ...filesRootOptions,
     output: { type: 'string', default: 'text', value: 'text|json', help: 'report format' },
   },
-  notes: `Exit status: 0 every test passed, 1 a test failed, or the config or a tests file is invalid
-(every problem at its file:line:col).`,
+  notes: `Exit status: 0 every test passed, 1 a test failed, the config or a tests file is invalid
+(every problem at its file:line:col), or the evaluation's safety net stopped a runaway expression
+(an error, never a test's outcome: docs/traffic-policy.md, "What-if limits").`,
 });
