@@ -28,6 +28,13 @@ describe('each piece of knowledge has one owner in src/', () => {
     expect(owners).toEqual(['src/plain-object.ts']);
   });
 
+  it('strings are ordered by src/compare.ts alone: no localeCompare, no sort in its default order', () => {
+    // `sort()` without a comparator orders by UTF-16 code units; `list<dyn>.sort()` is a CEL signature.
+    const owners = filesMatching(/localeCompare\(|Intl\.Collator|[\w\])]\.sort\(\)/);
+    // src/export is being merged into fewer files on another branch; its three sorts follow then.
+    expect(owners).toEqual(['src/export/document.ts', 'src/export/overlay-diff.ts']);
+  });
+
   it('the kinds a backend reference may name are the kinds of the `backends` map', () => {
     const inBackendsMap = (Object.values(descriptors) as KindDescriptor[])
       .filter((d) => d.config?.key === 'backends')

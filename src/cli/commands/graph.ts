@@ -1,4 +1,5 @@
 /** `acctsync graph`: the desired state, or with `--plan` the change, as a mermaid or DOT graph. */
+import { compare } from '../../compare.js';
 import { ConfigError, loadDesiredState } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import { inert } from '../../inert.js';
@@ -43,7 +44,9 @@ function checkKinds(kinds: readonly string[]): void {
     if (known.has(kind)) continue;
     const near = closest(kind, known);
     throw new UsageError(`--kind ${inert(kind)} is not a kind`, {
-      details: [near === undefined ? `kinds: ${[...known].sort().join(', ')}` : `did you mean ${near}?`],
+      details: [
+        near === undefined ? `kinds: ${[...known].sort(compare).join(', ')}` : `did you mean ${near}?`,
+      ],
     });
   }
 }
