@@ -4,7 +4,7 @@ import { ConfigError, loadDesiredState } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import { inert } from '../../inert.js';
 import { allDescriptors } from '../../resources/index.js';
-import { closest } from '../../suggest.js';
+import { didYouMean } from '../../suggest.js';
 import {
   desiredGraph,
   dotOf,
@@ -42,11 +42,8 @@ function checkKinds(kinds: readonly string[]): void {
   const known = kindNames();
   for (const kind of kinds) {
     if (known.has(kind)) continue;
-    const near = closest(kind, known);
     throw new UsageError(`--kind ${inert(kind)} is not a kind`, {
-      details: [
-        near === undefined ? `kinds: ${[...known].sort(compare).join(', ')}` : `did you mean ${near}?`,
-      ],
+      details: [didYouMean(kind, known) ?? `kinds: ${[...known].sort(compare).join(', ')}`],
     });
   }
 }
@@ -71,13 +68,13 @@ function selects(kinds: readonly string[], keys: readonly string[]): (node: Grap
 function checkKeys(graph: ObjectGraph, keys: readonly string[], planned: boolean): void {
   for (const key of keys) {
     if (graph.nodes.some((n) => hasKey(n, key))) continue;
-    const near = closest(
+    const hint = didYouMean(
       key,
       graph.nodes.filter((n) => n.action !== 'context').map((n) => n.key),
     );
     throw new UsageError(
       `--key ${inert(key)}: ${planned ? 'the plan changes no object with this key' : 'no object of the config has this key'}`,
-      { details: near === undefined ? [] : [`did you mean ${inert(near)}?`] },
+      { details: hint === undefined ? [] : [inert(hint)] },
     );
   }
 }
