@@ -1,4 +1,5 @@
 /** Broken `--policy` rules in the plan's text and markdown renderings. */
+import { counted } from '../count.js';
 import type { PolicyFinding } from './types.js';
 
 function where(f: PolicyFinding): string {
@@ -26,7 +27,7 @@ export function policyMarkdown(findings: readonly PolicyFinding[] | undefined): 
   const errors = findings.filter((f) => f.severity === 'error').length;
   const verdict =
     errors > 0
-      ? `**${errors} policy ${errors === 1 ? 'error' : 'errors'}: this plan will not be applied.**`
+      ? `**${counted(errors, 'policy error', 'policy errors')}: this plan will not be applied.**`
       : '**Policy warnings only: the plan may be applied.**';
   return [
     '#### Policy',
