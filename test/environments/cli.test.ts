@@ -307,7 +307,7 @@ describe(
         'acctsync: wrote the overlay of staging to config/staging/network.yaml: 1 patched, 1 dropped, 0 added',
       );
       expect(run.stderr).toContain(
-        'acctsync: left out 1 object(s) this scope does not manage (acctsync export writes them for adoption)',
+        'acctsync: left out 1 object this scope does not manage (acctsync export writes them for adoption)',
       );
       expect(parse(readFileSync(join(dir, 'config/staging/network.yaml'), 'utf8'))).toEqual({
         version: 1,
