@@ -6,10 +6,10 @@
 import { appendFile } from 'node:fs/promises';
 import { loadDesiredState } from '../config/index.js';
 import { UsageError } from '../errors.js';
+import { htmlText } from '../html-text.js';
 import { inert } from '../inert.js';
 import {
   codeSpan,
-  htmlText,
   markdownLimit,
   renderJson,
   renderMarkdown,
