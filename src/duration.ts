@@ -1,4 +1,7 @@
-/** Durations on the command line: `500ms`, `30s`, `5m`, `1h`, or combinations like `1m30s`. */
+/**
+ * Durations: on the command line as `500ms`, `30s`, `5m`, `1h` or combinations like `1m30s`
+ * (`parseDuration`, and `formatDuration` for the usage text), in messages as seconds (`secondsText`).
+ */
 import { UsageError } from './errors.js';
 
 const unitMs: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -29,4 +32,9 @@ export function formatDuration(ms: number): string {
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
   if (ms % 1000 === 0) return `${ms / 1000}s`;
   return `${ms}ms`;
+}
+
+/** `90000` → `90 s`, `1500` → `1.5 s`: a duration in a message for a person (a budget, a wait). */
+export function secondsText(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))} s`;
 }

@@ -9,6 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { secondsText } from '../duration.js';
 import { ruleVariables } from './environment.js';
 import { ruleWorkerSource } from './rule-worker-source.js';
 import type { PolicyRule } from './types.js';
@@ -87,7 +88,7 @@ export class RuleSandbox {
     if (left <= 0)
       return {
         kind: 'exceeded',
-        message: `not evaluated: the policy rules used up their time budget of ${seconds(this.#bounds.runMs)} for this run`,
+        message: `not evaluated: the policy rules used up their time budget of ${secondsText(this.#bounds.runMs)} for this run`,
       };
     const budgetMs = Math.min(this.#bounds.evaluationMs, left);
     const started = performance.now();
@@ -188,7 +189,7 @@ export class RuleSandbox {
         () =>
           stop({
             kind: 'exceeded',
-            message: `stopped: it ran longer than its time budget of ${seconds(budgetMs)}`,
+            message: `stopped: it ran longer than its time budget of ${secondsText(budgetMs)}`,
           }),
         budgetMs,
       );
@@ -196,8 +197,4 @@ export class RuleSandbox {
       worker.postMessage({ id, on: rule.on, expression: rule.expression, variables });
     });
   }
-}
-
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(1))} s`;
 }
