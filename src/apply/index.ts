@@ -8,21 +8,27 @@ import type { ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { isKeyDelete, type Operation, type Plan } from '../plan-format/index.js';
 import { builtinKinds, type DesiredState, type KindRegistry } from '../resources/index.js';
-import { executeOperation, type OperationContext } from './execute-op.js';
+import { executeOperation, type OperationContext } from './operation.js';
 import { defaultParallelism } from './defaults.js';
-import { IdTable } from './ids.js';
-import { silentProgress, type ApplyProgress } from './progress.js';
+import { IdTable } from './request.js';
+import { silentProgress, type ApplyProgress } from './report.js';
 import { checkGraph, runSchedule, type TaskOutcome } from './schedule.js';
 import type { TokenSink } from './token-output.js';
-import { applyResultOf, doneResult, resultOf, type RunRecord } from './operation-result.js';
-import type { ApplyResult } from './types.js';
+import { applyResultOf, doneResult, resultOf, type ApplyResult, type RunRecord } from './result.js';
 
-export type * from './types.js';
+export type { ApplyResult, OperationResult } from './result.js';
+export { abortedErrorCode } from './result.js';
 export { defaultGuardOptions } from './defaults.js';
 export { guardOptionsFor, guardRefusal, GuardRefusal, type GuardOptions } from './guards.js';
 export { fileTokenSink } from './token-output.js';
-export { describeResult, lineProgress, ttyProgress, type ApplyProgress } from './progress.js';
-export { abortedErrorCode } from './operation-result.js';
+export {
+  describeResult,
+  lineProgress,
+  renderResultJson,
+  renderResultText,
+  ttyProgress,
+  type ApplyProgress,
+} from './report.js';
 
 interface ApplyOptions {
   /** Operations running at once; default {@link defaultParallelism}. */
@@ -148,4 +154,3 @@ export async function applyPlan(
 export { defaultParallelism } from './defaults.js';
 export { checkSavedPlanCurrent, readSavedPlan } from './saved-plan.js';
 export { tokenFileView } from './token-output.js';
-export { renderResultJson, renderResultText } from './render-result.js';

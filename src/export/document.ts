@@ -1,12 +1,66 @@
 /**
- * The exported config as YAML text, built with the `yaml` Document API so that every secret
- * placeholder carries a comment naming the variable to set, and each file opens with a short note on
- * what to do next.
+ * The export as data and as the YAML text an export writes: `AccountExport`, what `exportAccount`
+ * hands on, and the files made of it, built with the `yaml` Document API so that every secret
+ * placeholder carries a comment naming the variable to set, and each file opens with a short note
+ * on what to do next. One module because the parts of a written file (header, placeholder comments,
+ * inert text) are shared by `renderExport` and `export --env`'s overlay (`environment.ts`), and the
+ * data is what they render.
+ *
+ * The text stays exact (it loads back to the same values) and inert: written to a terminal or a CI
+ * log (`export` without `--out`), no value can move the cursor, reorder text or give a runner a
+ * workflow command. A string that holds such characters, or a line shaped like a workflow command,
+ * is written double-quoted on one line with those characters as escapes.
  */
-import { Document, isMap } from 'yaml';
-import { inert } from '../inert.js';
-import { inertYaml } from './inert-yaml.js';
-import type { AccountExport, DocumentPlaceholder, ExportedMap } from './types.js';
+import { Document, isMap, visit } from 'yaml';
+import { inert, inertQuoted } from '../inert.js';
+import type { Placeholder } from './values.js';
+
+/** One exported object: its logical name and the values of its config entry. */
+export interface ExportedEntry {
+  readonly name: string;
+  readonly values: Readonly<Record<string, unknown>>;
+  /** The live object carries this scope's ownership marker (a sync made or adopted it). */
+  readonly managed: boolean;
+}
+
+/** One top-level map of the config with its entries, sorted by name. */
+export interface ExportedMap {
+  readonly key: string;
+  readonly entries: readonly ExportedEntry[];
+}
+
+/** A secret placeholder with its path in the whole document (`[map, name, ...fields]`). */
+export type DocumentPlaceholder = Placeholder;
+
+export interface AccountExport {
+  readonly scope: string;
+  /** The selected maps in the config's order, empty ones included. */
+  readonly maps: readonly ExportedMap[];
+  /** Secrets the user must provide through these variables before a sync. */
+  readonly placeholders: readonly DocumentPlaceholder[];
+  /** Objects left out because another scope manages them, by id. */
+  readonly otherScopes: ReadonlyArray<{ readonly id: string; readonly scope: string }>;
+  /** Things to fix before a sync can take the objects over (metadata too long for the marker). */
+  readonly warnings: readonly string[];
+}
+
+/** What {@link inert} changes, plus a line break that could start a command-shaped line. */
+function needsEscapes(value: string): boolean {
+  return inert(value) !== value || /^\s*::/m.test(value);
+}
+
+/** The document as text, every string that needs it double-quoted with escapes. */
+export function inertYaml(doc: Document): string {
+  visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value === 'string' && needsEscapes(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  // One line per string: a line break inside it stays `\n` rather than starting a new line.
+  const text = doc.toString({ lineWidth: 0, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER });
+  // What the library leaves raw inside double quotes (C1 controls, bidi marks, `##[`).
+  return inertQuoted(text);
+}
 
 /** One file of the export: a bare file name (`ip_policies.yaml`), and its text. */
 export interface OutputFile {

@@ -11,11 +11,10 @@ import { markedMetadata, naturalName, writtenPlaceholder, type KindDescriptor } 
 import { UserError } from '../errors.js';
 import { exportableMaps } from './maps.js';
 import { NameAllocator, nameCandidates, slugify } from './names.js';
-import type { AccountExport, ExportedEntry, ExportedMap } from './types.js';
+import type { AccountExport, ExportedEntry, ExportedMap } from './document.js';
 import { configValues, type Placeholder, type ValueContext } from './values.js';
 
-export { renderExport, writtenByExport, type OutputFile } from './document.js';
-export type { AccountExport } from './types.js';
+export { renderExport, writtenByExport, type AccountExport, type OutputFile } from './document.js';
 
 type Path = readonly (string | number)[];
 
@@ -224,5 +223,4 @@ export async function exportAccount(options: ExportOptions): Promise<AccountExpo
     warnings,
   };
 }
-export { overlayDiff, renderOverlay, type OverlayExport } from './overlay-diff.js';
-export { removeBaseIds } from './base-ids.js';
+export { overlayDiff, removeBaseIds, renderOverlay, type OverlayExport } from './environment.js';

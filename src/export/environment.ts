@@ -7,16 +7,29 @@
  * those the config pins by `id:` before a takeover (their `id:` goes to the overlay, so the base
  * needs none); the others are not part of the environment (plain `export` writes them for
  * adoption), except the overlay's observed entries, kept as written.
+ *
+ * With `--move-ids`, the ids are then taken out of the base files (`removeBaseIds`): each named
+ * entry's `id:` and those of its nested items (which pair by their natural key under a pinned
+ * parent). Ids are per account and every environment reads the base; the overlay just written
+ * keeps the ids of objects not taken over yet (`pinned`). The files are edited in place: comments,
+ * order and every other member stay as written. One module because both halves are one
+ * `export --env` run: the overlay is what lets the base lose its ids.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { Document } from 'yaml';
+import { Document, isMap, isSeq, parseDocument } from 'yaml';
 import { configLayout, entryMembers, pinMember, type BaseEntry, type MapLayout } from '../config/index.js';
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson, canonicalValues, withoutPaths, type Field, type Fields } from '../resources/index.js';
 import { inert } from '../inert.js';
-import { commentPlaceholders, exportedHeader, placeholderNotes } from './document.js';
-import { inertYaml } from './inert-yaml.js';
-import type { AccountExport, DocumentPlaceholder } from './types.js';
+import {
+  commentPlaceholders,
+  exportedHeader,
+  inertYaml,
+  placeholderNotes,
+  type AccountExport,
+  type DocumentPlaceholder,
+} from './document.js';
 
 type Plain = Record<string, unknown>;
 
@@ -247,4 +260,31 @@ export function renderOverlay(overlay: OverlayExport, environment: string): stri
   doc.commentBefore = lines.join('\n');
   commentPlaceholders(doc, overlay.placeholders);
   return inertYaml(doc);
+}
+
+/** Removes the ids of `keys` (`ip_policies/office`) from `files`; returns the files it changed. */
+export async function removeBaseIds(files: readonly string[], keys: readonly string[]): Promise<string[]> {
+  const changed: string[] = [];
+  for (const file of files) {
+    const text = await readFile(file, 'utf8');
+    const doc = parseDocument(text);
+    let edited = false;
+    for (const key of keys) {
+      const [mapKey = '', ...rest] = key.split('/');
+      const name = rest.join('/');
+      const entry = doc.getIn([mapKey, name], true);
+      if (!isMap(entry)) continue;
+      if (entry.has(pinMember)) edited = entry.delete(pinMember) || edited;
+      const map = configLayout.find((m) => m.key === mapKey);
+      for (const child of map?.children ?? []) {
+        const items = entry.get(child.member, true);
+        if (!isSeq(items)) continue;
+        for (const item of items.items) if (isMap(item) && item.delete(pinMember)) edited = true;
+      }
+    }
+    if (!edited) continue;
+    await writeFile(file, doc.toString({ lineWidth: 0 }));
+    changed.push(file);
+  }
+  return changed;
 }

@@ -1,23 +1,36 @@
 /**
  * Runs one plan operation against the API: the requests the plan carries, in order, each resolved
- * the moment it is sent; with recovery for creates whose response was lost.
+ * the moment it is sent (`request.ts`); with recovery for creates whose response was lost. One
+ * module because the recovery is a create's own: it runs inside the create's attempts and decides
+ * whether the next attempt POSTs again.
+ *
+ * The recovery: after a POST whose outcome is unknown (timeout, connection lost after sending,
+ * 5xx), find out whether the object exists by the ownership marker it was sent with. The marker
+ * names scope and key, so the lookup cannot mistake another object for ours; ids that existed when
+ * the plan was made (the old half of a replace carries the same key) are ignored.
  */
 import { deleteIfPresent, isAmbiguousWriteFailure, isClaimConflict, type ApiClient } from '../api/index.js';
+import { liveObject, markedAs } from '../live/index.js';
 import type { Operation, OperationRequest } from '../plan-format/index.js';
+import { isPlainObject } from '../plain-object.js';
 import {
   aTitle,
+  collectionPath,
+  errorCodeString,
   objectPath,
   type DesiredObject,
   type KindDescriptor,
   type KindName,
   type KindRegistry,
 } from '../resources/index.js';
-import type { IdTable } from './ids.js';
-import { PlanMismatchError } from './plan-mismatch.js';
-import { claimCodeOf, findCreated, type LiveRecord } from './recover-create.js';
-import { resolveRequest, type ResolvedRequest } from './resolve-request.js';
+import {
+  PlanMismatchError,
+  resolveRequest,
+  verifyWrite,
+  type IdTable,
+  type ResolvedRequest,
+} from './request.js';
 import type { TokenSink } from './token-output.js';
-import { verifyWrite } from './verify-write.js';
 
 /** Everything an operation needs besides itself; shared by all operations of a run. */
 export interface OperationContext {
@@ -45,6 +58,61 @@ interface OperationOutcome {
   readonly recovery?: string;
 }
 
+type LiveRecord = Readonly<Record<string, unknown>>;
+
+/** Every live object of the collection `d` lives in (under `parentId` for nested kinds). */
+async function siblings(
+  client: ApiClient,
+  kinds: KindRegistry,
+  d: KindDescriptor,
+  parentId: string | undefined,
+): Promise<LiveRecord[]> {
+  if (d.operations.list && d.listMember !== undefined) {
+    return client.listAll<LiveRecord>(collectionPath(d, parentId), d.listMember);
+  }
+  // Routes have no list endpoint: they come embedded in their parent's record.
+  const parent = d.parent;
+  if (parent?.embeddedAs === undefined || parentId === undefined) {
+    throw new Error(`${d.title}: no way to list objects to recover a lost create`);
+  }
+  const owner = await client.get<LiveRecord>(
+    objectPath(kinds.descriptorOf(parent.kind), parentId, undefined),
+  );
+  const embedded = owner.body[parent.embeddedAs];
+  return Array.isArray(embedded) ? embedded.filter(isPlainObject) : [];
+}
+
+/**
+ * The object a lost create made, if it exists: the one carrying `scope`/`key` in its marker whose id
+ * did not exist at plan time.
+ */
+async function findCreated(
+  client: ApiClient,
+  kinds: KindRegistry,
+  d: KindDescriptor,
+  parentId: string | undefined,
+  scope: string,
+  key: string,
+  ids: IdTable,
+): Promise<LiveRecord | undefined> {
+  for (const record of await siblings(client, kinds, d, parentId)) {
+    const id = record.id;
+    if (typeof id !== 'string' || ids.existedAtPlanTime(id)) continue;
+    if (markedAs(liveObject(d, record, parentId), scope, key)) return record;
+  }
+  return undefined;
+}
+
+/**
+ * The code the service refuses a create with when a unique value of `d` it claims is held: by an
+ * object another writer created at the same moment (a holder past its lease), then found by its
+ * marker and kept.
+ */
+function claimCodeOf(d: KindDescriptor): string | undefined {
+  const code = d.naturalKey?.claim?.code;
+  return code === undefined ? undefined : errorCodeString(code);
+}
+
 /** POSTs tried for one create when each response is lost and the lookup finds nothing. */
 const createAttempts = 3;
 
@@ -58,7 +126,7 @@ function writeOf(planned: OperationRequest, ctx: OperationContext): Write {
   return { planned, sent: resolveRequest(planned, ctx) };
 }
 
-/** Sends a write and checks the answer holds what it sent (`verify-write.ts`). */
+/** Sends a write and checks the answer holds what it sent (`verifyWrite`, `request.ts`). */
 async function send(
   ctx: OperationContext,
   d: KindDescriptor,
