@@ -5,7 +5,7 @@
  */
 export * from './types.js';
 export * from './deletes.js';
-export { diffObject, isUnder, structuralDiff } from './diff.js';
+export { diffObject, structuralDiff } from './diff.js';
 export * from './request-body.js';
 export { renderText } from './render-text.js';
 export { renderJson } from './render-json.js';

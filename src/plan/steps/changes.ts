@@ -18,14 +18,9 @@ import {
   type SecretHasher,
   type KindRegistry,
 } from '../../resources/index.js';
-import {
-  diffObject,
-  isUnder,
-  sensitiveMask,
-  structuralDiff,
-  type FieldChange,
-} from '../../plan-format/index.js';
+import { diffObject, sensitiveMask, structuralDiff, type FieldChange } from '../../plan-format/index.js';
 import type { LiveObject } from '../../live/index.js';
+import { isUnder } from '../../path-prefix.js';
 import type { Match, Paired } from '../match.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from '../normalize.js';
 import { byReference, desiredParentId } from '../parents.js';
