@@ -8,6 +8,7 @@
  * Progress: on a terminal one line rewritten in place (`12/40 done`), elsewhere (CI logs) one line
  * per finished operation, since rewritten lines turn into noise in a log file.
  */
+import { secondsText } from '../duration.js';
 import { inert, inertQuoted } from '../inert.js';
 import type { Operation, Plan } from '../plan-format/index.js';
 import type { ApplyResult, OperationResult } from './result.js';
@@ -86,10 +87,6 @@ export function ttyProgress(out: Writable, total: number): ApplyProgress {
   };
 }
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)}s`;
-}
-
 /** The closing lines of `sync`/`apply`: failures and skipped operations first, then the counts. */
 export function renderResultText(result: ApplyResult): string {
   const lines: string[] = [];
@@ -103,7 +100,7 @@ export function renderResultText(result: ApplyResult): string {
   const { done, failed: nFailed, notAttempted } = result.counts;
   const head = result.status === 'succeeded' ? 'Apply complete' : 'Apply FAILED';
   lines.push(
-    `${head}: ${done} done, ${nFailed} failed, ${notAttempted} not attempted in ${seconds(result.durationMs)}`,
+    `${head}: ${done} done, ${nFailed} failed, ${notAttempted} not attempted in ${secondsText(result.durationMs)}`,
   );
   if (result.status === 'failed') {
     lines.push(

@@ -2,6 +2,7 @@
  * Interactive confirmation before `sync` destroys anything, as Terraform's apply asks. Only on a
  * terminal: in CI (no terminal) nothing waits for an answer that will never come.
  */
+import { counted } from '../count.js';
 import { createInterface } from 'node:readline/promises';
 import { UserError } from '../errors.js';
 import type { Plan } from '../plan-format/index.js';
@@ -35,7 +36,7 @@ export async function confirmDestruction(plan: Plan, terminal: Terminal): Promis
   const rl = createInterface({ input: terminal.input, output: terminal.output });
   try {
     const answer = await rl.question(
-      `\nThis sync deletes or replaces ${n} ${n === 1 ? 'object' : 'objects'}. Only 'yes' goes on.\n  Enter a value: `,
+      `\nThis sync deletes or replaces ${counted(n, 'object', 'objects')}. Only 'yes' goes on.\n  Enter a value: `,
     );
     if (answer.trim() !== 'yes') throw new UserError('sync cancelled: nothing was changed');
   } finally {

@@ -3,6 +3,7 @@
  * environment's overlay file with what that account has that differs from the base, so a hand
  * change in one account comes back into the repository as that environment's overlay.
  */
+import { counted } from '../count.js';
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { environmentBase, loadConfig, pinMember } from '../config/index.js';
@@ -49,11 +50,11 @@ function summary(overlay: OverlayExport, environment: string, where: string): st
   lines.push(...variableLines(overlay.placeholders.map((p) => p.variable)));
   if (overlay.pinned.length > 0)
     lines.push(
-      `acctsync: ${overlay.pinned.length} object(s) not taken over yet keep their id: in the overlay (sync --env ${environment} --adopt takes them over)`,
+      `acctsync: ${counted(overlay.pinned.length, 'object not taken over yet keeps its', 'objects not taken over yet keep their')} id: in the overlay (sync --env ${environment} --adopt takes them over)`,
     );
   if (overlay.unmanaged > 0)
     lines.push(
-      `acctsync: left out ${overlay.unmanaged} object(s) this scope does not manage (acctsync export writes them for adoption)`,
+      `acctsync: left out ${counted(overlay.unmanaged, 'object', 'objects')} this scope does not manage (acctsync export writes them for adoption)`,
     );
   return lines.join('\n');
 }

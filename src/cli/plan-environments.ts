@@ -6,10 +6,10 @@
 import { appendFile } from 'node:fs/promises';
 import { loadDesiredState } from '../config/index.js';
 import { UsageError } from '../errors.js';
+import { htmlText } from '../html-text.js';
 import { inert } from '../inert.js';
 import {
   codeSpan,
-  htmlText,
   markdownLimit,
   renderJson,
   renderMarkdown,
@@ -19,10 +19,9 @@ import {
 import type { GuardRefusal } from '../apply/index.js';
 import type { ConnectionFlags } from './connection.js';
 import { hasChanges, useColor, writeOrFail, type PlanFormat } from './plan-output.js';
-import { filesRootFrom } from './files-root.js';
-import { runCommand } from './planned.js';
+import { planRequest, runCommand } from './planned.js';
 import { refusalMarkdown, refusalText, withRefusal } from './plan-refusal.js';
-import { policiesFrom, printPolicyAnnotations } from './policy.js';
+import { printPolicyAnnotations } from './policy.js';
 import { hasPolicyErrors } from '../policy/index.js';
 import { exitStatus } from './exit-codes.js';
 
@@ -37,6 +36,7 @@ interface Flags extends ConnectionFlags {
   readonly adopt?: boolean | undefined;
   readonly 'no-delete'?: boolean | undefined;
   readonly scope?: string | undefined;
+  readonly unprotect?: string[] | undefined;
   readonly env?: string | undefined;
   readonly out?: string | undefined;
   readonly 'detailed-exitcode'?: boolean | undefined;
@@ -48,9 +48,8 @@ interface Flags extends ConnectionFlags {
 
 /** The declared environments' plans, in declaration order. */
 async function planEnvironments(paths: readonly string[], flags: Flags): Promise<EnvironmentPlan[]> {
-  const policies = await policiesFrom(flags);
-  const filesRoot = filesRootFrom(flags);
-  const probe = await loadDesiredState([...paths], { filesRoot });
+  const request = await planRequest(flags, paths);
+  const probe = await loadDesiredState([...paths], { filesRoot: request.filesRoot });
   if (probe.environments.length === 0) {
     throw new UsageError('--all-envs: this config declares no environments', {
       details: ['Declare them under environments: (docs/environments.md), or plan without --all-envs.'],
@@ -58,18 +57,7 @@ async function planEnvironments(paths: readonly string[], flags: Flags): Promise
   }
   const plans: EnvironmentPlan[] = [];
   for (const name of probe.environments) {
-    const { result } = await runCommand({
-      paths,
-      flags,
-      env: process.env,
-      filesRoot,
-      environment: name,
-      scope: flags.scope,
-      adopt: flags.adopt ?? false,
-      noDelete: flags['no-delete'] ?? false,
-      policies,
-      trafficTests: flags['traffic-tests'],
-    });
+    const { result } = await runCommand({ ...request, environment: name });
     if (!('plan' in result)) throw new Error(`a run that plans ended ${result.status}`);
     const { plan, guardRefusal: refusal } = result;
     plans.push({ name, plan: withRefusal(plan, refusal), refusal });

@@ -12,6 +12,10 @@ import type { ScopeLease } from '../lease/index.js';
 import { printConfigWarnings } from './config-report.js';
 import { openConnection, type Connection, type ConnectionFlags } from './connection.js';
 import { holdScope, withLease, type LeaseFlags } from './lease-flags.js';
+import { environmentName } from './environment.js';
+import { filesRootFrom } from './files-root.js';
+import { planningSettings } from './plan-output.js';
+import { policiesFrom } from './policy.js';
 
 interface RunRequest {
   readonly paths: readonly string[];
@@ -131,4 +135,30 @@ export async function runCommand(request: RunRequest): Promise<CommandRun> {
   } finally {
     if (connection !== undefined) await withLease(connection, held.lease).close();
   }
+}
+
+/**
+ * What `plan` and `sync` ask of a run from their flags: the config's paths, its environment and
+ * files root, the `--policy` rules and `--traffic-tests`, the planner's options, bounded by
+ * `--deadline`. Each command adds what is its own (tokens, guards, the lease).
+ */
+export async function planRequest(
+  values: ConnectionFlags &
+    Parameters<typeof planningSettings>[0] &
+    Parameters<typeof policiesFrom>[0] &
+    Parameters<typeof filesRootFrom>[0] &
+    Parameters<typeof environmentName>[0] & { readonly 'traffic-tests'?: readonly string[] | undefined },
+  paths: readonly string[],
+): Promise<RunRequest> {
+  return {
+    policies: await policiesFrom(values),
+    trafficTests: values['traffic-tests'],
+    paths,
+    flags: values,
+    env: process.env,
+    filesRoot: filesRootFrom(values),
+    environment: environmentName(values, process.env),
+    ...planningSettings(values),
+    deadline: true,
+  };
 }

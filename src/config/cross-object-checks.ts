@@ -2,6 +2,7 @@
  * The checks that need every object of the desired state at once: duplicates, references and
  * their cycles, the files' scopes, and metadata once the ownership marker is added.
  */
+import { firstOf } from '../count.js';
 import { fileDiagnostic, type Diagnostic } from './diagnostic.js';
 import type { DeclaredObject } from './objects.js';
 import { findCycles, resolveReferences, uniqueObjects, type UncheckedReference } from './references.js';
@@ -46,12 +47,14 @@ export function checkAcrossObjects(
  */
 function uncheckedNote(unread: readonly string[], unchecked: readonly UncheckedReference[]): Diagnostic[] {
   if (unchecked.length === 0) return [];
-  const shown = unchecked.slice(0, 5).map((u) => `${u.name} (${u.source.file}:${u.line})`);
-  const more = unchecked.length > shown.length ? ` and ${unchecked.length - shown.length} more` : '';
+  const named = firstOf(
+    unchecked.map((u) => `${u.name} (${u.source.file}:${u.line})`),
+    5,
+  );
   return unread.map((file) =>
     fileDiagnostic(
       file,
-      `references to names this file may define were not checked, because it did not parse: ${shown.join(', ')}${more}`,
+      `references to names this file may define were not checked, because it did not parse: ${named}`,
       { severity: 'warning', hint: 'fix this file first; the references are checked once it parses' },
     ),
   );

@@ -2,6 +2,7 @@
  * Problems found in the desired-state files, as data. The loader collects every one of them instead
  * of stopping at the first, and the CLI renders them once, at the edge.
  */
+import { counted } from '../count.js';
 import { UserError } from '../errors.js';
 
 /** A path inside one YAML document: map keys and sequence indexes from the root. */
@@ -101,7 +102,7 @@ export class ConfigError extends UserError {
   ) {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     super(
-      `the desired state is invalid: ${errors} ${errors === 1 ? 'error' : 'errors'}`,
+      `the desired state is invalid: ${counted(errors, 'error', 'errors')}`,
       options.cause === undefined ? {} : { cause: options.cause },
     );
     this.diagnostics = diagnostics;

@@ -2,6 +2,7 @@
 import { existsSync, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, isAbsolute } from 'node:path';
+import { compare } from '../compare.js';
 import { isSystemError, systemUserError } from '../errors.js';
 import { checkInRoot, filesRootOf, type FilesRoot } from './files-root.js';
 
@@ -124,7 +125,7 @@ export async function expandPaths(
     const walk: Walk = { root, found: [], refused: [], gitRefused: [], visited: new Set() };
     if (info instanceof Stats && info.isDirectory()) await walkBelow(absolute, walk);
     else walk.found.push(absolute);
-    for (const f of walk.found.sort()) {
+    for (const f of walk.found.sort(compare)) {
       const real = await realpath(f).catch(() => f);
       if (seen.has(real)) continue;
       seen.add(real);

@@ -4,6 +4,7 @@
  * `null` removes), `drop:` removes a base entry. Every merged value remembers the file and place
  * that wrote it, so a diagnostic about it points there, not at the base.
  */
+import { isUnder } from '../path-prefix.js';
 import type { DocPath } from './diagnostic.js';
 import type { Place } from './source.js';
 import { isPlainObject } from '../plain-object.js';
@@ -27,10 +28,6 @@ export interface EntryPatch {
 export interface PatchConflict {
   readonly first: Place;
   readonly second: Place;
-}
-
-function isUnder(path: DocPath, prefix: DocPath): boolean {
-  return prefix.length <= path.length && prefix.every((seg, i) => String(seg) === String(path[i]));
 }
 
 /** An entry after its patches: the merged value and where each part of it was written. */

@@ -18,7 +18,7 @@ import {
 import { mapOfKind, type MapLayout } from './layout.js';
 import type { DeclaredObject } from './objects.js';
 import { locate, type FileFinding, type SourceFile } from './source.js';
-import { closest } from '../suggest.js';
+import { didYouMean } from '../suggest.js';
 
 function place(o: DeclaredObject, path = o.entryPath): string {
   const { line } = locate(o.source, path, true);
@@ -143,12 +143,10 @@ export function resolveReferences(
             target.kinds.includes(x.descriptor.kind),
         )
         .map((x) => x.name);
-      const suggestion = closest(value, names);
       return finding(
         `no ${titles(target.kinds)} named ${value} in ${map.key}`,
-        suggestion !== undefined
-          ? `did you mean ${suggestion}?`
-          : `define it under ${map.key}, or use the id (${prefixes.join(', ')}) of one this config does not manage`,
+        didYouMean(value, names) ??
+          `define it under ${map.key}, or use the id (${prefixes.join(', ')}) of one this config does not manage`,
       );
     };
     resolved.set(

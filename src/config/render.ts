@@ -1,4 +1,5 @@
 /** Diagnostics as text: a code frame for people, a workflow command for GitHub Actions. */
+import { secretStars } from '../sensitive-mask.js';
 import { inert, inertLine } from '../inert.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { SecretSpan } from './secret-spans.js';
@@ -16,7 +17,7 @@ function clip(line: string): string {
  * One diagnostic as `file:line:col: severity: message`, a code frame of the source around the
  * line with a caret under the column, then what was expected and found, and the hint.
  * `sourceText` may be undefined when the file cannot be shown (binary, too large, missing).
- * `secrets` are the spans of secrets written in that text: the frame shows `secretMask` in their place.
+ * `secrets` are the spans of secrets written in that text: the frame shows `secretStars` in their place.
  */
 export function renderDiagnostic(
   d: Diagnostic,
@@ -46,10 +47,7 @@ export function renderDiagnostic(
   return out.map(inertLine).join('\n');
 }
 
-/** What a secret looks like in a frame: the same for every secret, so its length is not shown. */
-const secretMask = '********';
-
-/** The text with each line of every secret span replaced by `secretMask` (line breaks kept). */
+/** The text with each line of every secret span replaced by `secretStars` (line breaks kept). */
 function masked(text: string, secrets: readonly SecretSpan[]): string {
   // Spans are the YAML parser's UTF-16 offsets, as are string indices.
   let out = '';
@@ -60,7 +58,7 @@ function masked(text: string, secrets: readonly SecretSpan[]): string {
     out += text
       .slice(start, end)
       .split(/(\r?\n)/)
-      .map((part, i) => (i % 2 === 1 || part === '' ? part : secretMask))
+      .map((part, i) => (i % 2 === 1 || part === '' ? part : secretStars))
       .join('');
     at = end;
   }

@@ -2,6 +2,7 @@
  * Where secrets sit as plain text in the config files, so that code frames blank them and no
  * diagnostic repeats one.
  */
+import { sensitiveMask } from '../sensitive-mask.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { DeclaredObject } from './objects.js';
 import { scalarSpan, type SourceFile } from './source.js';
@@ -42,5 +43,5 @@ export function withoutSecretFound(
   const at = offset + d.column - 1;
   if (!inFile.some((span) => at >= span.start && at < span.end)) return d;
   const { found, ...rest } = d;
-  return { ...rest, message: rest.message.replaceAll(found, '(sensitive)') };
+  return { ...rest, message: rest.message.replaceAll(found, sensitiveMask) };
 }

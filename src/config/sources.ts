@@ -6,7 +6,7 @@
  */
 import { mapValue, type Field, type FieldPath, type FieldType, type Fields } from '../resources/index.js';
 import { readExternal, type ExternalContext } from './external-value.js';
-import { closest } from '../suggest.js';
+import { didYouMean } from '../suggest.js';
 import type { FileFinding, Place } from './source.js';
 import { isPlainObject } from '../plain-object.js';
 import type { Withheld } from './withheld.js';
@@ -167,7 +167,6 @@ function readVar(name: string, type: StringType, place: Place, path: FieldPath, 
   const { environment, byName } = ctx.values;
   const named = byName.get(name);
   if (named === undefined) {
-    const suggestion = closest(name, byName.keys());
     ctx.findings.push({
       ...place,
       message:
@@ -175,11 +174,10 @@ function readVar(name: string, type: StringType, place: Place, path: FieldPath, 
           ? `no value named ${name}`
           : `no value named ${name} in environment ${environment}`,
       hint:
-        suggestion !== undefined
-          ? `did you mean ${suggestion}?`
-          : environment === undefined
-            ? 'define it under values: in the file that declares the environments'
-            : `define it under environments.${environment}.values, or a default under values:`,
+        didYouMean(name, byName.keys()) ??
+        (environment === undefined
+          ? 'define it under values: in the file that declares the environments'
+          : `define it under environments.${environment}.values, or a default under values:`),
     });
     return { var: name };
   }

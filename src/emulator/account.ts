@@ -14,6 +14,7 @@ import { currentOrigin } from './request-origin.js';
 import { ResponseCache } from './response-cache.js';
 import { Store, storedKinds, stringOf } from './store.js';
 import { ApiKeyTokens } from './token-auth.js';
+import { serviceTime } from './platform.js';
 
 /** Adds computed members to a kind's responses (tunnel group `tunnels`, event source `uri`). */
 type Decorator = (out: Record<string, unknown>, record: StoredRecord, account: Account) => void;
@@ -108,10 +109,8 @@ export class Account implements UriResolver {
     const second = Math.floor(now.getTime() / 1000);
     if (second !== this.#stampSecond) {
       this.#stampSecond = second;
-      // toISOString always ends in `.sssZ`: drop the milliseconds. Joined into one flat string
-      // (a slice and a concatenation would keep the whole ISO text and two more strings alive),
-      // which every object created in the same second shares.
-      this.#stamp = [now.toISOString().slice(0, -5), 'Z'].join('');
+      // Every object created in the same second shares the one string.
+      this.#stamp = serviceTime(now);
     }
     return this.#stamp;
   }

@@ -11,6 +11,7 @@ import type { StoredRecord } from './collection.js';
 import { derivePem } from './derive-pem.js';
 import { publishWrite } from './events.js';
 import { badRequest } from './failure.js';
+import { serviceTime } from './platform.js';
 import { isPlainObject } from '../plain-object.js';
 import { isServiceIssued } from './service-issued.js';
 import type { EmulatorCa } from './x509.js';
@@ -104,7 +105,7 @@ export class CertificateJobs {
         error_code: code,
         msg: msg ?? FAILURES[code].msg,
         started_at: job.started_at,
-        retries_at: `${retries.toISOString().slice(0, -5)}Z`,
+        retries_at: serviceTime(retries),
       },
     };
     this.#account.replace(d, record, { ...record.values, certificate_management_status: status });
@@ -162,7 +163,7 @@ export class CertificateJobs {
       ...before,
       certificate: cert.id,
       certificate_management_status: {
-        renews_at: `${renews.toISOString().slice(0, -5)}Z`,
+        renews_at: serviceTime(renews),
         provisioning_job: null,
       },
     });

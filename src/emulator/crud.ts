@@ -21,6 +21,7 @@ import type { StoredRecord } from './collection.js';
 import { deriveModule, deriveValues } from './derive.js';
 import { publishWrite } from './events.js';
 import { ApiFailure, badRequest, fromViolations, notFound } from './failure.js';
+import { compare } from '../compare.js';
 import { isPlainObject } from '../plain-object.js';
 import { locate } from './locate.js';
 import { pageOf } from './paging.js';
@@ -206,7 +207,7 @@ function removeObject(account: Account, d: KindDescriptor, record: StoredRecord)
     else blocking.push(id);
   }
   if (blocking.length > 0) {
-    blocking.sort();
+    blocking.sort(compare);
     throw new ApiFailure(
       409,
       ErrorCode.objectInUse,

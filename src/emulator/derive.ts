@@ -10,7 +10,7 @@ import {
   type KindDescriptor,
   type ModuleDescriptor,
 } from '../resources/index.js';
-import { isDeepStrictEqual } from 'node:util';
+import equal from 'fast-deep-equal';
 import type { DeriveContext } from './derive-context.js';
 import { hashToken } from './token-auth.js';
 import { derivePem } from './derive-pem.js';
@@ -62,7 +62,7 @@ function deriveCertificateManagement(values: Record<string, unknown>, ctx: Deriv
     !ctx.creating &&
     'certificate_management_policy' in written &&
     !('certificate' in written) &&
-    isDeepStrictEqual(ctx.before?.certificate_management_policy, policy) &&
+    equal(ctx.before?.certificate_management_policy, policy) &&
     !jobFailed(values.certificate_management_status)
   ) {
     return;

@@ -11,6 +11,7 @@ import {
   type KindName,
   type KindRegistry,
 } from '../resources/index.js';
+import { compare } from '../compare.js';
 import { Collection, type StoredRecord } from './collection.js';
 import { ApiFailure } from './failure.js';
 import type { Located } from './model.js';
@@ -65,7 +66,7 @@ export class Store {
     const field = child.parent?.field;
     if (field === undefined) return [];
     return this.referrersOf(parentId)
-      .sort()
+      .sort(compare)
       .flatMap((id) => {
         const found = this.find(id);
         return found?.d === child && found.record.values[field] === parentId ? [found.record] : [];

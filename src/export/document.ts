@@ -12,6 +12,8 @@
  * is written double-quoted on one line with those characters as escapes.
  */
 import { Document, isMap, visit } from 'yaml';
+import { compare } from '../compare.js';
+import { counted } from '../count.js';
 import { inert, inertQuoted } from '../inert.js';
 import type { Placeholder } from './values.js';
 
@@ -107,8 +109,10 @@ function header(
   lines.push(...placeholderNotes(placeholders));
   if (otherScopes.length > 0) {
     // Scopes come from other tools' markers in the account: a comment must stay one comment line.
-    const scopes = [...new Set(otherScopes.map((o) => inert(o.scope)))].sort().join(', ');
-    lines.push(` Left out: ${otherScopes.length} object(s) managed by another scope (${scopes}).`);
+    const scopes = [...new Set(otherScopes.map((o) => inert(o.scope)))].sort(compare).join(', ');
+    lines.push(
+      ` Left out: ${counted(otherScopes.length, 'object', 'objects')} managed by another scope (${scopes}).`,
+    );
   }
   return lines.join('\n');
 }
@@ -116,7 +120,7 @@ function header(
 /** The header lines listing the variables the placeholders need, if any. */
 export function placeholderNotes(placeholders: readonly DocumentPlaceholder[]): string[] {
   if (placeholders.length === 0) return [];
-  const variables = [...new Set(placeholders.map((p) => p.variable))].sort();
+  const variables = [...new Set(placeholders.map((p) => p.variable))].sort(compare);
   return [
     ' Secrets the API never returns are {env: ...} placeholders. Set these variables before a sync:',
     ...variables.map((v) => `   ${inert(v)}`),

@@ -16,9 +16,10 @@
  * `export --env` run: the overlay is what lets the base lose its ids.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { isDeepStrictEqual } from 'node:util';
+import equal from 'fast-deep-equal';
 import { Document, isMap, isSeq, parseDocument } from 'yaml';
 import { configLayout, entryMembers, pinMember, type BaseEntry, type MapLayout } from '../config/index.js';
+import { compare } from '../compare.js';
 import { isPlainObject } from '../plain-object.js';
 import { canonicalJson, canonicalValues, withoutPaths, type Field, type Fields } from '../resources/index.js';
 import { inert } from '../inert.js';
@@ -90,14 +91,16 @@ function same(fields: Fields | undefined, name: string, a: unknown, b: unknown):
 function sameItems(fields: Fields, a: unknown, b: unknown): boolean {
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
   const canonical = (items: unknown[]) =>
-    items.map((item) => canonicalJson(isPlainObject(item) ? withoutDefaults(fields, item) : item)).sort();
-  return isDeepStrictEqual(canonical(a), canonical(b));
+    items
+      .map((item) => canonicalJson(isPlainObject(item) ? withoutDefaults(fields, item) : item))
+      .sort(compare);
+  return equal(canonical(a), canonical(b));
 }
 
 function withoutDefaults(fields: Fields, item: Plain): Plain {
   const kept = Object.entries(item).filter(([k, v]) => {
     const f = fields[k];
-    return !(k in entryMembers) && (f?.default === undefined || !isDeepStrictEqual(v, f.default));
+    return !(k in entryMembers) && (f?.default === undefined || !equal(v, f.default));
   });
   return canonicalValues(fields, Object.fromEntries(kept));
 }
@@ -155,7 +158,7 @@ function mergePatch(map: MapLayout, base: Plain, live: Plain, path: readonly str
     if (l === undefined) {
       // The account is at the service's default (export leaves those out): say which, when known.
       if (field?.default !== undefined) {
-        if (!isDeepStrictEqual(b, field.default)) patch[key] = field.default;
+        if (!equal(b, field.default)) patch[key] = field.default;
       } else if (b !== undefined) patch[key] = null;
     } else if (b === undefined) {
       patch[key] = l;

@@ -4,7 +4,7 @@
  * (or raw ids for objects outside the export), the ownership marker stripped from `metadata`, and
  * write-only secrets replaced by `{env: ...}` placeholders since the API never returns them.
  */
-import { isDeepStrictEqual } from 'node:util';
+import equal from 'fast-deep-equal';
 import { readMetadata } from '../live/index.js';
 import {
   mapValue,
@@ -95,7 +95,7 @@ function keep(f: Field, value: unknown, record: Plain, ctx: ValueContext): boole
   }
   if (nestedObject(f.type) !== undefined) return true;
   // Refs as ids, so a list of Refs compares with a default of `[]` like any list.
-  return f.default === undefined || !isDeepStrictEqual(plainReference(f.type, value), f.default);
+  return f.default === undefined || !equal(plainReference(f.type, value), f.default);
 }
 
 /**

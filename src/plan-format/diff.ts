@@ -216,8 +216,3 @@ export function diffObject(d: KindDescriptor, live: Plain, desired: Plain): Fiel
     d.fields[String(c.path[0])]?.write === 'immutable' ? { ...c, forcesReplace: true } : c,
   );
 }
-
-/** True when `path` is `prefix` or lies under it. */
-export function isUnder(path: FieldPath, prefix: FieldPath): boolean {
-  return prefix.length <= path.length && prefix.every((p, i) => String(p) === String(path[i]));
-}

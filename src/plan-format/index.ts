@@ -5,12 +5,12 @@
  */
 export * from './types.js';
 export * from './deletes.js';
-export { diffObject, isUnder, structuralDiff } from './diff.js';
+export { diffObject, structuralDiff } from './diff.js';
 export * from './request-body.js';
 export { renderText } from './render-text.js';
 export { renderJson } from './render-json.js';
 export { renderMarkdown, markdownLimit } from './render-markdown.js';
-export { codeSpan, htmlText, markdownText } from './markdown-text.js';
+export { codeSpan, markdownText } from './markdown-text.js';
 export { desiredGraph, neighbourhood, planGraph, type GraphNode, type ObjectGraph } from './change-graph.js';
 export { mermaidDefaults, mermaidOf, planMermaid } from './render-mermaid.js';
 export { dotOf } from './render-dot.js';

@@ -32,8 +32,3 @@ export function codeSpan(text: string, inTable = false): string {
 export function markdownText(text: string): string {
   return text.replace(/[\\`*_[\]<>!|~&@]/g, '\\$&').replace(/\r?\n/g, ' ');
 }
-
-/** Text inside an HTML element (`<summary>`, `<code>`). */
-export function htmlText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}

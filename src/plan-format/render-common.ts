@@ -3,6 +3,7 @@
  * Keys, ids and reasons can come from the live account (an ownership marker, a service id): an
  * entry holds them already made inert for a terminal.
  */
+import { counted } from '../count.js';
 import { inert } from '../inert.js';
 import { builtinKinds, countOf, type KindName, type KindRegistry } from '../resources/index.js';
 import { countCascaded, describeCascade } from './deletes.js';
@@ -196,7 +197,7 @@ export function unmanagedLine(plan: Plan, kinds: KindRegistry = builtinKinds): s
 export function summaryLine(plan: Plan, kinds: KindRegistry = builtinKinds): string {
   const s = plan.summary;
   const total = s.create + s.update + s.replace + s.delete + s.adopt + s.rename;
-  if (total === 0) return `No changes. ${s.unchanged} objects up to date.`;
+  if (total === 0) return `No changes. ${counted(s.unchanged, 'object', 'objects')} up to date.`;
   const cascaded = countCascaded(
     plan.operations.flatMap((op) => op.cascade?.objects ?? []),
     kinds,

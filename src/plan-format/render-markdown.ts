@@ -5,8 +5,9 @@
  * comment limit.
  */
 import { compare } from '../compare.js';
+import { htmlText } from '../html-text.js';
 import { inert } from '../inert.js';
-import { codeSpan, fenceFor, htmlText, markdownText } from './markdown-text.js';
+import { codeSpan, fenceFor, markdownText } from './markdown-text.js';
 import { policyMarkdown } from './render-policy.js';
 import { trafficMarkdown } from './render-traffic.js';
 import { mermaidDefaults, planMermaid } from './render-mermaid.js';

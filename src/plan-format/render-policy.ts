@@ -1,4 +1,7 @@
 /** Broken `--policy` rules in the plan's text and markdown renderings. */
+import { counted } from '../count.js';
+import { inert } from '../inert.js';
+import { codeSpan, markdownText } from './markdown-text.js';
 import type { PolicyFinding } from './types.js';
 
 function where(f: PolicyFinding): string {
@@ -15,9 +18,9 @@ export function policyText(findings: readonly PolicyFinding[] | undefined): stri
   ];
 }
 
-/** Backticks and pipes would break a table cell or a code span. */
+/** Untrusted text in a table cell (the rule's message, a file name), as every markdown renderer escapes it. */
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/`/g, "'").replace(/\r?\n/g, ' ');
+  return markdownText(inert(text));
 }
 
 /** The "Policy" section at the top of the PR comment; none without findings. */
@@ -26,7 +29,7 @@ export function policyMarkdown(findings: readonly PolicyFinding[] | undefined): 
   const errors = findings.filter((f) => f.severity === 'error').length;
   const verdict =
     errors > 0
-      ? `**${errors} policy ${errors === 1 ? 'error' : 'errors'}: this plan will not be applied.**`
+      ? `**${counted(errors, 'policy error', 'policy errors')}: this plan will not be applied.**`
       : '**Policy warnings only: the plan may be applied.**';
   return [
     '#### Policy',
@@ -37,7 +40,7 @@ export function policyMarkdown(findings: readonly PolicyFinding[] | undefined): 
     '|---|---|---|---|---|',
     ...findings.map(
       (f) =>
-        `| ${f.severity} | \`${cell(f.rule)}\` | \`${cell(f.object)}\` | ${cell(f.message)} | ${f.location === undefined ? '' : `${cell(f.location.file)}:${f.location.line}`} |`,
+        `| ${f.severity} | ${codeSpan(inert(f.rule), true)} | ${codeSpan(inert(f.object), true)} | ${cell(f.message)} | ${f.location === undefined ? '' : `${cell(f.location.file)}:${f.location.line}`} |`,
     ),
     '',
   ];

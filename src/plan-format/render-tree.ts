@@ -3,6 +3,7 @@
  * (the structural diff), references as the logical names the config uses, created and removed
  * values whole as YAML-like blocks, certificates and public keys by subject and fingerprint.
  */
+import { counted } from '../count.js';
 import {
   builtinKinds,
   isObjectKey,
@@ -175,9 +176,11 @@ function valueLines(head: string, value: unknown, tail: string): string[] {
   return [`${lines[0] ?? ''}${tail}`, ...lines.slice(1)];
 }
 
-function hidden(count: number | undefined, what = 'attribute'): string[] {
+/** The unchanged members of an object (attributes) or of a list (elements) a change leaves out. */
+function hidden(count: number | undefined, list = false): string[] {
   if (count === undefined || count === 0) return [];
-  return [`# (${count} unchanged ${what}${count === 1 ? '' : 's'} hidden)`];
+  const [one, many] = list ? ['element', 'elements'] : ['attribute', 'attributes'];
+  return [`# (${counted(count, `unchanged ${one}`, `unchanged ${many}`)} hidden)`];
 }
 
 function nodeLines(node: DiffNode): string[] {
@@ -186,8 +189,8 @@ function nodeLines(node: DiffNode): string[] {
   const sign = signs[n.action];
   const tail = n.forcesReplace ? '  # forces replacement' : '';
   if (n.children !== undefined) {
-    const [open, close, what] = n.list ? ['[', ']', 'element'] : ['{', '}', 'attribute'];
-    const members = [...n.children.flatMap(nodeLines), ...hidden(n.unchanged, what)];
+    const [open, close] = n.list ? ['[', ']'] : ['{', '}'];
+    const members = [...n.children.flatMap(nodeLines), ...hidden(n.unchanged, n.list)];
     return [`${sign} ${n.name} ${open}${tail}`, ...inBlock(members), `  ${close}`];
   }
   if (n.action === 'create') return valueLines(`${sign} ${n.name}`, n.after, tail);

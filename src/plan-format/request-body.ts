@@ -5,6 +5,7 @@
  * An object that would read as a placeholder is written as its `{entries}`, so every placeholder
  * is one the planner wrote.
  */
+import { isUnder } from '../path-prefix.js';
 import {
   isObjectKey,
   nestedFields,
@@ -33,10 +34,6 @@ export interface BodyContext {
   readonly sensitive: readonly FieldPath[];
 }
 
-function under(path: FieldPath, prefix: FieldPath): boolean {
-  return prefix.length <= path.length && prefix.every((p, i) => String(p) === String(path[i]));
-}
-
 /** A reference as sent: a key (an object this plan creates) as a placeholder, an id as it is. */
 function refValue(ref: unknown): unknown {
   return typeof ref === 'string' && isObjectKey(ref) ? ({ ref } satisfies RefValue) : ref;
@@ -51,7 +48,7 @@ function objectOf(entries: readonly (readonly [string | RefValue, unknown])[]): 
 
 /** A value no descriptor describes (JSON): descended only to reach sensitive values and escape. */
 function encodeJson(value: unknown, ctx: BodyContext, path: FieldPath): unknown {
-  if (ctx.sensitive.some((s) => under(path, s)))
+  if (ctx.sensitive.some((s) => isUnder(path, s)))
     return { secret: { key: ctx.key, path } } satisfies SecretValue;
   if (Array.isArray(value)) return value.map((v, i) => encodeJson(v, ctx, [...path, i]));
   if (!isPlainObject(value)) return value;
@@ -59,7 +56,7 @@ function encodeJson(value: unknown, ctx: BodyContext, path: FieldPath): unknown 
 }
 
 function encodeValue(type: FieldType, value: unknown, ctx: BodyContext, path: FieldPath): unknown {
-  if (ctx.sensitive.some((s) => under(path, s)))
+  if (ctx.sensitive.some((s) => isUnder(path, s)))
     return { secret: { key: ctx.key, path } } satisfies SecretValue;
   const fields = nestedFields(type);
   if (fields !== undefined && isPlainObject(value)) return encodeMembers(fields, value, ctx, path);

@@ -5,8 +5,7 @@
  */
 import type { FieldPath, KindName } from '../resources/index.js';
 
-/** What shows in place of a sensitive value in every output. */
-export const sensitiveMask = '(sensitive)';
+export { sensitiveMask } from '../sensitive-mask.js';
 
 /**
  * One step the applier runs. A replace appears as two steps sharing `replaces` (create the new

@@ -45,9 +45,12 @@ export function keyDeletesLast(ops: readonly Operation[], kinds: KindRegistry): 
 
 /** The plan's note about deleted keys, when there are any. */
 export function keyInUseNote(ops: readonly Operation[], kinds: KindRegistry): string[] {
-  const keys = [...new Set(ops.filter((op) => isKeyDelete(op, kinds)).map((op) => op.key))];
-  if (keys.length === 0) return [];
+  const deletes = ops.filter((op) => isKeyDelete(op, kinds));
+  const first = deletes[0];
+  if (first === undefined) return [];
+  const keys = [...new Set(deletes.map((op) => op.key))];
+  const d = kinds.descriptorOf(first.kind);
   return [
-    `deletes or replaces API key${keys.length === 1 ? '' : 's'} ${keys.join(', ')}: if acctsync runs with ${keys.length === 1 ? 'it' : 'one of them'}, every request after the delete fails with 401; ${keys.length === 1 ? 'it is' : 'they are'} deleted last`,
+    `deletes or replaces ${keys.length === 1 ? d.title : d.titlePlural} ${keys.join(', ')}: if acctsync runs with ${keys.length === 1 ? 'it' : 'one of them'}, every request after the delete fails with 401; ${keys.length === 1 ? 'it is' : 'they are'} deleted last`,
   ];
 }

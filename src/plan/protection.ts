@@ -5,6 +5,7 @@
  * deleted with its parent, is refused before any request; `protect: false` in the config or
  * `--unprotect KEY` lifts it.
  */
+import { counted } from '../count.js';
 import { UserError } from '../errors.js';
 import type { DesiredObject, KindRegistry } from '../resources/index.js';
 import type { LiveObject } from '../live/index.js';
@@ -55,7 +56,7 @@ export function checkProtection(
   if (refused.length === 0) return;
   const keys = refused.map((line) => /^ {2}- (\S+)/.exec(line)?.[1] ?? '');
   throw new UserError(
-    `refusing to plan: ${refused.length} protected object${refused.length === 1 ? '' : 's'} would be deleted or replaced`,
+    `refusing to plan: ${counted(refused.length, 'protected object', 'protected objects')} would be deleted or replaced`,
     {
       details: [
         ...refused,

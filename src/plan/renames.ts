@@ -63,6 +63,14 @@ function provesIdentity(kinds: KindRegistry, o: { readonly kind: DesiredObject['
   return d.naturalKey?.claim !== undefined && d.parent === undefined;
 }
 
+/** This scope's marked live objects no desired object has taken, of the kinds whose unique values prove identity. */
+function leftProvingIdentity(index: LiveIndex, pairing: Pairing): LiveObject[] {
+  return [...index.byMarker.values()]
+    .filter((group) => !pairing.groupTaken(group))
+    .flat()
+    .filter((l) => provesIdentity(pairing.kinds, l));
+}
+
 /**
  * Unpairs the desired objects whose key's live object is not theirs: it holds none of their unique
  * values, while exactly one live object of this scope whose key left the config holds some, and no
@@ -73,10 +81,7 @@ function provesIdentity(kinds: KindRegistry, o: { readonly kind: DesiredObject['
  */
 export function handOverKeys(sorted: readonly DesiredObject[], index: LiveIndex, pairing: Pairing): void {
   const { kinds } = pairing;
-  const left = [...index.byMarker.values()]
-    .filter((group) => !pairing.groupTaken(group))
-    .flat()
-    .filter((l) => provesIdentity(kinds, l));
+  const left = leftProvingIdentity(index, pairing);
   if (left.length === 0) return;
   const claimsOf = (kind: DesiredObject['kind'], values: Readonly<Record<string, unknown>>): string[] =>
     claimKeys(kinds.descriptorOf(kind), values, undefined);
@@ -107,10 +112,7 @@ export function pairByUniqueValue(
   pairing: Pairing,
 ): void {
   const { kinds } = pairing;
-  const left = [...index.byMarker.values()]
-    .filter((group) => !pairing.groupTaken(group))
-    .flat()
-    .filter((l) => provesIdentity(kinds, l));
+  const left = leftProvingIdentity(index, pairing);
   if (left.length === 0) return;
   const held = new Map(
     left.map((l) => [l, new Set(claimKeys(kinds.descriptorOf(l.kind), l.record, undefined))] as const),

@@ -3,6 +3,7 @@
  * ownership marker, because the service never returns them), and masking every sensitive value
  * as `(sensitive)` before anything leaves the planner.
  */
+import { isUnder } from '../path-prefix.js';
 import {
   findFields,
   isSensitiveField,
@@ -56,10 +57,6 @@ export function sensitiveValues(desired: DesiredState, kinds: KindRegistry = bui
   return [...new Set([...strings, ...lines.filter((line) => line.length >= minSecretLine)])];
 }
 
-function startsWith(path: FieldPath, prefix: FieldPath): boolean {
-  return prefix.length <= path.length && prefix.every((p, i) => String(p) === String(path[i]));
-}
-
 /** `value` with whatever sits at `inner` (a path relative to it) replaced by the mask. */
 function maskInside(value: unknown, inner: FieldPath): unknown {
   const [head, ...rest] = inner;
@@ -81,11 +78,11 @@ export function maskChange(change: FieldChange, sensitive: readonly FieldPath[])
   let { before, after } = change;
   let masked = change.sensitive === true;
   for (const s of sensitive) {
-    if (startsWith(change.path, s)) {
+    if (isUnder(change.path, s)) {
       before = before === undefined ? before : sensitiveMask;
       after = after === undefined ? after : sensitiveMask;
       masked = true;
-    } else if (startsWith(s, change.path)) {
+    } else if (isUnder(s, change.path)) {
       const inner = s.slice(change.path.length);
       const b = maskInside(before, inner);
       const a = maskInside(after, inner);

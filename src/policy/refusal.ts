@@ -1,4 +1,5 @@
 /** What a run does with the findings of `--policy` rules: one refusal, the same for every command. */
+import { counted } from '../count.js';
 import type { DesiredState, KindRegistry } from '../resources/index.js';
 import { UserError } from '../errors.js';
 import type { Plan, PolicyFinding } from '../plan-format/index.js';
@@ -21,10 +22,9 @@ export function planFindings(
 /** A broken error rule stops the run before any write: `sync`, `apply` and each `watch` reconcile. */
 export class PolicyRefusal extends UserError {
   constructor(errors: readonly PolicyFinding[]) {
-    super(
-      `${errors.length} policy ${errors.length === 1 ? 'rule is' : 'rules are'} broken: nothing was written`,
-      { details: errors.map((f) => `rule ${f.rule} on ${f.object}: ${f.message}`) },
-    );
+    super(`${counted(errors.length, 'policy rule is', 'policy rules are')} broken: nothing was written`, {
+      details: errors.map((f) => `rule ${f.rule} on ${f.object}: ${f.message}`),
+    });
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { secondsText } from '../duration.js';
 import { ruleVariables } from './environment.js';
 import { ruleWorkerSource } from './rule-worker-source.js';
 import type { PolicyRule } from './types.js';
@@ -103,7 +104,7 @@ export class RuleSandbox {
       return {
         kind: 'exceeded',
         bound: 'runMs',
-        message: `not evaluated: the policy rules used up their time budget of ${seconds(this.#bounds.runMs)} for this run`,
+        message: `not evaluated: the policy rules used up their time budget of ${secondsText(this.#bounds.runMs)} for this run`,
       };
     const budgetMs = Math.min(this.#bounds.evaluationMs, left);
     const started = performance.now();
@@ -216,7 +217,7 @@ export class RuleSandbox {
           stop({
             kind: 'exceeded',
             bound: budgetMs < this.#bounds.evaluationMs ? 'runMs' : 'evaluationMs',
-            message: `stopped: it ran longer than its time budget of ${seconds(budgetMs)}`,
+            message: `stopped: it ran longer than its time budget of ${secondsText(budgetMs)}`,
           }),
         budgetMs,
       );
@@ -224,8 +225,4 @@ export class RuleSandbox {
       worker.postMessage({ id, on: rule.on, expression: rule.expression, variables });
     });
   }
-}
-
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(1))} s`;
 }

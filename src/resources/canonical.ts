@@ -20,7 +20,7 @@ export function canonicalJson(value: unknown): string {
   // without a sorted copy of the value. Names it would order otherwise (integer-like names come
   // first in an object's own order) and values that are not plain JSON take the copy.
   if (!collectKeys(value, keys)) return JSON.stringify(sortMembers(value));
-  return JSON.stringify(value, [...keys].sort());
+  return JSON.stringify(value, [...keys].sort(compare));
 }
 
 /** Adds every member name in `value` to `keys`; false when the sorted names cannot stand for a copy. */
@@ -43,7 +43,7 @@ function sortMembers(value: unknown): unknown {
   if (!isPlainObject(value)) return value;
   return Object.fromEntries(
     Object.keys(value)
-      .sort()
+      .sort(compare)
       .map((k) => [k, sortMembers(value[k])]),
   );
 }

@@ -5,6 +5,7 @@
  * canonical form, certificates by fingerprint, SSH keys by identity without their comment, host
  * names case-insensitively, hostports as a set.
  */
+import { compare } from '../compare.js';
 import { parsePemCertificates } from './formats/index.js';
 import { normalString } from './normal-form.js';
 import type { FieldType, KindDescriptor } from './types.js';
@@ -13,7 +14,7 @@ import type { FieldType, KindDescriptor } from './types.js';
 function identityOf(type: FieldType, value: unknown): string | undefined {
   if (Array.isArray(value) && type.type === 'list') {
     const items = value.map((v) => identityOf(type.items, v));
-    return items.every((i) => i !== undefined) ? JSON.stringify(items.sort()) : undefined;
+    return items.every((i) => i !== undefined) ? JSON.stringify(items.sort(compare)) : undefined;
   }
   if (typeof value !== 'string' || value === '') return undefined;
   if (type.type !== 'string') return value;

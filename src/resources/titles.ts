@@ -1,4 +1,5 @@
 /** Kinds named in messages, from their descriptors' own singular, plural and article. */
+import { counted } from '../count.js';
 import { builtinKinds, type KindRegistry } from './registry.js';
 import type { KindDescriptor, KindName } from './types.js';
 
@@ -20,5 +21,5 @@ export function anyOf(kinds: readonly KindName[], registry: KindRegistry = built
 
 /** "1 IP policy", "2 IP policies". */
 export function countOf(d: Pick<KindDescriptor, 'title' | 'titlePlural'>, n: number): string {
-  return `${n} ${n === 1 ? d.title : d.titlePlural}`;
+  return counted(n, d.title, d.titlePlural);
 }

@@ -4,7 +4,7 @@
  * and what to do, keyed on the service's message since the failure code is not specific.
  */
 import { compare } from '../compare.js';
-import { ApiError, type ApiClient } from '../api/index.js';
+import { ApiError, isNotFound, type ApiClient } from '../api/index.js';
 import { UserError } from '../errors.js';
 import { descriptors, type TunnelSessionCommand } from '../resources/index.js';
 import { restartAfterUpdateSeconds, type TunnelSession } from './session.js';
@@ -77,8 +77,7 @@ const refusals: ReadonlyArray<{ readonly pattern: RegExp; readonly message: stri
   ];
 
 function explain(err: unknown, id: string, command: string): unknown {
-  if (!(err instanceof ApiError)) return err;
-  if (err.status === 404) {
+  if (isNotFound(err)) {
     return new UserError(`no online tunnel session ${id}`, {
       details: [
         'The API lists online sessions only: a stopped or restarted agent has a new session id, or none.',
@@ -86,7 +85,7 @@ function explain(err: unknown, id: string, command: string): unknown {
       cause: err,
     });
   }
-  if (err.status !== 400 && err.status !== 409) return err;
+  if (!(err instanceof ApiError) || (err.status !== 400 && err.status !== 409)) return err;
   const reason = typeof err.details.reason === 'string' ? err.details.reason : err.msg;
   const known = refusals.find((r) => r.pattern.test(reason));
   if (known === undefined) {

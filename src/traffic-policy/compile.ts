@@ -4,6 +4,7 @@
  * with a did-you-mean, then type-checks the expression in the platform's environment. Positions
  * are offsets into the expression as written.
  */
+import { firstOf } from '../count.js';
 import { didYouMean } from '../suggest.js';
 import {
   aliases,
@@ -75,10 +76,7 @@ function childrenOf(prefix: string): string[] {
 function unknown(what: 'variable' | 'function', name: string, candidates: Iterable<string>, offset: number) {
   const known = [...candidates];
   const hint =
-    didYouMean(name, known) ??
-    (known.length === 0
-      ? undefined
-      : `known here: ${known.slice(0, 6).join(', ')}${known.length > 6 ? ', ...' : ''}`);
+    didYouMean(name, known) ?? (known.length === 0 ? undefined : `known here: ${firstOf(known, 6)}`);
   return { offset, message: `unknown ${what} ${name}`, ...(hint === undefined ? {} : { hint }) };
 }
 
@@ -88,11 +86,10 @@ function unknownName(segments: readonly string[], at: Node): CelProblem {
 
 function notAValue(name: string, at: Node): CelProblem {
   const members = childrenOf(name);
-  const shown = members.slice(0, 6).join(', ') + (members.length > 6 ? ', ...' : '');
   return {
     offset: at.pos,
     message: `${name} is a namespace, not a value`,
-    hint: `use one of its members: ${shown}`,
+    hint: `use one of its members: ${firstOf(members, 6)}`,
   };
 }
 

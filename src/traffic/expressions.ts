@@ -10,6 +10,7 @@
  * net that fires stops the whole evaluation with `EvaluationStoppedError`, never an outcome, so a
  * loaded machine fails where a fast one answers, but never answers differently.
  */
+import { secondsText } from '../duration.js';
 import { UserError } from '../errors.js';
 import { RuleSandbox, type SandboxBounds } from '../policy/index.js';
 import { compilePolicyExpression, evaluationProgram, variableOfAlias } from '../traffic-policy/index.js';
@@ -37,17 +38,13 @@ export type SafetyNet = Partial<Pick<SandboxBounds, 'evaluationMs' | 'runMs'>>;
 /** The offline evaluation stopped by its safety net: a runaway the count limits did not bound. */
 export class EvaluationStoppedError extends UserError {}
 
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))} s`;
-}
-
 /** What stopped the run, in words, by the bound the sandbox names. */
 function netText(bound: keyof SandboxBounds, net: SandboxBounds): string {
   switch (bound) {
     case 'evaluationMs':
-      return `it ran longer than the safety limit of ${seconds(net.evaluationMs)} for one expression`;
+      return `it ran longer than the safety limit of ${secondsText(net.evaluationMs)} for one expression`;
     case 'runMs':
-      return `the run's expressions together ran longer than the safety limit of ${seconds(net.runMs)}`;
+      return `the run's expressions together ran longer than the safety limit of ${secondsText(net.runMs)}`;
     case 'memoryMb':
       return `it used more than the safety limit of ${net.memoryMb} MB of memory`;
   }

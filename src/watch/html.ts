@@ -3,6 +3,7 @@
  * config, the account (a description set in the dashboard) and the service's answers, anyone's
  * text. Only markup built here again ({@link Html}) goes in as it is.
  */
+import { htmlText } from '../html-text.js';
 import { inert } from '../inert.js';
 
 /** Markup made by {@link html}: safe to insert as it is. */
@@ -13,24 +14,12 @@ export class Html {
   }
 }
 
-const entities: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text for an element's content or a quoted attribute; controls and bidirectional overrides shown escaped. */
-function escapeHtml(value: string): string {
-  return inert(value).replace(/[&<>"']/g, (c) => entities[c] as string);
-}
-
 function piece(value: unknown): string {
   if (value instanceof Html) return value.text;
   if (Array.isArray(value)) return value.map(piece).join('');
   if (value === undefined || value === null || value === false) return '';
-  return escapeHtml(typeof value === 'string' ? value : JSON.stringify(value));
+  // Controls and bidirectional overrides shown escaped, then HTML's own characters.
+  return htmlText(inert(typeof value === 'string' ? value : JSON.stringify(value)));
 }
 
 /** A template whose values are escaped (arrays joined, `undefined`, `null` and `false` left out). */

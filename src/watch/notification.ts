@@ -2,6 +2,7 @@
  * What a notification is: its body, how urgent it is, and how two pending ones of the same kind
  * fold into one when a webhook falls behind.
  */
+import { counted } from '../count.js';
 import type { NotConverging } from './convergence.js';
 import type { DriftEvent } from './drift.js';
 import type { WatchMode } from './types.js';
@@ -63,8 +64,8 @@ export function driftText(
   environment?: string,
 ): string {
   if (event === 'drift_reverted')
-    return `${speaker(environment)} reverted ${objects.length} object(s) changed outside the config: ${objectList(objects)}`;
-  return `${speaker(environment)} ${objects.length} object(s) differ from the config${mode === 'observe' ? ' (observe mode: not reverted)' : ''}: ${objectList(objects)}`;
+    return `${speaker(environment)} reverted ${counted(objects.length, 'object', 'objects')} changed outside the config: ${objectList(objects)}`;
+  return `${speaker(environment)} ${counted(objects.length, 'object differs', 'objects differ')} from the config${mode === 'observe' ? ' (observe mode: not reverted)' : ''}: ${objectList(objects)}`;
 }
 
 /**

@@ -8,6 +8,7 @@
  * Payloads carry reasons and masked field changes, never diagnostics details or request bodies.
  * A reconcile the daemon's stop cut short is not news: it notifies nothing.
  */
+import { counted } from '../count.js';
 import type { Logger } from 'pino';
 import { UsageError } from '../errors.js';
 import type { BackoffPolicy, Random } from './backoff.js';
@@ -142,7 +143,7 @@ export class Notifier {
       {
         ...base,
         event: 'not_converging',
-        text: `${speaker(environment)} ${stuck.length} object(s) not converging, their writes held back: ${stuck.map(notConvergingLine).join('; ')}`,
+        text: `${speaker(environment)} ${counted(stuck.length, 'object', 'objects')} not converging, their writes held back: ${stuck.map(notConvergingLine).join('; ')}`,
         notConverging: stuck,
       },
     ];

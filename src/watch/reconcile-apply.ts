@@ -4,6 +4,7 @@
  * (past `--shutdown-grace`) from one that failed: the first is `stopped`, logged as a warning, and
  * the next start finishes it.
  */
+import { counted } from '../count.js';
 import type { Logger } from 'pino';
 import {
   abortedErrorCode,
@@ -97,14 +98,14 @@ export function incompleteApplyResult(
       planned,
       applied,
       drift,
-      reason: `the daemon stopped: ${applied.length} operations done, ${count('stopped')} cut by the shutdown, ${count('not_attempted')} not started; the next start finishes them`,
+      reason: `the daemon stopped: ${counted(applied.length, 'operation', 'operations')} done, ${count('stopped')} cut by the shutdown, ${count('not_attempted')} not started; the next start finishes them`,
     };
   return {
     status: 'failed',
     planned,
     applied,
     drift,
-    reason: `${count('failed')} operations failed and ${count('not_attempted') + count('stopped')} were not attempted${stopping ? ' (the daemon is stopping)' : ''}`,
+    reason: `${counted(count('failed'), 'operation', 'operations')} failed, ${count('not_attempted') + count('stopped')} not attempted${stopping ? ' (the daemon is stopping)' : ''}`,
     details: result.operations.filter((op) => op.status !== 'done').map(describeResult),
     failedObjects: result.operations
       .filter((op) => outcomeOf(op, stopping) === 'failed')

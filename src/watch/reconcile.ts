@@ -3,6 +3,7 @@
  * lease, rules and guards, never forced), with its result told as the daemon reports it.
  * Expected failures come back as results, so the loop can count, report and back off.
  */
+import { counted } from '../count.js';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/index.js';
@@ -74,12 +75,12 @@ function invalidConfigResult(
   const kept =
     lastGood === undefined
       ? 'no config has been applied yet'
-      : `keeping the desired state last applied at ${lastGood.reconciledAt.toISOString()} (${lastGood.state.objects.length} objects)`;
+      : `keeping the desired state last applied at ${lastGood.reconciledAt.toISOString()} (${counted(lastGood.state.objects.length, 'object', 'objects')})`;
   return {
     status: 'invalid_config',
     planned: 0,
     applied: [],
-    reason: `the config failed to load (${errors} ${errors === 1 ? 'error' : 'errors'}); nothing was changed, ${kept}`,
+    reason: `the config failed to load (${counted(errors, 'error', 'errors')}); nothing was changed, ${kept}`,
     details: diagnostics.map((d) => renderDiagnostic(d)),
   };
 }

@@ -6,6 +6,7 @@
  * finished, fetches the page again and swaps in its `<main>`; without scripts a meta refresh
  * reloads it.
  */
+import { counted } from '../count.js';
 import { formatDuration } from '../duration.js';
 import type { DaemonStatus, StatusView } from './readiness.js';
 import { Html, html } from './html.js';
@@ -170,7 +171,7 @@ function daemonSection(status: DaemonStatus): Html {
       </dd>
       <dt>Config</dt>
       <dd>
-        ${config === undefined ? html`<span class="muted">not loaded yet</span>` : html`${config.managedObjects} objects, revision <code>${config.revision.replace(/^sha256:/, '').slice(0, 12)}</code>${config.gitCommit === undefined ? '' : html`, commit <code>${config.gitCommit.slice(0, 12)}</code>`}`}
+        ${config === undefined ? html`<span class="muted">not loaded yet</span>` : html`${counted(config.managedObjects, 'object', 'objects')}, revision <code>${config.revision.replace(/^sha256:/, '').slice(0, 12)}</code>${config.gitCommit === undefined ? '' : html`, commit <code>${config.gitCommit.slice(0, 12)}</code>`}`}
       </dd>
       <dt>Now</dt>
       <dd id="now">
@@ -202,7 +203,7 @@ function changedCell(record: ReconcileRecord): Html {
 function failureCell(record: ReconcileRecord): Html {
   const { result } = record;
   const drift = result.drift?.length ?? 0;
-  const driftNote = drift === 0 ? '' : html`<div>drift: ${drift} ${drift === 1 ? 'object' : 'objects'}</div>`;
+  const driftNote = drift === 0 ? '' : html`<div>drift: ${counted(drift, 'object', 'objects')}</div>`;
   if (result.status === 'success') return html`${driftNote}`;
   const details = result.details ?? [];
   return html`${driftNote}

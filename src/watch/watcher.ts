@@ -1,6 +1,7 @@
 /** Watches the config tree with chokidar and reports debounced changes, ignoring editors' scratch files. */
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { compare } from '../compare.js';
 import { isSkippedDirectory } from '../config/index.js';
 import { debounce } from './debounce.js';
 import { probeLayout } from './layout-probe.js';
@@ -66,7 +67,7 @@ interface ConfigWatcher {
 export function watchConfig(options: ConfigWatcherOptions): ConfigWatcher {
   const changed = new Set<string>();
   const burst = debounce(options.debounceMs, () => {
-    const paths = [...changed].sort();
+    const paths = [...changed].sort(compare);
     changed.clear();
     options.onChange(paths);
   });

@@ -4,6 +4,7 @@
  * recovery) waits at most for the one attempt in flight, never for a backlog of drift reports or
  * their retries. When the queue is full, drift reports are dropped before any state change.
  */
+import { counted } from '../count.js';
 import type { Logger } from 'pino';
 import { backoffDelay, type BackoffPolicy, type Random } from './backoff.js';
 import { isStateChange, mergeNotifications, type Notification } from './notification.js';
@@ -76,7 +77,7 @@ export class WebhookQueue {
     this.#options.observer?.queued(this.#options.index, 0);
     this.#options.log.warn(
       { target: this.#target, urlIndex: this.#options.index, events: left.map((p) => p.notification.event) },
-      `${left.length} notification(s) not delivered: the daemon is stopping`,
+      `${counted(left.length, 'notification', 'notifications')} not delivered: the daemon is stopping`,
     );
   }
 

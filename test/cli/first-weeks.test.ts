@@ -88,7 +88,7 @@ it('export beside a hand-written config refuses, naming the file; --force replac
 
   const elsewhere = await account.acctsync(['export', 'account', '--out', 'exported/']);
   expect(elsewhere.code, elsewhere.stderr).toBe(0);
-  expect(elsewhere.stderr).toMatch(/^acctsync: exported 2 object\(s\) to exported\/$/m);
+  expect(elsewhere.stderr).toMatch(/^acctsync: exported 2 objects to exported\/$/m);
   expect(await readFile(join(account.dir, 'exported/acctsync.yaml'), 'utf8')).toContain('scope: acme');
   // A second export into its own files replaces them without --force.
   const again = await account.acctsync(['export', 'account', '--out', 'exported']);

@@ -20,9 +20,7 @@ it('validate passes an exported account without its secrets; export lists them; 
   expect(exported.code, exported.stderr).toBe(0);
   const listed = [...exported.stderr.matchAll(/^acctsync: {3}(ACCTSYNC_\w+)$/gm)].map((m) => m[1]!);
   expect(listed.length).toBeGreaterThanOrEqual(3);
-  expect(exported.stderr).toContain(
-    `acctsync: set ${listed.length} secret variable(s) before a plan or sync`,
-  );
+  expect(exported.stderr).toContain(`acctsync: set ${listed.length} secret variables before a plan or sync`);
 
   for (const ci of [{}, { GITHUB_ACTIONS: 'true', CI: 'true' }]) {
     const validated = await account.acctsync(['validate', 'exported'], ci);

@@ -147,7 +147,7 @@ describe('in a repository of environments', () => {
     });
     expect(exported.status, exported.stderr).toBe(0);
     expect(exported.stderr).toContain('acctsync: wrote the overlay of production to production.yaml');
-    expect(exported.stderr).toContain('acctsync: left out 2 object(s) this scope does not manage');
+    expect(exported.stderr).toContain('acctsync: left out 2 objects this scope does not manage');
 
     const events = await acctsync(['events', 'config', '--env', 'staging'], dir, env);
     expect(events.status, events.stderr).toBe(0);

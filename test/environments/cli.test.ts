@@ -137,6 +137,31 @@ describe('environments through the CLI', { timeout: 180_000 }, () => {
     expect(text.stdout.split('sync would refuse this')).toHaveLength(2);
   });
 
+  it('plan --all-envs takes --unprotect as plan --env does', async () => {
+    edit('production/network.yaml', (t) =>
+      t.replace('    description: Known bad actors (production only)\n', '$&    protect: true\n'),
+    );
+    await syncBoth();
+    edit('production/network.yaml', (t) => t.replace(/ip_policies:\n {2}blocklist:\n(?: {4}.*\n)+/, ''));
+    const refused = await acctsync(['plan', 'config', '--all-envs', '--output', 'json']);
+    expect(refused.status, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain('refusing to plan: 1 protected object would be deleted or replaced');
+
+    const run = await acctsync([
+      ...['plan', 'config', '--all-envs', '--output', 'json'],
+      ...['--unprotect', 'ip_policies/blocklist'],
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as JsonReport;
+    // A delete's id names the live object it deletes: `delete KEY#ID`.
+    expect(
+      report.environments.map((e) => [e.name, e.plan.operations.map((op) => op.id.split('#')[0])]),
+    ).toEqual([
+      ['staging', []],
+      ['production', ['delete ip_policies/blocklist']],
+    ]);
+  });
+
   it('without --env a config with environments names them; apply re-plans the environment its plan was made for', async () => {
     const bare = await acctsync(['plan', 'config']);
     expect(bare.status).toBe(1);
@@ -307,7 +332,7 @@ describe(
         'acctsync: wrote the overlay of staging to config/staging/network.yaml: 1 patched, 1 dropped, 0 added',
       );
       expect(run.stderr).toContain(
-        'acctsync: left out 1 object(s) this scope does not manage (acctsync export writes them for adoption)',
+        'acctsync: left out 1 object this scope does not manage (acctsync export writes them for adoption)',
       );
       expect(parse(readFileSync(join(dir, 'config/staging/network.yaml'), 'utf8'))).toEqual({
         version: 1,

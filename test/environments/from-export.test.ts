@@ -95,7 +95,7 @@ it('an exported production account becomes a base and two environments that plan
 
   // 1. Export production.
   const exported = await runBlock(0);
-  expect(exported.stderr).toContain('acctsync: exported 3 object(s) to exported/\n');
+  expect(exported.stderr).toContain('acctsync: exported 3 objects to exported/\n');
   const keys = parse(read('exported/api_keys.yaml')) as {
     api_keys: Record<string, { id: string; description: string }>;
   };

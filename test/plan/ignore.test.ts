@@ -44,7 +44,7 @@ it('sends an ignored field on create, then neither reverts a change made elsewhe
   await account.client.patch(`/credentials/${id}`, { acl: ['bind:app=db'] });
   const plan = await account.acctsync(['plan', '--detailed-exitcode']);
   expect(plan.code, plan.stdout).toBe(0);
-  expect(plan.stdout).toContain('No changes. 1 objects up to date.');
+  expect(plan.stdout).toContain('No changes. 1 object up to date.');
 
   // Another field changes: only it is written; a different ACL in the config changes nothing either.
   await account.write('account/main.yaml', config('agent v2', 'bind:app=api'));

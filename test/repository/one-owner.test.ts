@@ -28,6 +28,21 @@ describe('each piece of knowledge has one owner in src/', () => {
     expect(owners).toEqual(['src/plain-object.ts']);
   });
 
+  it('strings are ordered by src/compare.ts alone: no localeCompare, no sort in its default order', () => {
+    // `sort()` without a comparator orders by UTF-16 code units; `list<dyn>.sort()` is a CEL signature.
+    const owners = filesMatching(/localeCompare\(|Intl\.Collator|[\w\])]\.sort\(\)/);
+    expect(owners).toEqual([]);
+  });
+
+  it('a count names its noun through counted() or a kind’s titlePlural: no appended "s", no "(s)"', () => {
+    const owners = filesMatching(/\? '' : 's'|\? 's' : ''|\} [a-z]+\(s\)/);
+    expect(owners).toEqual([]);
+  });
+
+  it('deep equality of JSON values is fast-deep-equal alone', () => {
+    expect(filesMatching(/isDeepStrictEqual|deepStrictEqual\(/)).toEqual([]);
+  });
+
   it('the kinds a backend reference may name are the kinds of the `backends` map', () => {
     const inBackendsMap = (Object.values(descriptors) as KindDescriptor[])
       .filter((d) => d.config?.key === 'backends')

@@ -1,4 +1,5 @@
 /** `acctsync export`: write the live account as desired-state YAML, to stdout, a file or a directory. */
+import { counted } from '../../count.js';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,10 +82,12 @@ async function scopeOfConfig(paths: readonly string[], out: string | undefined):
 
 function summary(exp: AccountExport, where: string): string {
   const objects = exp.maps.reduce((n, m) => n + m.entries.length, 0);
-  const lines = [`acctsync: exported ${objects} object(s) to ${where}`];
+  const lines = [`acctsync: exported ${counted(objects, 'object', 'objects')} to ${where}`];
   lines.push(...variableLines(exp.placeholders.map((p) => p.variable)));
   if (exp.otherScopes.length > 0)
-    lines.push(`acctsync: left out ${exp.otherScopes.length} object(s) managed by another scope`);
+    lines.push(
+      `acctsync: left out ${counted(exp.otherScopes.length, 'object', 'objects')} managed by another scope`,
+    );
   lines.push(...exp.warnings.map((w) => `acctsync: warning: ${w}`));
   return lines.join('\n');
 }

@@ -1,9 +1,10 @@
 /** `acctsync graph`: the desired state, or with `--plan` the change, as a mermaid or DOT graph. */
+import { compare } from '../../compare.js';
 import { ConfigError, loadDesiredState } from '../../config/index.js';
 import { UsageError } from '../../errors.js';
 import { inert } from '../../inert.js';
 import { builtinKinds, type KindRegistry } from '../../resources/index.js';
-import { closest } from '../../suggest.js';
+import { didYouMean } from '../../suggest.js';
 import {
   desiredGraph,
   dotOf,
@@ -39,9 +40,8 @@ function checkKinds(kinds: readonly string[], registry: KindRegistry): void {
   const known = kindNames(registry);
   for (const kind of kinds) {
     if (known.has(kind)) continue;
-    const near = closest(kind, known);
     throw new UsageError(`--kind ${inert(kind)} is not a kind`, {
-      details: [near === undefined ? `kinds: ${[...known].sort().join(', ')}` : `did you mean ${near}?`],
+      details: [didYouMean(kind, known) ?? `kinds: ${[...known].sort(compare).join(', ')}`],
     });
   }
 }
@@ -66,13 +66,13 @@ function selects(kinds: readonly string[], keys: readonly string[]): (node: Grap
 function checkKeys(graph: ObjectGraph, keys: readonly string[], planned: boolean): void {
   for (const key of keys) {
     if (graph.nodes.some((n) => hasKey(n, key))) continue;
-    const near = closest(
+    const hint = didYouMean(
       key,
       graph.nodes.filter((n) => n.action !== 'context').map((n) => n.key),
     );
     throw new UsageError(
       `--key ${inert(key)}: ${planned ? 'the plan changes no object with this key' : 'no object of the config has this key'}`,
-      { details: near === undefined ? [] : [`did you mean ${inert(near)}?`] },
+      { details: hint === undefined ? [] : [inert(hint)] },
     );
   }
 }

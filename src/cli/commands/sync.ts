@@ -6,13 +6,10 @@ import { defineCommand } from '../command.js';
 import { help } from '../help/sync.js';
 import { confirmDestruction, mustConfirm } from '../confirm.js';
 import { clientOptionsFor } from '../connection.js';
-import { environmentName } from '../environment.js';
-import { filesRootFrom } from '../files-root.js';
 import { leaseFlagsFrom } from '../lease-flags.js';
-import { runCommand } from '../planned.js';
+import { planRequest, runCommand } from '../planned.js';
 import { reviewPlan } from '../review-plan.js';
-import { policiesFrom } from '../policy.js';
-import { parsePlanFormat, planningSettings, renderPlan, useColor } from '../plan-output.js';
+import { parsePlanFormat, renderPlan, useColor } from '../plan-output.js';
 
 export const command = defineCommand({
   ...help,
@@ -27,19 +24,7 @@ export const command = defineCommand({
           lease: { command: 'sync', flags: leaseFlagsFrom('sync', values) },
         };
     const tokens = await tokenFileView(values['token-output'], values['recapture-tokens']);
-    const policies = await policiesFrom(values);
-    const request = {
-      policies,
-      trafficTests: values['traffic-tests'],
-      paths: positionals,
-      flags: values,
-      env: process.env,
-      filesRoot: filesRootFrom(values),
-      environment: environmentName(values, process.env),
-      ...planningSettings(values),
-      deadline: true,
-      tokens,
-    };
+    const request = { ...(await planRequest(values, positionals)), tokens };
     if (mode.dryRun) {
       const { result } = await runCommand({ ...request, guards: { force: values.force } });
       return reviewPlan(result, {

@@ -1,4 +1,5 @@
 /** `acctsync validate [PATH...]`: loads the desired state offline and reports every problem. */
+import { counted } from '../../count.js';
 import { ConfigError, loadDesiredState, type Diagnostic, type LoadResult } from '../../config/index.js';
 import { inert } from '../../inert.js';
 import { defineCommand } from '../command.js';
@@ -113,15 +114,13 @@ export const command = defineCommand({
       const n = result.state.objects.length;
       const m = result.files.length;
       const which = name === undefined ? '' : ` (environment ${name})`;
-      console.log(
-        `valid${which}: ${n} ${n === 1 ? 'object' : 'objects'} in ${m} ${m === 1 ? 'file' : 'files'}`,
-      );
+      console.log(`valid${which}: ${counted(n, 'object', 'objects')} in ${counted(m, 'file', 'files')}`);
     }
     const unchecked = [...new Set(results.flatMap(([, r]) => (r.ok ? r.unchecked : [])))];
     if (unchecked.length > 0)
       console.log(
         inert(
-          `not checked: ${unchecked.length} ${unchecked.length === 1 ? 'value' : 'values'} not available here: ${unchecked.join(', ')} (plan, sync, apply and watch need ${unchecked.length === 1 ? 'it' : 'them'})`,
+          `not checked: ${counted(unchecked.length, 'value', 'values')} not available here: ${unchecked.join(', ')} (plan, sync, apply and watch need ${unchecked.length === 1 ? 'it' : 'them'})`,
         ),
       );
     let passed = true;

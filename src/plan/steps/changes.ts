@@ -18,16 +18,12 @@ import {
   type SecretHasher,
   type KindRegistry,
 } from '../../resources/index.js';
-import {
-  diffObject,
-  isUnder,
-  sensitiveMask,
-  structuralDiff,
-  type FieldChange,
-} from '../../plan-format/index.js';
+import { diffObject, sensitiveMask, structuralDiff, type FieldChange } from '../../plan-format/index.js';
 import type { LiveObject } from '../../live/index.js';
+import { isUnder } from '../../path-prefix.js';
 import type { Match, Paired } from '../match.js';
 import { normalizeDesired, normalizeLive, resolvedFields, type ResolveRef } from '../normalize.js';
+import { byReference, desiredParentId } from '../parents.js';
 import { isPlainObject } from '../../plain-object.js';
 import { unchangedRaw } from '../unchanged.js';
 import { isPublicMaterial, maskChange } from '../secrets.js';
@@ -46,7 +42,7 @@ export function unchangedOf(
 function parentMove(d: KindDescriptor, m: Paired, resolve: ResolveRef): FieldChange | undefined {
   const link = d.parent;
   if (link?.via !== 'path' || m.desired.parentKey === undefined) return undefined;
-  const parent = resolve(m.desired.parentKey, { kinds: [link.kind], readShape: 'id' });
+  const parent = desiredParentId(d, m.desired, byReference(resolve));
   if (parent === m.live.parentId) return undefined;
   return { path: [link.field], before: m.live.parentId, after: parent, forcesReplace: true };
 }
