@@ -2,13 +2,10 @@
  * The diagnostics of one load, in the order the passes find them, each placed at its file, line
  * and column.
  */
+import { isUnder } from '../path-prefix.js';
 import { placedDiagnostic, type Diagnostic, type DocPath, type Finding } from './diagnostic.js';
 import { locateInScalar } from './scalar-position.js';
 import { locate, type FileFinding, type PlacedFinding, type SourceFile } from './source.js';
-
-function isUnder(path: DocPath, prefix: DocPath): boolean {
-  return prefix.length <= path.length && prefix.every((seg, i) => String(seg) === String(path[i]));
-}
 
 export class LoadReport {
   readonly diagnostics: Diagnostic[] = [];
