@@ -14,6 +14,7 @@
  * the nested items to it; only the user can say which it is. Not a limit `--force` lifts: the way
  * through is `--adopt`, or `id: new` on the entry.
  */
+import { counted } from '../count.js';
 import { UserError } from '../errors.js';
 import { defaultGuardOptions } from './defaults.js';
 import { describeCascade, removedBy } from '../plan-format/index.js';
@@ -135,7 +136,7 @@ export function guardRefusal(
   if (desired.objects.length === 0 && managed > 0 && options.allowEmpty !== true) {
     return new GuardRefusal(
       'empty_config',
-      `the config is empty but ${managed} objects in scope '${plan.scope}' are managed by it`,
+      `the config is empty but ${counted(managed, 'object', 'objects')} in scope '${plan.scope}' are managed by it`,
       ['Every managed object would be deleted:', ...describeDeletes(plan, kinds)],
       `Check the config paths (${plan.configPaths.join(', ') || 'none given'}). To really delete everything, set 'guards: { allow_empty: true }' in the config, reviewed with this change (or run once with --force).`,
     );

@@ -15,8 +15,8 @@ import type { Operation, OperationRequest } from '../plan-format/index.js';
 import { isPlainObject } from '../plain-object.js';
 import {
   aTitle,
+  claimCode,
   collectionPath,
-  errorCodeString,
   objectPath,
   type DesiredObject,
   type KindDescriptor,
@@ -103,16 +103,6 @@ async function findCreated(
   return undefined;
 }
 
-/**
- * The code the service refuses a create with when a unique value of `d` it claims is held: by an
- * object another writer created at the same moment (a holder past its lease), then found by its
- * marker and kept.
- */
-function claimCodeOf(d: KindDescriptor): string | undefined {
-  const code = d.naturalKey?.claim?.code;
-  return code === undefined ? undefined : errorCodeString(code);
-}
-
 /** POSTs tried for one create when each response is lost and the lookup finds nothing. */
 const createAttempts = 3;
 
@@ -186,7 +176,7 @@ async function createOnce(
         throw new PlanMismatchError(`POST ${write.sent.path}: no id in the response`);
       return notes.length === 0 ? { record } : { record, recovery: notes.join('; ') };
     } catch (err) {
-      if (isClaimConflict(err, claimCodeOf(d))) return adoptRacingCreate(ctx, d, op, parentId, notes, err);
+      if (isClaimConflict(err, claimCode(d))) return adoptRacingCreate(ctx, d, op, parentId, notes, err);
       if (!isAmbiguousWriteFailure(err)) throw err;
       lastError = err;
     }

@@ -11,6 +11,7 @@ import {
   expiryOf,
   forgedWarning,
   maxLeaseTtlMs,
+  shownTime,
 } from '../lease/index.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { inert } from '../inert.js';
@@ -64,7 +65,7 @@ export async function holdScope(
     unlock: `acctsync unlock ${scope}${targetArguments(target)} --force`,
     onWait: (holder, until) =>
       process.stderr.write(
-        `acctsync: scope ${inert(scope)} is held by ${inert(describeHolder(holder))} (its lease expires at ${expiryOf(holder)}, the service's time, unless renewed); waiting for it until ${until.toISOString().replace(/\.\d+Z$/, 'Z')} (--lock-timeout, the service's time)\n`,
+        `acctsync: scope ${inert(scope)} is held by ${inert(describeHolder(holder))} (its lease expires at ${expiryOf(holder)}, the service's time, unless renewed); waiting for it until ${shownTime(until.toISOString())} (--lock-timeout, the service's time)\n`,
       ),
   });
   if (lease.forged !== undefined) process.stderr.write(`warning: ${forgedWarning(scope, lease.forged)}\n`);

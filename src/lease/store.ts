@@ -4,10 +4,9 @@
  */
 import { deleteIfPresent, isClaimConflict, type ApiClient } from '../api/index.js';
 import {
-  ErrorCode,
-  descriptors,
-  errorCodeString,
+  claimCode,
   formatLeaseRecord,
+  descriptors,
   keyIdentity,
   leasePublicKey,
   parseLeaseRecord,
@@ -54,5 +53,5 @@ export async function deleteLease(client: ApiClient, id: string): Promise<void> 
 
 /** Whether a create failed because the scope's key is registered already (409; a 400 with its code on the live service). */
 export function isTaken(err: unknown): boolean {
-  return isClaimConflict(err, errorCodeString(ErrorCode.sshKeyExists));
+  return isClaimConflict(err, claimCode(kind));
 }

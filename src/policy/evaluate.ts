@@ -8,11 +8,9 @@ import type { Operation, Plan } from '../plan-format/index.js';
 import type { DesiredObject, DesiredState, KindRegistry } from '../resources/index.js';
 import { celValue } from './environment.js';
 import type { PolicyFinding } from '../plan-format/index.js';
+import { secretStars } from '../sensitive-mask.js';
 import { RuleSandbox, type RuleOutcome } from './sandbox.js';
 import type { PolicyRule } from './types.js';
-
-/** What a masked secret looks like to a rule. */
-const secretMask = '********';
 
 /** The object's fields with every value at a sensitive path masked. */
 function masked(o: DesiredObject): Record<string, unknown> {
@@ -22,7 +20,7 @@ function masked(o: DesiredObject): Record<string, unknown> {
     for (const seg of path.slice(0, -1)) at = (at as Record<string | number, unknown> | undefined)?.[seg];
     const last = path.at(-1);
     if (typeof at === 'object' && at !== null && last !== undefined && String(last) in at) {
-      (at as Record<string, unknown>)[String(last)] = secretMask;
+      (at as Record<string, unknown>)[String(last)] = secretStars;
     }
   }
   return copy;
@@ -118,7 +116,7 @@ function changeOf(
   const before = Object.fromEntries(
     op.changes
       .filter((c) => c.path.length === 1)
-      .map((c) => [String(c.path[0]), c.sensitive === true ? secretMask : (c.before ?? null)]),
+      .map((c) => [String(c.path[0]), c.sensitive === true ? secretStars : (c.before ?? null)]),
   );
   const name = desired?.name ?? op.key.split('/').at(-1) ?? op.key;
   return {

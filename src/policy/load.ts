@@ -4,6 +4,7 @@
  * does not parse, a member that is wrong and an expression that does not compile are each refused
  * at their own file:line:col, every one in one run.
  */
+import { counted } from '../count.js';
 import type { SideFileReport } from '../config/index.js';
 import { ConfigError, locate, readSideFiles, type Diagnostic, type DocPath } from '../config/index.js';
 import { didYouMean } from '../suggest.js';
@@ -17,8 +18,7 @@ import type { PolicyRule } from './types.js';
 export class PolicyFileError extends ConfigError {
   constructor(diagnostics: readonly Diagnostic[]) {
     super(diagnostics);
-    const n = diagnostics.length;
-    this.message = `the policy rules are invalid: ${n} ${n === 1 ? 'error' : 'errors'}`;
+    this.message = `the policy rules are invalid: ${counted(diagnostics.length, 'error', 'errors')}`;
   }
 }
 

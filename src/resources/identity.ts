@@ -6,6 +6,7 @@
  * names case-insensitively, hostports as a set.
  */
 import { compare } from '../compare.js';
+import { errorCodeString } from './error-codes.js';
 import { parsePemCertificates } from './formats/index.js';
 import { normalString } from './normal-form.js';
 import type { FieldType, KindDescriptor } from './types.js';
@@ -115,4 +116,14 @@ export function claimScope(d: KindDescriptor, values: Readonly<Record<string, un
   const field = d.parent?.field;
   const value = field === undefined ? undefined : values[field];
   return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The error code the service refuses a create of `d` with when a unique value it claims is held
+ * already: by an object another writer created at the same moment (the applier finds it by its
+ * marker and keeps it), or by the lease key another holder registered.
+ */
+export function claimCode(d: KindDescriptor): string | undefined {
+  const code = d.naturalKey?.claim?.code;
+  return code === undefined ? undefined : errorCodeString(code);
 }

@@ -5,6 +5,7 @@
  * names something that can decide on that edge, test names are unique. Every problem is refused
  * at its file:line:col, all in one run, before anything is evaluated.
  */
+import { counted } from '../count.js';
 import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv2020Compiler, ValidateFunction } from 'ajv/dist/2020.js';
 import type { SideFileReport } from '../config/index.js';
@@ -29,8 +30,7 @@ import { trafficTestsSchema } from './tests-schema.js';
 class TrafficTestsError extends ConfigError {
   constructor(diagnostics: readonly Diagnostic[]) {
     super(diagnostics);
-    const n = diagnostics.length;
-    this.message = `the traffic tests are invalid: ${n} ${n === 1 ? 'error' : 'errors'}`;
+    this.message = `the traffic tests are invalid: ${counted(diagnostics.length, 'error', 'errors')}`;
   }
 }
 
