@@ -7,6 +7,7 @@
 import {
   mapReferences,
   mapValue,
+  filledWhileSet,
   serverFills,
   withDefaults,
   withExplicitDefaults,
@@ -67,6 +68,26 @@ export function normalizeDesired(d: KindDescriptor, desired: DesiredObject, reso
 }
 
 /**
+ * What the service filled in while a condition held goes with it (removing the policy removes the
+ * issued certificate, gaps.md): to a config that drops the condition, the live object holds the
+ * member's default, whether or not the service has filled it in yet. The plan is then the same
+ * before and after the service does, as the live fingerprint, which leaves it out, is.
+ */
+function withServerFilledAsDefault(
+  d: KindDescriptor,
+  live: LiveObject,
+  desired: DesiredObject,
+  values: Plain,
+): Plain {
+  for (const name of Object.keys(values)) {
+    const f = d.fields[name];
+    if (f !== undefined && filledWhileSet(f, live.record) && !filledWhileSet(f, desired.fields))
+      values[name] = f.default ?? null;
+  }
+  return values;
+}
+
+/**
  * The live object in the same shape as {@link normalizeDesired} gives for `desired`. A member the
  * answer leaves out holds its default (the service omits an empty `description`).
  */
@@ -74,5 +95,10 @@ export function normalizeLive(d: KindDescriptor, live: LiveObject, desired?: Des
   const values = withDefaults(d.fields, writableValues(d.fields, { ...live.record }));
   if ('metadata' in d.fields) values.metadata = canonicalMetadata(live.userMetadata);
   const comparable = withoutWriteOnly(d.fields, values);
-  return canonicalValues(d.fields, desired ? withoutUnsetServerFilled(d, desired, comparable) : comparable);
+  return canonicalValues(
+    d.fields,
+    desired
+      ? withServerFilledAsDefault(d, live, desired, withoutUnsetServerFilled(d, desired, comparable))
+      : comparable,
+  );
 }

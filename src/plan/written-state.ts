@@ -8,6 +8,7 @@ import {
   canonicalJson,
   canonicalValues,
   mapReferences,
+  filledWhileSet,
   withoutPaths,
   writtenFingerprint,
   type DesiredObject,
@@ -42,7 +43,11 @@ export class WrittenStates {
     return fingerprintOf(o, normalizeDesired(d, o, asConfigured));
   }
 
-  /** The fingerprint of the live object, in the shape `desired` gives for its entry. */
+  /**
+   * The fingerprint of the live object, in the shape `desired` gives for its entry, less what the
+   * service fills in on it: the state last written left that to the service, whatever the config
+   * asks now, so the service filling it in (or not yet) is not drift.
+   */
   #live(m: Paired): string {
     const d = this.#kinds.descriptorOf(m.desired.kind);
     const asKeys = mapReferences(
@@ -50,6 +55,8 @@ export class WrittenStates {
       normalizeLive(d, m.live, m.desired),
       (id) => this.#keyOf.get(id) ?? id,
     );
+    for (const name of Object.keys(asKeys))
+      if (filledWhileSet(d.fields[name], m.live.record)) delete asKeys[name];
     return fingerprintOf(m.desired, canonicalValues(d.fields, asKeys));
   }
 

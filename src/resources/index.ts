@@ -18,7 +18,7 @@ export * from './references.js';
 export * from './state.js';
 export { tunnelSessionCommands, type TunnelSessionCommand } from './kinds/sessions.js';
 export * from './identity.js';
-export { serverFills } from './server-filled.js';
+export { filledWhileSet, serverFills } from './server-filled.js';
 export { canonicalJson, canonicalMetadata, canonicalValues } from './canonical.js';
 export { collectionParts, collectionPath, objectPath } from './paths.js';
 export { namedFields } from './field-lists.js';

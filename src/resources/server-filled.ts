@@ -12,3 +12,11 @@ export function serverFills(f: Field | undefined, values: Readonly<Record<string
   const sibling = values[rule.whileSet];
   return sibling !== undefined && sibling !== null;
 }
+
+/**
+ * Whether the service fills `f` in only because a sibling of `values` is set (a reserved domain's
+ * `certificate` under its policy): what it filled in goes when that sibling does.
+ */
+export function filledWhileSet(f: Field | undefined, values: Readonly<Record<string, unknown>>): boolean {
+  return typeof f?.serverFilled === 'object' && serverFills(f, values);
+}

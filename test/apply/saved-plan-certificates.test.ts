@@ -1,9 +1,13 @@
 /**
  * A saved plan stays good while the service issues a managed domain's certificate: the issued
  * certificate fills in a writable member of the domain (its `certificate`), which the config leaves
- * to the service, so `apply plan.json` after it is not a stale plan. Another change of the account
+ * to the service, so `apply plan.json` after it is not a stale plan, whether the plan leaves the
+ * domain alone, gives it an uploaded certificate or stops managing its certificate: a plan made
+ * before the service issues and one made after are the same plan. Another change of the account
  * still is (test/apply/cli.test.ts).
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useAccount } from '../support/use-account.js';
 import { cliWith, saveUpdatePlan } from './saved-update.js';
@@ -40,6 +44,72 @@ describe('apply plan.json while the service issues certificates', () => {
     expect(applied.stderr).not.toContain('stale');
     expect(applied.status, applied.stderr).toBe(0);
     expect(applied.stderr).toContain('update https_edges/web: done');
+    expect((await cli(['plan', config, ...root, '--detailed-exitcode'])).status).toBe(0);
+  });
+
+  it('applies a saved plan that gives the managed domain an uploaded certificate after the service issued one', async () => {
+    // The reviewed plan shows the domain's certificate going from none to api-cert; once the
+    // service filled one in, a plan made now shows it going from the issued one. The requests are
+    // the same, and the service's filling in is not a change of the account the review missed.
+    const cli = cliWith(h.env);
+    const { config, root, saved } = await saveUpdatePlan(cli);
+    const domainsFile = join(config, 'domains.yaml');
+    writeFileSync(
+      domainsFile,
+      readFileSync(domainsFile, 'utf8').replace(
+        'certificate_management_policy: { authority: public_acme_ca, private_key_type: ecdsa }',
+        'certificate: api-cert',
+      ),
+    );
+    const planned = await cli(['plan', config, ...root, '--out', saved]);
+    expect(planned.status, planned.stderr).toBe(0);
+    // The config's change alone: the service not having issued the certificate yet is no drift.
+    const reviewed = JSON.parse(readFileSync(saved, 'utf8')) as {
+      operations: { id: string; cause?: string }[];
+    };
+    const update = reviewed.operations.find((op) => op.id === 'update reserved_domains/www');
+    expect(update?.cause).toBe('config');
+
+    const www = (await managedDomains()).find((d) => d.certificate === null);
+    expect(www).toBeDefined();
+    const issued = await h.client.post(`/_emulator/certificate_jobs/${www?.id}`, { outcome: 'issued' });
+    expect(issued.status).toBe(200);
+
+    const applied = await cli(['apply', saved, ...root]);
+    expect(applied.stderr).not.toContain('stale');
+    expect(applied.status, applied.stderr).toBe(0);
+    expect((await cli(['plan', config, ...root, '--detailed-exitcode'])).status).toBe(0);
+  });
+
+  it('applies a saved plan that stops managing the certificate after the service issued one', async () => {
+    // Removing the policy removes what the service issued: the plan sends the policy's removal alone,
+    // whether the service had filled in the certificate at review time or only after.
+    const cli = cliWith(h.env);
+    const { config, root, saved } = await saveUpdatePlan(cli);
+    const domainsFile = join(config, 'domains.yaml');
+    writeFileSync(
+      domainsFile,
+      readFileSync(domainsFile, 'utf8').replace(
+        '    certificate_management_policy: { authority: public_acme_ca, private_key_type: ecdsa }\n',
+        '',
+      ),
+    );
+    const planned = await cli(['plan', config, ...root, '--out', saved]);
+    expect(planned.status, planned.stderr).toBe(0);
+    const www = (await managedDomains()).find((d) => d.certificate === null);
+    expect(www).toBeDefined();
+    const issued = await h.client.post(`/_emulator/certificate_jobs/${www?.id}`, { outcome: 'issued' });
+    expect(issued.status).toBe(200);
+
+    const fresh = await cli(['plan', config, ...root, '--out', `${saved}.fresh`]);
+    expect(fresh.status, fresh.stderr).toBe(0);
+    const operations = (file: string) =>
+      (JSON.parse(readFileSync(file, 'utf8')) as { operations: unknown }).operations;
+    expect(operations(`${saved}.fresh`)).toEqual(operations(saved));
+
+    const applied = await cli(['apply', saved, ...root]);
+    expect(applied.stderr).not.toContain('stale');
+    expect(applied.status, applied.stderr).toBe(0);
     expect((await cli(['plan', config, ...root, '--detailed-exitcode'])).status).toBe(0);
   });
 });
