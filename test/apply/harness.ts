@@ -84,7 +84,7 @@ async function syncRun(
 }
 
 export async function startHarness(
-  options: { faults?: FaultOptions; echo?: boolean; kinds?: KindRegistry } = {},
+  options: { faults?: FaultOptions; echo?: boolean; kinds?: KindRegistry; certDelayMs?: number } = {},
 ): Promise<Harness> {
   const kinds = options.kinds ?? builtinKinds;
   const account = await startAccount({ ...options, kinds });

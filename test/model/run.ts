@@ -2,7 +2,10 @@
  * Runs the model: one emulator per seed, a fresh config per step, each step synced once and then
  * planned. Every other step is synced as a reviewed plan is: `plan --out plan.json`, then
  * `apply plan.json` (the saved file read back and applied only if a plan made now holds the same
- * operations); the others as `sync`. Both go through `runOnce`, as the commands do. A step passes when the sync applies every operation, the emulator answered no 409, the
+ * operations); the others as `sync`. Both go through `runOnce`, as the commands do. The service
+ * issues managed certificates when the seed draws it (while a saved plan waits for review, after a
+ * sync, or later), never on a timer, so a run is a function of its seed. A step passes when the
+ * sync applies every operation, the emulator answered no 409, the
  * next plan is empty (live equals desired), and every object renamed keeps its id (its nested
  * items too), unless the step also changed what the service cannot change in place (a replace).
  */
@@ -20,6 +23,7 @@ import type { LiveObject } from '../../src/live/index.js';
 import { startHarness } from '../apply/harness.js';
 import { drawHandEdit, type HandEdit } from './hand-edits.js';
 import { createRng } from '../reliability/support/prng.js';
+import { isPlainObject } from '../../src/plain-object.js';
 import { configYaml, MoveLog, step, type Config } from './model.js';
 
 /** What a run did: how many operations of each action, and which changes, by their first word. */
@@ -49,7 +53,10 @@ export async function runModel(
 ): Promise<ModelRun> {
   const rng = createRng(seed);
   const edits = createRng(seed ^ 0x5eed);
-  const h = await startHarness({ echo });
+  const issues = createRng(seed ^ 0xce47);
+  // The service issues managed certificates when the run draws it, not on a timer: between a
+  // step's review and its apply, or after its sync, as a seeded function of the step.
+  const h = await startHarness({ echo, certDelayMs: 24 * 60 * 60 * 1000 });
   const dir = await mkdtemp(join(tmpdir(), 'acctsync-model-'));
   await cp(new URL('../fixtures/pki/', import.meta.url), join(dir, 'pki'), { recursive: true });
   const config: Config = {};
@@ -67,9 +74,20 @@ export async function runModel(
       const yaml = configYaml('model', config, log.moves);
       await writeFile(join(dir, 'account.yaml'), yaml);
       h.requests.length = 0;
-      const synced = await syncOnce(h, dir, { parallelism, savedPlan: n % 2 === 0 }, (id) =>
-        count(operations, id.split(' ')[0] ?? id),
-      );
+      const issuing = issues.chance(0.5) ? 'in review' : issues.chance(0.5) ? 'after the sync' : 'later';
+      const issue = async (live: readonly LiveObject[], when: string) => {
+        for (const id of await issuePendingCertificates(h, live))
+          history.push(`  ${when}, the service issued the certificate of ${id}`);
+      };
+      const how = {
+        parallelism,
+        savedPlan: n % 2 === 0,
+        ...(issuing === 'in review'
+          ? { inReview: (live: readonly LiveObject[]) => issue(live, 'in review') }
+          : {}),
+      };
+      const synced = await syncOnce(h, dir, how, (id) => count(operations, id.split(' ')[0] ?? id));
+      if (typeof synced !== 'string' && issuing === 'after the sync') await issue(synced.live, 'then');
       const problem =
         typeof synced === 'string' ? synced : renamesLosingIds(log, ids, synced.ids, synced.replaced);
       if (typeof synced !== 'string') ids = synced.ids;
@@ -156,11 +174,33 @@ function whatWasRefused(error: unknown): string {
   return [error.message, ...lines.map((l) => `  ${l}`)].join('\n');
 }
 
+/**
+ * The service issuing the certificates whose jobs `live` shows pending (the ids): while a plan waits
+ * for review, applying it after must not be refused as stale nor leave anything to plan; after a
+ * sync, the next plan must not undo what the service filled in.
+ */
+async function issuePendingCertificates(h: Harness, live: readonly LiveObject[]): Promise<string[]> {
+  const issued: string[] = [];
+  for (const o of live) {
+    const status = o.record.certificate_management_status;
+    const job = isPlainObject(status) ? status.provisioning_job : undefined;
+    if (!isPlainObject(job) || job.error_code !== null) continue;
+    await h.client.post(`/_emulator/certificate_jobs/${o.id}`, { outcome: 'issued' });
+    issued.push(`${o.kind} ${o.id}`);
+  }
+  return issued;
+}
+
 /** Why one sync of `dir` did not converge, or what it left when it did. */
 async function syncOnce(
   h: Harness,
   dir: string,
-  how: { readonly parallelism: number; readonly savedPlan: boolean },
+  how: {
+    readonly parallelism: number;
+    readonly savedPlan: boolean;
+    /** What happens to the account while the saved plan waits for review. */
+    readonly inReview?: (live: readonly LiveObject[]) => Promise<void>;
+  },
   applied: (operationId: string) => void,
   adopt = false,
 ): Promise<string | Synced> {
@@ -172,7 +212,9 @@ async function syncOnce(
     const options = { parallelism: how.parallelism, guards: { force: true }, adopt };
     if (how.savedPlan) {
       const file = `${dir}-plan.json`;
-      await writeFile(file, renderJson((await h.plan([dir], { adopt })).plan));
+      const reviewed = await h.plan([dir], { adopt });
+      await writeFile(file, renderJson(reviewed.plan));
+      await how.inReview?.(reviewed.live.objects);
       synced = await h.sync([dir], { ...options, saved: await readSavedPlan(file) });
     } else synced = await h.sync([dir], options);
   } catch (error) {
