@@ -77,10 +77,10 @@ export class MoveLog {
     const earlier = this.renamed.get(from);
     this.renamed.delete(from);
     const was = this.#live.get(from);
-    const fresh = earlier === undefined && this.#left.has(from);
+    const fresh = earlier === undefined && (this.#left.has(from) || this.#removed.has(from));
     this.#left.add(from);
-    // An entry added under a key whose object was renamed away earlier in this step is a new
-    // object: renaming it carries nothing.
+    // An entry added under a key whose object was renamed away or removed earlier in this step is
+    // a new object: renaming it carries nothing.
     if (fresh) return false;
     // An entry added in this step has no object to keep: the reviewer writes no move (an old one
     // from this name, left from an earlier rename, would make two moves of one name).
